@@ -1,0 +1,73 @@
+# The RPP Book: build and test from a fresh clone with two commands.
+#
+#   make book        install everything into .venv, build the web book into _build/html
+#   make test        install everything into .venv, run pytest on tests/ and nbval on book/*.ipynb
+#   make book-fresh  like `make book`, but delete the execution cache first (re-run every notebook)
+#   make page NB=book/03_gaussian_priors.ipynb
+#                    build one chapter (plus the bibliography) into _build/page-<name>/_build/html
+#   make clean       remove _build (keeps .venv)
+#
+# The book build treats every Sphinx warning as an error (-W -n --keep-going).
+
+PYTHON   ?= python3.11
+VENV     ?= .venv
+BIN      := $(VENV)/bin
+STAMP    := $(VENV)/.rpp-book-installed
+JB_FLAGS := -W -n --keep-going
+CACHE    := _build/.jupyter_cache
+
+# Run everything with the virtual environment first on PATH and its Jupyter kernel spec
+# preferred over any user-level "python3" kernel.
+RUN := env PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSERSITE=1
+
+.PHONY: book book-fresh test page clean venv
+
+venv: $(STAMP)
+
+# Re-installs only when requirements.txt or pyproject.toml change (or the venv is missing).
+$(STAMP): requirements.txt pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --disable-pip-version-check --quiet -r requirements.txt
+	$(BIN)/python -m pip install --disable-pip-version-check --quiet --no-deps -e .
+	@touch $@
+
+book: $(STAMP)
+	$(RUN) $(BIN)/jupyter-book build . $(JB_FLAGS)
+
+# The jupyter-cache only sees code-cell changes, not changes inside rpp/ or the data:
+# after editing rpp, run this target (CI always starts from an empty cache).
+book-fresh: $(STAMP)
+	rm -rf $(CACHE)
+	$(RUN) $(BIN)/jupyter-book build . --all $(JB_FLAGS)
+
+# pytest exits 5 when it collects no tests: that is a failure here, never a pass.
+test: $(STAMP)
+	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider tests/; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests in tests/" >&2; fi; \
+	exit $$rc
+	@set -- book/*.ipynb; \
+	if [ ! -e "$$1" ]; then \
+		echo "No notebooks in book/: nbval step skipped."; \
+	else \
+		$(RUN) $(BIN)/python -m pytest -p no:cacheprovider --nbval-lax --nbval-current-env --nbval-cell-timeout=300 "$$@"; rc=$$?; \
+		if [ $$rc -eq 5 ]; then echo "ERROR: nbval collected no notebook cells" >&2; fi; \
+		exit $$rc; \
+	fi
+
+# One page (a chapter notebook or a .md page) with the bibliography, through a temporary
+# table of contents and configuration (only the pages of that toc are read). References to
+# labels in *other* chapters are reported as missing in this mode; `make book` resolves them.
+page: $(STAMP)
+	@test -n "$(NB)" || { echo "usage: make page NB=book/NN_slug.ipynb" >&2; exit 2; }
+	@test -f "$(NB)" || { echo "no such file: $(NB)" >&2; exit 2; }
+	@name=$$(basename "$(NB)"); name=$${name%.*}; out="_build/page-$$name"; \
+	mkdir -p "$$out"; \
+	doc="$(NB)"; doc=$${doc#./}; doc=$${doc%.*}; \
+	printf 'format: jb-book\nroot: %s\nparts:\n  - caption: Appendices\n    chapters:\n      - file: book/bibliography\n' "$$doc" > "$$out/_toc.yml"; \
+	{ cat _config.yml; printf '\nonly_build_toc_files: true\n'; } | sed '/^only_build_toc_files: false/d' > "$$out/_config.yml"; \
+	$(RUN) $(BIN)/jupyter-book build . --toc "$$out/_toc.yml" --config "$$out/_config.yml" \
+		--path-output "$$out" $(JB_FLAGS) && \
+	echo "Page built: $$out/_build/html/$$doc.html"
+
+clean:
+	rm -rf _build

@@ -1,0 +1,29 @@
+"""Rényi Pufferfish Privacy: the reference package of *The RPP Book*.
+
+Priors (:class:`Gaussian`, :class:`GaussianMixture`, :class:`Empirical`),
+Rényi divergences of noisy outputs (:func:`renyi_divergence`), mixture fitting
+(:func:`fit_gmm`), one-dimensional optimal transport (:func:`w_infinity`,
+:func:`quantile_coupling`, :func:`component_coupling`) and noise calibration
+(:func:`calibrate`) that never returns less noise than the guarantee needs.
+"""
+
+from .distributions import Empirical, Gaussian, GaussianMixture
+from .divergence import discrete_renyi_divergence, gaussian_renyi, renyi_divergence, renyi_divergence_bound
+from .gmm import bic_curve, fit_gmm
+from .transport import component_coupling, gaussian_w2_squared, quantile_coupling, w_infinity, wasserstein
+from .calibration import (Calibration, PrivacyWarning, calibrate, closed_form_variance, methods,
+                          published_bisection_variance)
+from .mechanisms import GaussianMechanism
+from . import composition, data, discrete
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Gaussian", "GaussianMixture", "Empirical",
+    "gaussian_renyi", "renyi_divergence", "renyi_divergence_bound", "discrete_renyi_divergence",
+    "fit_gmm", "bic_curve",
+    "quantile_coupling", "w_infinity", "wasserstein", "gaussian_w2_squared", "component_coupling",
+    "Calibration", "PrivacyWarning", "calibrate", "closed_form_variance", "published_bisection_variance",
+    "methods", "GaussianMechanism",
+    "composition", "data", "discrete",
+]

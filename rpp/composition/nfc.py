@@ -1,0 +1,156 @@
+r"""Necessary conditions for linear composition (Bai et al. 2026, Section 5) as linear programs.
+
+For a finite mechanism, a dataset :math:`D` with :math:`s_1(D)` true and the datasets
+:math:`D_1,\dots,D_m` with :math:`s_2` true, let
+
+.. math:: A_{j\ell} = \log\Pr(\omega_j\mid D)-\epsilon_j-\log\Pr(\omega_j\mid D_\ell).
+
+*Primal* (the attack): :math:`\max_{w\in\Delta}\min_\ell (w^\top A)_\ell` — the best
+frequency vector :math:`w` of outputs an attacker can hope to observe. *Dual* (the
+constraint): :math:`\min_{\beta\in\Delta}\max_j (A\beta)_j`. By LP duality both values
+coincide; a non-positive value means the NfC constraint
+
+.. math:: \log\Pr(\omega\mid D)\le\epsilon+\sum_\ell\beta_\ell\log\Pr(\omega\mid D_\ell)
+   \quad\text{for all }\omega
+
+holds with the dual's :math:`\beta` (Bai et al. 2026, Thm. 1, Eq. (1)); a positive value
+:math:`v` means that running the mechanism :math:`r` times leaks about :math:`r(\epsilon+v)`,
+so :math:`r\epsilon`-linear composition fails.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from scipy.optimize import linprog
+from scipy.special import logsumexp
+
+from ._checks import as_distribution, check_int
+
+__all__ = ["nfc_matrix", "nfc_primal", "nfc_dual", "nfc_min_epsilon",
+           "composed_leakage_exact", "nfc_violation"]
+
+
+def nfc_matrix(p_d, p_others, eps=0.0):
+    r"""Payoff matrix :math:`A_{j\ell}=\log p_D(\omega_j)-\epsilon_j-\log p_{D_\ell}(\omega_j)`.
+
+    ``p_d``: (Ω,) output distribution of :math:`D`; ``p_others``: (m, Ω) output
+    distributions of the datasets :math:`D_\ell` of the other secret; ``eps`` scalar or (Ω,).
+    Outputs with :math:`p_D(\omega)=0` are dropped (they impose no constraint); an output
+    with :math:`p_D>0=p_{D_\ell}` gives :math:`+\infty`, replaced by a large finite number
+    (1e6) so the LP stays well posed.
+    """
+    p_d = as_distribution(p_d, "p_d")
+    p_others = as_distribution(np.atleast_2d(p_others), "p_others", axis=1)
+    keep = p_d > 0
+    with np.errstate(divide="ignore"):
+        A = (np.log(p_d)[:, None] - np.broadcast_to(np.asarray(eps, float), p_d.shape)[:, None]
+             - np.log(p_others.T))
+    A = A[keep]
+    return np.minimum(A, 1e6)
+
+
+def nfc_primal(A):
+    r"""Solve :math:`\max_{w\in\Delta}\min_\ell (w^\top A)_\ell` with ``linprog``.
+
+    Returns ``(value, w)``; ``w`` is the output-frequency vector of the attack.
+    """
+    A = np.asarray(A, float)
+    J, m = A.shape
+    # variables (w_1..w_J, t); minimise -t; constraints t - (w^T A)_l <= 0
+    c = np.r_[np.zeros(J), -1.0]
+    A_ub = np.c_[-A.T, np.ones(m)]
+    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(m), A_eq=np.r_[np.ones(J), 0.0][None, :],
+                  b_eq=[1.0], bounds=[(0, None)] * J + [(None, None)], method="highs")
+    if res.status != 0:
+        raise RuntimeError(f"primal LP failed: {res.message}")
+    return -res.fun, res.x[:J]
+
+
+def nfc_dual(A):
+    r"""Solve :math:`\min_{\beta\in\Delta}\max_j (A\beta)_j` with ``linprog``.
+
+    Returns ``(value, beta)``; ``beta`` is the convex combination of the NfC constraint.
+    """
+    A = np.asarray(A, float)
+    J, m = A.shape
+    c = np.r_[np.zeros(m), 1.0]
+    A_ub = np.c_[A, -np.ones(J)]
+    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(J), A_eq=np.r_[np.ones(m), 0.0][None, :],
+                  b_eq=[1.0], bounds=[(0, None)] * m + [(None, None)], method="highs")
+    if res.status != 0:
+        raise RuntimeError(f"dual LP failed: {res.message}")
+    return res.fun, res.x[:m]
+
+
+def nfc_min_epsilon(mechanism, s1_mask, support=None):
+    r"""Smallest :math:`\epsilon` for which every dataset has an NfC constraint, both directions.
+
+    For each :math:`D` (in ``support``) with :math:`s_1(D)` the dual LP against the
+    :math:`s_2`-datasets is solved, and vice versa. Returns ``(eps, records)`` where
+    ``records`` is a list of ``(D, direction, value, beta)``.
+    """
+    mechanism = as_distribution(mechanism, "mechanism", axis=1)
+    s1 = np.asarray(s1_mask, bool)
+    idx = np.arange(mechanism.shape[0]) if support is None else np.asarray(support)
+    S1, S2 = [i for i in idx if s1[i]], [i for i in idx if not s1[i]]
+    rec = []
+    for own, other, lab in ((S1, S2, "s1->s2"), (S2, S1, "s2->s1")):
+        for D in own:
+            v, beta = nfc_dual(nfc_matrix(mechanism[D], mechanism[other]))
+            rec.append((int(D), lab, float(v), beta))
+    return max(r[2] for r in rec), rec
+
+
+def _compositions(r, m):
+    """All count vectors of length m summing to r."""
+    for c in itertools.combinations(range(r + m - 1), m - 1):
+        cuts = (-1,) + c + (r + m - 1,)
+        yield [cuts[i + 1] - cuts[i] - 1 for i in range(m)]
+
+
+def composed_leakage_exact(mechanism, prior, s1_mask, runs):
+    r"""Exact Pufferfish leakage of ``runs`` independent runs of a finite mechanism.
+
+    .. math::
+        \epsilon(\mathcal M^{r})=\max_{\omega_{1:r}}\Bigl|\log
+        \frac{\sum_{D}\theta(D\mid s_1)\prod_t\Pr(\omega_t\mid D)}
+             {\sum_{D}\theta(D\mid s_2)\prod_t\Pr(\omega_t\mid D)}\Bigr|.
+
+    Both sums depend on the output sequence only through its *type* (the counts of each
+    output), so the maximum is over the :math:`\binom{r+|\Omega|-1}{|\Omega|-1}` types
+    (computed in log space).
+    """
+    mechanism = as_distribution(mechanism, "mechanism", axis=1)
+    prior = as_distribution(prior, "prior")
+    runs = check_int(runs, "runs", 1)
+    s1 = np.asarray(s1_mask, bool)
+    with np.errstate(divide="ignore"):
+        lm = np.log(mechanism)
+        lc1 = np.log(np.where(s1, prior, 0) / prior[s1].sum())
+        lc2 = np.log(np.where(~s1, prior, 0) / prior[~s1].sum())
+    types = np.array(list(_compositions(runs, mechanism.shape[1])), float)
+    with np.errstate(invalid="ignore"):
+        ll = types @ np.where(np.isfinite(lm), lm, -1e300).T  # (types, D)
+    ll = np.where(ll < -1e299, -np.inf, ll)
+    a = logsumexp(ll + lc1[None, :], axis=1)
+    b = logsumexp(ll + lc2[None, :], axis=1)
+    ok = np.isfinite(a) | np.isfinite(b)
+    with np.errstate(invalid="ignore"):
+        d = np.abs(a[ok] - b[ok])
+    return float(np.max(np.where(np.isnan(d), 0.0, d)))
+
+
+def nfc_violation(p_d, p_others, beta, eps):
+    r"""Largest violation :math:`\max_\omega[\log p_D(\omega)-\epsilon-\sum_\ell\beta_\ell\log p_{D_\ell}(\omega)]`.
+
+    Non-positive means the NfC constraint with weights ``beta`` holds.
+    """
+    p_d = np.asarray(p_d, float)
+    p_others = np.atleast_2d(np.asarray(p_others, float))
+    beta = as_distribution(beta, "beta")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rhs = eps + np.where(beta[:, None] > 0, beta[:, None] * np.log(p_others), 0.0).sum(0)
+        lhs = np.log(p_d)
+    v = np.where(p_d > 0, lhs - rhs, -np.inf)
+    return float(np.max(v))

@@ -1,0 +1,243 @@
+"""One-dimensional prior distributions of a query output given a secret.
+
+Three families cover the book:
+
+* :class:`Gaussian` -- ``N(mean, var)`` (Yang et al. 2026, Section III);
+* :class:`GaussianMixture` -- ``sum_k w_k N(mu_k, s_k^2)`` (Yang et al. 2026,
+  Section IV);
+* :class:`Empirical` -- the empirical distribution of a data sample (the
+  W_infinity baseline of Pierquin et al. 2024 and the alpha-Wasserstein
+  mechanisms work on it directly).
+
+Every family supports ``convolve(noise_var)``: the distribution of
+``X + N(0, noise_var)``, i.e. the output of the Gaussian mechanism
+(Yang et al. 2026, Proposition III.2: ``N(mu, s^2) * N(0, t^2) = N(mu, s^2 + t^2)``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import special, stats
+
+from . import _validation as v
+
+__all__ = ["Gaussian", "GaussianMixture", "Empirical", "components"]
+
+_WEIGHT_TOL = 1e-8
+
+
+class Gaussian:
+    """Univariate Gaussian prior ``N(mean, var)``.
+
+    Parameters
+    ----------
+    mean : float
+        Mean, finite.
+    var : float
+        Variance, ``0 < var < inf``.
+    """
+
+    def __init__(self, mean, var):
+        self.mean = float(v.finite("mean", mean))
+        self.var = float(v.positive("var", var))
+
+    @property
+    def std(self):
+        return float(np.sqrt(self.var))
+
+    def __repr__(self):
+        return f"Gaussian(mean={self.mean!r}, var={self.var!r})"
+
+    def logpdf(self, x):
+        return stats.norm.logpdf(x, self.mean, self.std)
+
+    def pdf(self, x):
+        return np.exp(self.logpdf(x))
+
+    def cdf(self, x):
+        return stats.norm.cdf(x, self.mean, self.std)
+
+    def ppf(self, u):
+        return stats.norm.ppf(u, self.mean, self.std)
+
+    def sample(self, n, rng=None):
+        return v.rng_from(rng).normal(self.mean, self.std, size=n)
+
+    def convolve(self, noise_var):
+        """Law of ``X + N(0, noise_var)``: ``N(mean, var + noise_var)`` (Prop. III.2)."""
+        noise_var = float(v.positive("noise_var", noise_var, allow_zero=True))
+        return Gaussian(self.mean, self.var + noise_var)
+
+    def as_mixture(self):
+        return GaussianMixture([1.0], [self.mean], [self.var])
+
+
+class GaussianMixture:
+    """Univariate Gaussian mixture ``sum_k w_k N(mu_k, s_k^2)`` (Yang et al. 2026, Sec. II).
+
+    Parameters
+    ----------
+    weights : array_like, shape (K,)
+        Mixture weights, ``w_k >= 0`` and ``sum_k w_k = 1`` (to 1e-8; they are
+        then renormalised exactly).
+    means : array_like, shape (K,)
+        Component means, finite.
+    variances : array_like, shape (K,)
+        Component variances, ``> 0``.
+    """
+
+    def __init__(self, weights, means, variances):
+        w = v.positive("weights", np.atleast_1d(weights), allow_zero=True).ravel()
+        mu = v.finite("means", np.atleast_1d(means)).ravel()
+        var = v.positive("variances", np.atleast_1d(variances)).ravel()
+        if w.size == 0:
+            raise ValueError("weights must have at least one component")
+        if not (w.size == mu.size == var.size):
+            raise ValueError(
+                f"weights, means and variances must have the same length, got "
+                f"{w.size}, {mu.size}, {var.size}")
+        total = w.sum()
+        if abs(total - 1.0) > _WEIGHT_TOL:
+            raise ValueError(f"weights must sum to 1 (within {_WEIGHT_TOL}), got sum {total!r}")
+        keep = w > 0
+        self.weights = w[keep] / w[keep].sum()
+        self.means = mu[keep]
+        self.variances = var[keep]
+
+    def __repr__(self):
+        return (f"GaussianMixture(weights={self.weights.round(6).tolist()}, "
+                f"means={self.means.round(6).tolist()}, "
+                f"variances={self.variances.round(6).tolist()})")
+
+    @property
+    def n_components(self):
+        return self.weights.size
+
+    @property
+    def mean(self):
+        return float(np.dot(self.weights, self.means))
+
+    @property
+    def var(self):
+        m = self.mean
+        return float(np.dot(self.weights, self.variances + (self.means - m) ** 2))
+
+    def logpdf(self, x):
+        x = np.asarray(x, dtype=float)
+        lp = stats.norm.logpdf(x[..., None], self.means, np.sqrt(self.variances))
+        return special.logsumexp(lp, b=self.weights, axis=-1)
+
+    def pdf(self, x):
+        return np.exp(self.logpdf(x))
+
+    def cdf(self, x):
+        x = np.asarray(x, dtype=float)
+        return stats.norm.cdf(x[..., None], self.means, np.sqrt(self.variances)) @ self.weights
+
+    def ppf(self, u):
+        """Quantile function by vectorised bisection (to ~1e-12 relative)."""
+        u = np.asarray(u, dtype=float)
+        sd = np.sqrt(self.variances)
+        lo = np.full(u.shape, np.min(self.means - 40 * sd))
+        hi = np.full(u.shape, np.max(self.means + 40 * sd))
+        for _ in range(200):
+            mid = 0.5 * (lo + hi)
+            below = self.cdf(mid) < u
+            lo = np.where(below, mid, lo)
+            hi = np.where(below, hi, mid)
+            if np.all(hi - lo <= 1e-13 * np.maximum(1.0, np.abs(hi))):
+                break
+        out = 0.5 * (lo + hi)
+        out = np.where(u <= 0, -np.inf, np.where(u >= 1, np.inf, out))
+        return out
+
+    def sample(self, n, rng=None):
+        rng = v.rng_from(rng)
+        k = rng.choice(self.n_components, size=n, p=self.weights)
+        return rng.normal(self.means[k], np.sqrt(self.variances[k]))
+
+    def convolve(self, noise_var):
+        """Law of ``X + N(0, noise_var)``: every component variance grows by ``noise_var``."""
+        noise_var = float(v.positive("noise_var", noise_var, allow_zero=True))
+        return GaussianMixture(self.weights, self.means, self.variances + noise_var)
+
+
+class Empirical:
+    """Empirical distribution of a one-dimensional sample.
+
+    Parameters
+    ----------
+    samples : array_like
+        At least one finite value.  The sample is stored sorted in
+        ``samples``; its distinct values and their probabilities in
+        ``support`` and ``probs``.
+    """
+
+    def __init__(self, samples):
+        x = v.finite("samples", np.asarray(samples, dtype=float).ravel())
+        if x.size == 0:
+            raise ValueError("samples must contain at least one value, got an empty sample")
+        self.samples = np.sort(x)
+        self.support, counts = np.unique(self.samples, return_counts=True)
+        self.probs = counts / counts.sum()
+
+    def __repr__(self):
+        return f"Empirical(n={self.n}, distinct={self.support.size})"
+
+    @property
+    def n(self):
+        return self.samples.size
+
+    @property
+    def mean(self):
+        return float(np.mean(self.samples))
+
+    @property
+    def var(self):
+        return float(np.var(self.samples))
+
+    def cdf(self, x):
+        return np.searchsorted(self.samples, np.asarray(x, dtype=float), side="right") / self.n
+
+    def ppf(self, u):
+        """Left-continuous quantile ``F^{-1}(u) = inf{x : F(x) >= u}`` for ``u in (0, 1]``."""
+        u = np.asarray(u, dtype=float)
+        cum = np.cumsum(self.probs)
+        idx = np.searchsorted(cum, u - 1e-12, side="left")
+        return self.support[np.clip(idx, 0, self.support.size - 1)]
+
+    def sample(self, n, rng=None):
+        return v.rng_from(rng).choice(self.samples, size=n, replace=True)
+
+    def convolve(self, noise_var):
+        """Law of ``X + N(0, noise_var)``: an equal-variance mixture at the data points."""
+        noise_var = float(v.positive("noise_var", noise_var))
+        return GaussianMixture(self.probs, self.support, np.full(self.support.size, noise_var))
+
+
+@dataclass(frozen=True)
+class Components:
+    """Mixture view ``(weights, means, variances)`` of any prior; variances may be 0."""
+
+    weights: np.ndarray
+    means: np.ndarray
+    variances: np.ndarray
+
+
+def components(prior):
+    """Return the mixture representation of a prior.
+
+    A :class:`Gaussian` is one component, an :class:`Empirical` sample is a
+    mixture of point masses (variance 0) at its distinct values.
+    """
+    if isinstance(prior, Gaussian):
+        return Components(np.ones(1), np.array([prior.mean]), np.array([prior.var]))
+    if isinstance(prior, GaussianMixture):
+        return Components(prior.weights, prior.means, prior.variances)
+    if isinstance(prior, Empirical):
+        return Components(prior.probs, prior.support, np.zeros(prior.support.size))
+    raise ValueError(
+        "prior must be an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical, "
+        f"got {type(prior).__name__}")
