@@ -5,6 +5,11 @@
 #   make book-fresh  like `make book`, but delete the execution cache first (re-run every notebook)
 #   make page NB=book/03_gaussian_priors.ipynb
 #                    build one chapter (plus the bibliography) into _build/page-<name>/_build/html
+#   make browser-test
+#                    check the built book (run `make book` first) in headless Chromium: every page
+#                    of _toc.yml loads with no console error, math typeset, images, links, dropdown
+#                    solutions; one screenshot per page in _build/screenshots/ (browser_tests/)
+#   make student     write the student edition (solutions removed) of every chapter into student/
 #   make clean       remove _build (keeps .venv)
 #
 # The book build treats every Sphinx warning as an error (-W -n --keep-going).
@@ -20,7 +25,7 @@ CACHE    := _build/.jupyter_cache
 # preferred over any user-level "python3" kernel.
 RUN := env PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSERSITE=1
 
-.PHONY: book book-fresh test page clean venv
+.PHONY: book book-fresh test page browser-test student clean venv
 
 venv: $(STAMP)
 
@@ -42,7 +47,7 @@ book-fresh: $(STAMP)
 
 # pytest exits 5 when it collects no tests: that is a failure here, never a pass.
 test: $(STAMP)
-	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider tests/; rc=$$?; \
+	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto tests/; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests in tests/" >&2; fi; \
 	exit $$rc
 	@set -- book/*.ipynb; \
@@ -64,10 +69,29 @@ page: $(STAMP)
 	mkdir -p "$$out"; \
 	doc="$(NB)"; doc=$${doc#./}; doc=$${doc%.*}; \
 	printf 'format: jb-book\nroot: %s\nparts:\n  - caption: Appendices\n    chapters:\n      - file: book/bibliography\n' "$$doc" > "$$out/_toc.yml"; \
-	{ cat _config.yml; printf '\nonly_build_toc_files: true\n'; } | sed '/^only_build_toc_files: false/d' > "$$out/_config.yml"; \
+	{ cat _config.yml; printf '\nonly_build_toc_files: true\n'; } | sed -e '/^only_build_toc_files: false/d' \
+		-e 's#^\( *[A-Za-z_]*: *\)tools/ *$$#\1$(CURDIR)/tools/#' > "$$out/_config.yml"; \
 	$(RUN) $(BIN)/jupyter-book build . --toc "$$out/_toc.yml" --config "$$out/_config.yml" \
 		--path-output "$$out" $(JB_FLAGS) && \
 	echo "Page built: $$out/_build/html/$$doc.html"
+
+# Debian's packages `chromium` and `chromium-driver` (.ci/run installs them when missing).
+CHROMIUM     ?= /usr/bin/chromium
+CHROMEDRIVER ?= /usr/bin/chromedriver
+
+# Tests the HTML that is in _build/html (it does not build): run `make book` first.
+# browser_tests/ is outside tests/, so `make test` never collects it.
+browser-test: $(STAMP)
+	@test -f _build/html/index.html || { echo "ERROR: no built book in _build/html: run 'make book' first" >&2; exit 2; }
+	@test -x "$(CHROMIUM)" -a -x "$(CHROMEDRIVER)" || { echo "ERROR: $(CHROMIUM) or $(CHROMEDRIVER) missing:" \
+		"apt-get install chromium chromium-driver (Debian), or set CHROMIUM=... CHROMEDRIVER=..." >&2; exit 2; }
+	@$(RUN) RPP_CHROMIUM="$(CHROMIUM)" RPP_CHROMEDRIVER="$(CHROMEDRIVER)" \
+		$(BIN)/python -m pytest -p no:cacheprovider browser_tests/; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests in browser_tests/" >&2; fi; \
+	exit $$rc
+
+student: $(STAMP)
+	$(RUN) $(BIN)/python tools/student_edition.py --out student
 
 clean:
 	rm -rf _build
