@@ -1,0 +1,307 @@
+"""The built book as a reader meets it: every page of ``_toc.yml`` opened in headless Chromium.
+
+For each page (one test per page, named after it; a failure lists every problem of that page):
+
+- it loads, and the browser console shows no error (``SEVERE`` entries: JavaScript errors and
+  resources that failed to load: with no network, a CDN script would fail here);
+- its mathematics is typeset by MathJax (served from the book's own ``_static/mathjax``): every
+  ``.math`` element holds MathJax output (``mjx-container``), MathJax reports no TeX error and no
+  undefined macro, and no raw ``$$`` or ``\\frac`` is left in the text outside code;
+- every ``<img>`` has loaded (``naturalWidth > 0``);
+- every internal link (``{ref}``, ``{prf:ref}``, ``{eq}``, ``{doc}``, the navigation, the download
+  links) points to a file of the built book, and its ``#anchor`` to an ``id`` in that page; no
+  cross-reference is left unresolved;
+- the first dropdown solution (sphinx-exercise + sphinx-togglebutton) is closed, and opens on a
+  click on its title;
+- a screenshot of the whole page (up to ``MAX_SHOT_HEIGHT`` pixels, math typeset, before any
+  click) goes to ``_build/screenshots/<page>.png``.
+
+The status page is also checked to list the execution time of every chapter notebook of the toc.
+"""
+
+from __future__ import annotations
+
+import base64
+import html.parser
+import posixpath
+import re
+import time
+from functools import lru_cache
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import pytest
+
+from book_site import HTML, ROOT, toc_notebooks, toc_pages
+
+PAGES = toc_pages()
+MAX_SHOT_HEIGHT = 12000  # px: enough for the start of every chapter, bounded file size and time
+MATHJAX_TIMEOUT_MS = 30000
+
+# Resolves with the state of MathJax once its startup typesetting has finished.
+WAIT_FOR_MATHJAX = """
+const done = arguments[arguments.length - 1];
+const limit = Date.now() + arguments[0];
+function poll() {
+  const mj = window.MathJax;
+  if (mj && mj.startup && mj.startup.promise) {
+    mj.startup.promise.then(() => done('typeset'), (e) => done('error: ' + e));
+  } else if (!mj) {
+    done('absent');  // Sphinx adds MathJax (config, then script) only to pages with math
+  } else if (Date.now() > limit) {
+    done('MathJax configured but never loaded (is _static/mathjax served?)');
+  } else {
+    setTimeout(poll, 50);
+  }
+}
+if (document.readyState === 'complete') { poll(); }
+else { window.addEventListener('load', poll); }
+"""
+
+MATH_REPORT = """
+const out = {elements: 0, containers: 0, untypeset: [], errors: [], rawText: []};
+const maths = Array.from(document.querySelectorAll('.math'));
+out.elements = maths.length;
+out.containers = document.querySelectorAll('mjx-container').length;
+for (const el of maths) {
+  if (!el.querySelector('mjx-container')) { out.untypeset.push(el.textContent.trim().slice(0, 80)); }
+}
+const mj = window.MathJax;
+if (mj && mj.startup && mj.startup.document && mj.startup.toMML) {
+  for (const item of mj.startup.document.math) {
+    const mml = mj.startup.toMML(item.root);
+    const undefinedMacro = mml.match(/<mtext mathcolor="red">(\\\\[A-Za-z]+)<\\/mtext>/);
+    if (/<merror/.test(mml)) { out.errors.push('TeX error in: ' + String(item.math).slice(0, 80)); }
+    else if (undefinedMacro) {
+      out.errors.push('undefined macro ' + undefinedMacro[1] + ' in: ' + String(item.math).slice(0, 80));
+    }
+  }
+}
+// Text outside code, scripts and MathJax output: raw TeX left there was never typeset.
+const skip = 'pre, code, script, style, noscript, textarea, template, mjx-container, .highlight';
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  const text = node.nodeValue;
+  if ((text.includes('$$') || text.includes('\\\\frac')) && !node.parentElement.closest(skip)) {
+    out.rawText.push(text.trim().slice(0, 80));
+  }
+}
+return out;
+"""
+
+IMAGES_PENDING = """
+const imgs = Array.from(document.images);
+imgs.forEach((img) => { if (img.loading === 'lazy') { img.loading = 'eager'; } });
+return imgs.filter((img) => !img.complete).length;
+"""
+
+BROKEN_IMAGES = """
+return Array.from(document.images)
+  .filter((img) => !(img.complete && img.naturalWidth > 0))
+  .map((img) => img.getAttribute('src'));
+"""
+
+LINKS = """
+return Array.from(document.querySelectorAll('a[href]')).map((a) => [
+  a.getAttribute('href'), a.href, (a.textContent || '').trim().slice(0, 50)]);
+"""
+
+UNRESOLVED_XREFS = """
+return Array.from(document.querySelectorAll('.xref'))
+  .filter((el) => !el.closest('a'))
+  .map((el) => el.textContent.trim().slice(0, 80));
+"""
+
+FIRST_DROPDOWN_SOLUTION = """
+return document.querySelector('.solution.dropdown, .admonition.dropdown');
+"""
+
+# sphinx-togglebutton hides a closed dropdown's content with height 0, opacity 0 and
+# visibility: hidden (display stays block), so "shown" is read from the computed style.
+DROPDOWN_CONTENT_SHOWN = """
+const box = arguments[0];
+const parts = Array.from(box.children).filter((c) => !c.classList.contains('admonition-title'));
+return parts.length > 0 && parts.every((c) => {
+  const style = window.getComputedStyle(c);
+  return style.display !== 'none' && style.visibility !== 'hidden'
+    && parseFloat(style.opacity) > 0 && c.getBoundingClientRect().height > 0;
+});
+"""
+
+
+class _Ids(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        for key, value in attrs:
+            if key == "id" or (key == "name" and tag == "a"):
+                self.ids.add(value or "")
+
+
+@lru_cache(maxsize=None)
+def ids_of(path: Path) -> frozenset[str]:
+    """Every ``id`` (and ``<a name>``) in a built HTML file."""
+    parser = _Ids()
+    parser.feed(path.read_text(encoding="utf-8", errors="replace"))
+    return frozenset(parser.ids)
+
+
+def page_slug(docname: str) -> str:
+    """Screenshot name of a page: ``book/01_pufferfish`` -> ``01_pufferfish``."""
+    return posixpath.basename(docname)
+
+
+def check_internal_link(href: str, resolved: str, base_url: str) -> str | None:
+    """Why an internal link is broken, or None (external links are not followed: no network)."""
+    if not resolved.startswith(base_url):
+        return None
+    parts = urlsplit(resolved)
+    rel = unquote(parts.path)[len(urlsplit(base_url).path):]
+    target = HTML / rel
+    if rel == "" or rel.endswith("/"):
+        target = target / "index.html"
+    if not target.is_file():
+        return f"link {href!r}: no file {target.relative_to(HTML)} in the built book"
+    fragment = unquote(parts.fragment)
+    if fragment and target.suffix == ".html" and fragment not in ids_of(target):
+        return f"link {href!r}: no id {fragment!r} in {target.relative_to(HTML)}"
+    return None
+
+
+def _is_favicon_request(message: str) -> bool:
+    """The browser's own request for /favicon.ico (the book has no favicon): not a page error."""
+    return message.split(" ", 1)[0].endswith("/favicon.ico")
+
+
+def wait_until(predicate, timeout: float, interval: float = 0.1) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return bool(predicate())
+
+
+def save_full_page_screenshot(driver, path: Path) -> None:
+    """The whole page (capped at MAX_SHOT_HEIGHT px) through the DevTools protocol."""
+    width, height = driver.execute_script(
+        "return [document.documentElement.clientWidth,"
+        " Math.max(document.body.scrollHeight, document.documentElement.scrollHeight)];")
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True, "fromSurface": True,
+        "clip": {"x": 0, "y": 0, "width": width, "height": min(height, MAX_SHOT_HEIGHT), "scale": 1},
+    })
+    path.write_bytes(base64.b64decode(shot["data"]))
+
+
+def inspect_page(driver, base_url: str, docname: str, screenshot_dir: Path) -> list[str]:
+    """Load one page and return its problems (an empty list when it is fine)."""
+    from selenium.common.exceptions import WebDriverException
+
+    problems: list[str] = []
+    source = HTML / f"{docname}.html"
+    if not source.is_file():
+        return [f"not built: {source.relative_to(HTML)} does not exist"]
+    driver.get_log("browser")  # drop what earlier pages logged
+    url = urljoin(base_url, f"{docname}.html")
+    try:
+        driver.get(url)
+    except WebDriverException as exc:
+        return [f"did not load: {exc.msg}"]
+
+    # Mathematics
+    state = driver.execute_async_script(WAIT_FOR_MATHJAX, MATHJAX_TIMEOUT_MS)
+    math = driver.execute_script(MATH_REPORT)
+    if math["elements"] and state != "typeset":
+        problems.append(f"{math['elements']} math elements, but MathJax: {state}")
+    if math["untypeset"]:
+        problems.append(f"{len(math['untypeset'])} of {math['elements']} math elements not typeset, "
+                        f"e.g. {math['untypeset'][:3]}")
+    if math["errors"]:
+        problems.append(f"MathJax errors: {math['errors'][:5]}")
+    if math["rawText"]:
+        problems.append(f"raw TeX ($$ or \\frac) in the text: {math['rawText'][:3]}")
+
+    # Images
+    wait_until(lambda: driver.execute_script(IMAGES_PENDING) == 0, timeout=10)
+    broken = driver.execute_script(BROKEN_IMAGES)
+    if broken:
+        problems.append(f"{len(broken)} image(s) did not load: {broken[:5]}")
+
+    # Links and cross-references
+    for href, resolved, text in driver.execute_script(LINKS):
+        if href.startswith(("javascript:", "mailto:")) or href == "#":
+            continue
+        why = check_internal_link(href, resolved, base_url)
+        if why:
+            problems.append(f"{why} (link text {text!r})")
+    unresolved = driver.execute_script(UNRESOLVED_XREFS)
+    if unresolved:
+        problems.append(f"unresolved cross-references: {unresolved}")
+
+    # Screenshot as a reader first sees the page (before any scrolling: Chromium's beyond-viewport
+    # capture draws a scrolled page with its sidebars shifted out of the picture)
+    try:
+        save_full_page_screenshot(driver, screenshot_dir / f"{page_slug(docname)}.png")
+    except WebDriverException as exc:
+        problems.append(f"screenshot failed: {exc.msg}")
+
+    # A dropdown solution opens on click
+    box = driver.execute_script(FIRST_DROPDOWN_SOLUTION)
+    if box is not None:
+        if driver.execute_script(DROPDOWN_CONTENT_SHOWN, box):
+            problems.append("the first dropdown solution is open before any click")
+        title = box.find_element("css selector", ".admonition-title")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", title)
+        title.click()
+        if not wait_until(lambda: driver.execute_script(DROPDOWN_CONTENT_SHOWN, box), timeout=5):
+            problems.append("the first dropdown solution does not open when its title is clicked")
+
+    # Console: JavaScript errors and failed resource loads (read last: covers the click too)
+    for entry in driver.get_log("browser"):
+        message = entry.get("message", "")
+        if entry.get("level") == "SEVERE" and not _is_favicon_request(message):
+            problems.append(f"console error: {message[:300]}")
+
+    return problems
+
+
+def test_toc_has_pages():
+    assert PAGES, "_toc.yml lists no page"
+    slugs = [page_slug(p) for p in PAGES]
+    assert len(set(slugs)) == len(slugs), f"two pages would share a screenshot name: {slugs}"
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_page(driver, base_url, screenshot_dir, docname):
+    problems = inspect_page(driver, base_url, docname, screenshot_dir)
+    assert not problems, f"page {docname}.html:\n  - " + "\n  - ".join(problems)
+    assert (screenshot_dir / f"{page_slug(docname)}.png").stat().st_size > 0
+
+
+def test_status_page_lists_every_chapter(driver, base_url):
+    """The status page's {nb-exec-table} has one row, with a run time, per chapter notebook."""
+    status = [p for p in PAGES if "{nb-exec-table}" in _page_source(p)]
+    assert status, "no page of the toc has an {nb-exec-table} directive (book/status.md)"
+    driver.get(urljoin(base_url, f"{status[0]}.html"))
+    rows = driver.execute_script("""
+      const tables = Array.from(document.querySelectorAll('table'))
+        .filter((t) => /Run Time/.test(t.querySelector('thead') ? t.querySelector('thead').textContent : ''));
+      if (!tables.length) { return null; }
+      return Array.from(tables[0].querySelectorAll('tbody tr')).map((tr) =>
+        Array.from(tr.querySelectorAll('td')).map((td) => td.textContent.trim()));
+    """)
+    assert rows is not None, f"{status[0]}.html: no execution table (column 'Run Time (s)')"
+    by_doc = {row[0]: row for row in rows}
+    missing = [nb for nb in toc_notebooks() if nb not in by_doc]
+    assert not missing, f"{status[0]}.html: no execution-time row for {missing}"
+    for nb in toc_notebooks():
+        run_time = by_doc[nb][3]
+        assert re.fullmatch(r"\d+(\.\d+)?", run_time), f"{status[0]}.html: {nb} run time {run_time!r}"
+
+
+def _page_source(docname: str) -> str:
+    path = ROOT / f"{docname}.md"
+    return path.read_text(encoding="utf-8") if path.exists() else ""

@@ -1,0 +1,152 @@
+"""Sphinx extension of The RPP Book: the HTML pages work offline and load without console errors.
+
+Loaded through ``_config.yml``::
+
+    sphinx:
+      local_extensions:
+        book_html: tools/              # this file
+      config:
+        mathjax_path: mathjax/tex-chtml.js
+
+It does two things, both checked in a real browser by ``browser_tests/`` (``make browser-test``).
+
+1. **MathJax from the book itself, never from a CDN.** A class room without internet (or a
+   reader who downloaded ``_build/html``) would otherwise see raw ``$$`` on every page. The book
+   ships the MathJax 3 distribution that the PyPI package ``django-static-mathjax`` carries
+   (``mathjax/static/mathjax/es5/``; pinned in ``requirements.txt``; it has no dependencies and
+   needs no Django). Sphinx turns the relative ``mathjax_path`` into
+   ``_static/mathjax/tex-chtml.js``; after each HTML build the ``es5`` tree is copied into
+   ``<outdir>/_static/mathjax/``, without the alternative bundles a ``tex-chtml.js`` page never
+   loads (SVG output, MathML input, the "full" and Node builds): about 8 MB instead of 24 MB.
+   MathJax loads its fonts and autoloaded TeX extensions relative to ``tex-chtml.js``. With an
+   absolute ``mathjax_path`` (a CDN URL) nothing is copied.
+
+2. **No inline script twice.** With Sphinx 7.4, sphinx-thebe's inline configuration script
+   (``const THEBE_JS_URL = ...``) is emitted twice in every page, and the second copy is a
+   JavaScript ``SyntaxError`` (a ``const`` declared twice) in the console of every page. Before
+   each page is rendered, later copies of an identical script (same file, same inline body, same
+   attributes) are dropped; the page keeps the first one, in its original place.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+from pathlib import Path, PurePosixPath
+
+from sphinx.application import Sphinx
+from sphinx.config import Config
+from sphinx.errors import ConfigError
+from sphinx.util import logging
+
+__version__ = "1.0"
+
+LOGGER = logging.getLogger(__name__)
+
+MATHJAX_PACKAGE = "django-static-mathjax"
+#: Files of the es5 tree that a ``tex-chtml.js`` page never loads (~16 MB of 24 MB).
+MATHJAX_IGNORED = ("tex-svg*.js", "tex-mml-*.js", "mml-*.js", "tex-chtml-full*.js",
+                   "node-main.js", "svg.js", "svg")
+
+
+# --------------------------------------------------------------------------------------------
+# 1. MathJax served from _static/
+# --------------------------------------------------------------------------------------------
+
+
+def mathjax_es5_dir() -> Path:
+    """The ``es5`` folder of the installed MathJax 3 distribution.
+
+    Raises
+    ------
+    ConfigError
+        If the package is missing or does not hold MathJax 3.
+    """
+    spec = importlib.util.find_spec("mathjax")
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    for location in locations:
+        root = Path(location) / "static" / "mathjax"
+        if (root / "es5" / "tex-chtml.js").is_file():
+            version = json.loads((root / "package.json").read_text(encoding="utf-8"))["version"]
+            if not version.startswith("3."):
+                raise ConfigError(f"{MATHJAX_PACKAGE} ships MathJax {version}; the book needs "
+                                  "MathJax 3")
+            return root / "es5"
+    raise ConfigError(
+        f"MathJax is served from the book's _static folder, but the Python package "
+        f"{MATHJAX_PACKAGE} is not installed: run `pip install -r requirements.txt` (or `make book`).")
+
+
+def is_local(mathjax_path: str) -> bool:
+    """True when ``mathjax_path`` points into ``_static`` (a relative path, not a URL)."""
+    return bool(mathjax_path) and "://" not in mathjax_path and not mathjax_path.startswith("/")
+
+
+def _local_target(config: Config) -> PurePosixPath:
+    """``mathjax_path`` as ``<folder>/<bundle>.js`` inside ``_static``."""
+    target = PurePosixPath(config.mathjax_path)
+    if len(target.parts) != 2 or target.suffix != ".js":
+        raise ConfigError("a local mathjax_path must look like 'mathjax/tex-chtml.js' "
+                          f"(<folder>/<bundle>.js inside _static), got {config.mathjax_path!r}")
+    return target
+
+
+def check_mathjax_config(app: Sphinx, config: Config) -> None:
+    """Fail early (before any notebook runs) when the local copy cannot be served."""
+    if not is_local(config.mathjax_path):
+        return
+    target = _local_target(config)
+    es5 = mathjax_es5_dir()
+    if not (es5 / target.name).is_file():
+        raise ConfigError(f"mathjax_path names {target.name}, which is not in {es5}")
+
+
+def copy_mathjax(app: Sphinx, exception: Exception | None) -> None:
+    """Copy the MathJax distribution into ``<outdir>/_static/<folder>/`` after an HTML build."""
+    if (exception is not None or app.builder.format != "html"
+            or not is_local(app.config.mathjax_path)):
+        return
+    target = _local_target(app.config)
+    dest = Path(app.outdir) / "_static" / target.parent
+    shutil.copytree(mathjax_es5_dir(), dest, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns(*MATHJAX_IGNORED))
+    LOGGER.info(f"MathJax served locally from {dest.relative_to(app.outdir)}/{target.name}")
+
+
+# --------------------------------------------------------------------------------------------
+# 2. Each script once per page
+# --------------------------------------------------------------------------------------------
+
+
+def _script_key(script) -> tuple:
+    """What makes two script entries the same ``<script>`` tag (file or inline body, attributes)."""
+    filename = getattr(script, "filename", script)
+    attributes = getattr(script, "attributes", {}) or {}
+    return (os.fspath(filename or ""), tuple(sorted((k, str(v)) for k, v in attributes.items())))
+
+
+def drop_duplicate_scripts(app: Sphinx, pagename: str, templatename: str, context: dict,
+                           doctree) -> None:
+    """Keep the first of identical ``script_files`` entries of a page (see module docstring)."""
+    scripts = context.get("script_files")
+    if not isinstance(scripts, list):
+        return
+    seen, unique = set(), []
+    for script in scripts:
+        key = _script_key(script)
+        if key not in seen:
+            seen.add(key)
+            unique.append(script)
+    if len(unique) != len(scripts):
+        context["script_files"] = unique  # a new list: the builder's own list stays untouched
+
+
+def setup(app: Sphinx) -> dict:
+    app.setup_extension("sphinx.ext.mathjax")
+    app.connect("config-inited", check_mathjax_config)
+    app.connect("build-finished", copy_mathjax)
+    # Late (default is 500): after every extension has added its scripts to the page.
+    app.connect("html-page-context", drop_duplicate_scripts, priority=900)
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
