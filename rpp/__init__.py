@@ -14,7 +14,7 @@ from .transport import component_coupling, gaussian_w2_squared, quantile_couplin
 from .calibration import (Calibration, PrivacyWarning, calibrate, closed_form_variance, methods,
                           published_bisection_variance)
 from .mechanisms import GaussianMechanism
-from . import composition, data, discrete
+from . import composition, data, discrete, experiments, queries
 
 __version__ = "0.1.0"
 
@@ -25,5 +25,5 @@ __all__ = [
     "quantile_coupling", "w_infinity", "wasserstein", "gaussian_w2_squared", "component_coupling",
     "Calibration", "PrivacyWarning", "calibrate", "closed_form_variance", "published_bisection_variance",
     "methods", "GaussianMechanism",
-    "composition", "data", "discrete",
+    "composition", "data", "discrete", "experiments", "queries",
 ]

@@ -177,11 +177,24 @@ def discrete_renyi_divergence(p, q, alpha, axis=-1):
 # Quadrature for mixtures
 # ----------------------------------------------------------------------------
 
+_CHUNK = 2 ** 22  # entries of the (points x components) work array evaluated at once
+
+
 def _mix_logpdf(x, w, m, var):
-    """log of sum_k w_k N(x; m_k, var_k) for a 1-D array x (a lean logsumexp over components)."""
-    lp = (-0.5 / var) * (x[:, None] - m) ** 2 + (np.log(w) - 0.5 * np.log(2 * np.pi * var))
-    top = lp.max(axis=1)
-    return top + np.log(np.exp(lp - top[:, None]).sum(axis=1))
+    """log of sum_k w_k N(x; m_k, var_k) for a 1-D array x (a lean logsumexp over components).
+
+    Evaluated in chunks of points so that memory stays bounded for mixtures
+    with many components (an empirical sample with many distinct values).
+    """
+    const = np.log(w) - 0.5 * np.log(2 * np.pi * var)
+    step = max(1, _CHUNK // m.size)
+    out = np.empty(x.size)
+    for start in range(0, x.size, step):
+        xs = x[start:start + step]
+        lp = (-0.5 / var) * (xs[:, None] - m) ** 2 + const
+        top = lp.max(axis=1)
+        out[start:start + step] = top + np.log(np.exp(lp - top[:, None]).sum(axis=1))
+    return out
 
 
 def _log_tail_bound(alpha, U, P, Q):
