@@ -27,3 +27,16 @@ __all__ = [
     "methods", "GaussianMechanism",
     "composition", "data", "discrete", "experiments", "queries",
 ]
+
+# Importing rpp.laplace and rpp.w_alpha registers noise="laplace" and the "w-alpha" / "w-alpha-tight"
+# methods with calibrate (alpha-Wasserstein mechanisms, chapter 5).
+from .laplace import (LaplaceMechanism, laplace_noisy_logpdf, laplace_renyi_divergence,
+                      laplace_renyi_divergence_bound)
+from .w_alpha import (alpha_below_one_laplace_scale, alpha_wasserstein, exponential_family_eta,
+                      laplace_rdp, laplace_rdp_scale, log_laplace_shift_integral, two_sided_geometric_renyi,
+                      w_alpha_log_moment, w_alpha_scale)
+
+__all__ += ["LaplaceMechanism", "laplace_noisy_logpdf", "laplace_renyi_divergence",
+            "laplace_renyi_divergence_bound", "alpha_below_one_laplace_scale", "alpha_wasserstein",
+            "exponential_family_eta", "laplace_rdp", "laplace_rdp_scale", "log_laplace_shift_integral",
+            "two_sided_geometric_renyi", "w_alpha_log_moment", "w_alpha_scale"]

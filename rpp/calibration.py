@@ -304,6 +304,10 @@ def _min_feasible(f, lo, hi, rtol=1e-11):
     else:  # pragma: no cover
         raise RuntimeError("no feasible noise found")
     y_hi = np.log(hi - lo)
+    # exp(log(hi - lo)) may round below hi - lo: make the upper end of the bracket reach hi,
+    # where f is known to be feasible (otherwise brentq may see equal signs at both ends).
+    while lo + np.exp(y_hi) < hi:
+        y_hi = np.nextafter(y_hi, np.inf)
     y_lo = y_hi - 8.0
     for _ in range(200):
         if f(lo + np.exp(y_lo)) > 0:
