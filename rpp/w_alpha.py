@@ -62,7 +62,7 @@ import numpy as np
 from scipy import optimize, special
 
 from . import _validation as v
-from .calibration import register_method
+from .calibration import _min_feasible, register_method
 from .distributions import Empirical, Gaussian, GaussianMixture, components
 from .divergence import _integrate_log
 from .transport import quantile_coupling
@@ -545,46 +545,9 @@ def alpha_wasserstein(prior_i, prior_j, alpha, scale, noise="laplace"):
 
 
 def _smallest_feasible(f, lo, hi, rtol=1e-10):
-    """Smallest z > lo with f(z) <= 0 for a non-increasing f (f(lo) may be +inf); returns a feasible z.
-
-    ``hi`` is a first guess of a feasible point (doubled away from ``lo`` until
-    feasible).  An infeasible point is then found by halving the distance to
-    ``lo``, the root is bracketed and found by ``brentq`` (which evaluates the
-    bracket ends exactly), and the feasible side of the root is returned.
-    """
-    if not hi > lo:
-        hi = lo + max(abs(lo), 1.0)
-    for _ in range(2100):
-        if f(hi) <= 0:
-            break
-        hi = lo + 2 * (hi - lo)
-    else:  # pragma: no cover
-        raise RuntimeError("no feasible noise scale found")
-    a = hi
-    for _ in range(1100):
-        a_new = lo + 0.5 * (a - lo)
-        if not a_new > lo:
-            return hi
-        if f(a_new) > 0:
-            a = a_new
-            break
-        hi = a = a_new
-    else:
-        return hi  # feasible arbitrarily close to lo
-
-    def g(z):
-        val = f(z)
-        return val if np.isfinite(val) else 1e300
-
-    if hi - a <= rtol * hi:
-        return hi
-    z = optimize.brentq(g, a, hi, xtol=max(rtol * hi * 1e-3, 1e-300), rtol=max(rtol * 1e-2, 1e-15), maxiter=500)
-    z = min(max(z, a), hi)
-    step = 4e-16 * z
-    while f(z) > 0:
-        z = min(hi, z + step)
-        step *= 4
-    return z
+    """Smallest z >= lo with f(z) <= 0 for a non-increasing f: the package's one root-finder,
+    :func:`rpp.calibration._min_feasible` (a feasible z is returned)."""
+    return _min_feasible(f, lo, hi, rtol=rtol)
 
 
 def _largest_feasible_t(g, t0):
