@@ -309,3 +309,19 @@ def test_gaussian_mechanism_release():
     assert np.array_equal(out, rpp.GaussianMechanism(2.0).release(np.zeros(100_000), rng=3))
     with pytest.raises(ValueError, match="scale"):
         rpp.GaussianMechanism(-1)
+
+
+@pytest.mark.parametrize("method", ["gmm-ot", "gmm-ot-tight", "pierquin"])
+def test_never_under_noise_gaussian_pairs_mixture_methods(method):
+    """The mixture rules (and the W_inf baseline) applied to single Gaussians, checked in mpmath."""
+    mi, vi, mj, vj, a, e = random_gauss_pairs(200, seed=99 + len(method))
+    if method == "pierquin":
+        vj = vi.copy()  # W_inf is finite only for equal variances
+    for k in range(mi.size):
+        P, Q = rpp.Gaussian(mi[k], vi[k]), rpp.Gaussian(mj[k], vj[k])
+        cal = rpp.calibrate(P, Q, alpha=a[k], epsilon=e[k], method=method)
+        exact = rpp.calibrate(P, Q, alpha=a[k], epsilon=e[k])
+        assert cal.guaranteed
+        assert cal.scale >= exact.scale * (1 - 1e-6)
+        for p, q in ((P, Q), (Q, P)):
+            assert exact_gauss(p.mean, p.var, q.mean, q.var, a[k], cal.variance) <= e[k] * (1 + RTOL)
