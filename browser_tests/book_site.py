@@ -11,6 +11,7 @@ Environment:
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
@@ -39,20 +40,17 @@ CHROMIUM_FLAGS = (
 )
 
 
+def _load_new_chapter():
+    """tools/new_chapter.py reads and writes _toc.yml; reuse its reader."""
+    spec = importlib.util.spec_from_file_location("new_chapter", ROOT / "tools" / "new_chapter.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def toc_docnames(node) -> list[str]:
-    """Docnames of a ``_toc.yml`` (root first, then every ``file`` entry, in reading order)."""
-    names = []
-    if isinstance(node, dict):
-        for key in ("root", "file"):
-            if isinstance(node.get(key), str):
-                names.append(node[key])
-        for value in node.values():
-            if isinstance(value, (list, dict)):
-                names.extend(toc_docnames(value))
-    elif isinstance(node, list):
-        for item in node:
-            names.extend(toc_docnames(item))
-    return names
+    """Docnames of a parsed ``_toc.yml`` (root first, then every ``file`` entry, in reading order)."""
+    return _load_new_chapter().toc_docnames(node)
 
 
 def toc_pages() -> list[str]:

@@ -73,21 +73,10 @@ NB_IDS = [p.name for p in NOTEBOOKS]
 
 
 def toc_docnames(node=None) -> list[str]:
-    """Docnames listed in _toc.yml (root + every file entry, recursively)."""
+    """Docnames listed in _toc.yml (root + every file entry, recursively); one reader: tools/new_chapter.py."""
     if node is None:
         node = yaml.safe_load(TOC.read_text(encoding="utf-8"))
-    names = []
-    if isinstance(node, dict):
-        for key in ("root", "file"):
-            if isinstance(node.get(key), str):
-                names.append(node[key])
-        for value in node.values():
-            if isinstance(value, (list, dict)):
-                names.extend(toc_docnames(value))
-    elif isinstance(node, list):
-        for item in node:
-            names.extend(toc_docnames(item))
-    return names
+    return new_chapter.toc_docnames(node)
 
 
 def docname(path: Path) -> str:

@@ -165,6 +165,22 @@ def dump_toc(toc: dict, header: str = TOC_HEADER) -> str:
     return header + body
 
 
+def toc_docnames(node) -> list[str]:
+    """Docnames of a parsed ``_toc.yml`` (root first, then every ``file`` entry, in reading order)."""
+    names = []
+    if isinstance(node, dict):
+        for key in ("root", "file"):
+            if isinstance(node.get(key), str):
+                names.append(node[key])
+        for value in node.values():
+            if isinstance(value, (list, dict)):
+                names.extend(toc_docnames(value))
+    elif isinstance(node, list):
+        for item in node:
+            names.extend(toc_docnames(item))
+    return names
+
+
 def read_toc(path: Path) -> tuple[dict, str]:
     """The toc as a dict, and its leading comment block (kept when rewriting)."""
     text = path.read_text(encoding="utf-8")
