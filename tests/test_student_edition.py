@@ -17,6 +17,7 @@ What is checked:
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import sys
 import tomllib
@@ -183,28 +184,51 @@ class _FakeIPython:
         self.magics.append((name, line))
 
 
-def _run_bootstrap(find_spec) -> list[tuple[str, str]]:
+def _run_bootstrap(version) -> list[tuple[str, str]]:
+    """Run the bootstrap cell with ``importlib.metadata.version`` replaced by ``version``."""
     from IPython.core.inputtransformer2 import TransformerManager
 
     python = TransformerManager().transform_cell(new_chapter.BOOTSTRAP_SOURCE)
     shell = _FakeIPython()
-    real = importlib.util.find_spec
-    importlib.util.find_spec = find_spec
+    real = importlib.metadata.version
+    importlib.metadata.version = version
     try:
         exec(compile(python, "<bootstrap cell>", "exec"), {"get_ipython": lambda: shell})
     finally:
-        importlib.util.find_spec = real
+        importlib.metadata.version = real
     return shell.magics
 
 
-def test_colab_bootstrap_cell_installs_this_repository_only_when_needed():
-    assert _run_bootstrap(importlib.util.find_spec) == [], "rpp is installed: nothing to do"
-    magics = _run_bootstrap(lambda name, *a: None if name == "rpp" else importlib.util.find_spec(name))
+def _missing(name):
+    raise importlib.metadata.PackageNotFoundError(name)
+
+
+def test_colab_bootstrap_cell_does_nothing_when_the_distribution_is_installed():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert importlib.metadata.version(project["name"]) == project["version"], (
+        "the test environment must have this repository's rpp-book installed (pip install -e .)")
+    assert _run_bootstrap(importlib.metadata.version) == [], "rpp-book is installed: nothing to do"
+
+
+def test_colab_bootstrap_cell_ignores_an_unrelated_package_named_rpp(monkeypatch):
+    """An unrelated distribution providing the import name ``rpp`` must not satisfy the cell."""
+    import types
+
+    monkeypatch.setitem(sys.modules, "rpp", types.ModuleType("rpp"))  # someone else's rpp
+    magics = _run_bootstrap(lambda name: _missing(name) if name == "rpp-book" else "1.0")
     assert len(magics) == 1 and magics[0][0] == "pip", magics
-    requirement = magics[0][1].split('"')[1]            # rpp-book @ git+https://...
+
+
+def test_colab_bootstrap_cell_installs_the_pinned_release_when_missing():
+    magics = _run_bootstrap(_missing)
+    assert len(magics) == 1 and magics[0][0] == "pip", magics
+    requirement = magics[0][1].split('"')[1]            # rpp-book @ git+https://...@vX.Y.Z
     name, _, url = (part.strip() for part in requirement.partition("@"))
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert name == project["name"], f"the bootstrap installs {name!r}, pyproject declares {project['name']!r}"
     assert url.startswith("git+https://github.com/")
+    repo, _, ref = url.rpartition("@")
+    assert ref == "v" + project["version"], (
+        f"the bootstrap must install the tag of this release (v{project['version']}), not {ref!r}")
     assert "rpp*" in tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
         "tool"]["setuptools"]["packages"]["find"]["include"], "the distribution must ship rpp"

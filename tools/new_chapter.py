@@ -27,18 +27,32 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import tomllib
 from pathlib import Path
 
 import nbformat
 import yaml
 
+#: The distribution that ships ``rpp`` and the release the bootstrap cell installs. The cell
+#: tests the *distribution* (``importlib.metadata.version``), not the import name ``rpp``, which
+#: an unrelated package on PyPI also provides, and installs the tag of this release (never
+#: whatever is on main). Bumping ``version`` in pyproject.toml therefore changes the cell:
+#: run ``python tools/new_chapter.py --sync-bootstrap`` (tests/test_book.py checks every chapter).
+_PROJECT = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(
+    encoding="utf-8"))["project"]
+DISTRIBUTION = _PROJECT["name"]
+RELEASE_TAG = "v" + _PROJECT["version"]
+REPOSITORY = "https://github.com/rpp-book/rpp-book"
+
 #: The exact first cell of every chapter notebook (checked by tests/test_book.py).
 BOOTSTRAP_SOURCE = (
     "# Make this notebook self-contained on Colab or any fresh kernel: install the book's "
     "package if missing.\n"
-    "import importlib.util\n"
-    'if importlib.util.find_spec("rpp") is None:\n'
-    '    %pip install --quiet "rpp-book @ git+https://github.com/rpp-book/rpp-book"'
+    "from importlib.metadata import PackageNotFoundError, version\n"
+    "try:\n"
+    f'    version("{DISTRIBUTION}")\n'
+    "except PackageNotFoundError:\n"
+    f'    %pip install --quiet "{DISTRIBUTION} @ git+{REPOSITORY}@{RELEASE_TAG}"'
 )
 BOOTSTRAP_TAGS = ["remove-cell"]
 
@@ -226,7 +240,29 @@ def execute_in_place(path: Path, timeout: int = 300) -> None:
     nbformat.write(nb, path)
 
 
+def sync_bootstrap(book: Path) -> list[Path]:
+    """Rewrite the first cell of every chapter notebook in ``book`` to :data:`BOOTSTRAP_SOURCE`.
+
+    Only the cell's source changes (its outputs and tags stay); returns the notebooks changed.
+    Run after bumping the version in pyproject.toml.
+    """
+    changed = []
+    for path in sorted(book.glob("[0-9][0-9]_*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        if nb.cells and nb.cells[0].cell_type == "code" and nb.cells[0].source != BOOTSTRAP_SOURCE:
+            nb.cells[0].source = BOOTSTRAP_SOURCE
+            nbformat.write(nb, path)
+            changed.append(path)
+    return changed
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--sync-bootstrap"]:
+        book = Path(__file__).resolve().parents[1] / "book"
+        for path in sync_bootstrap(book):
+            print(f"updated the bootstrap cell of {path.name}")
+        return 0
     parser = argparse.ArgumentParser(
         description="Create book/NN_slug.ipynb from the chapter skeleton and add it to _toc.yml.")
     parser.add_argument("number", type=int, help="chapter number, 1 to 99 (file prefix NN)")
