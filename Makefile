@@ -14,26 +14,42 @@
 #
 # The book build treats every Sphinx warning as an error (-W -n --keep-going).
 
-PYTHON   ?= python3.11
+PYTHON   ?= python3
 VENV     ?= .venv
 BIN      := $(VENV)/bin
 STAMP    := $(VENV)/.rpp-book-installed
 JB_FLAGS := -W -n --keep-going
 CACHE    := _build/.jupyter_cache
+# Set UV= (empty) to force pip even where uv is installed.
+UV       ?= $(shell command -v uv 2>/dev/null)
 
 # Run everything with the virtual environment first on PATH and its Jupyter kernel spec
 # preferred over any user-level "python3" kernel.
 RUN := env PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSERSITE=1
 
-.PHONY: book book-fresh test page browser-test student clean venv
+.PHONY: book book-fresh test page browser-test student clean venv check-python
 
 venv: $(STAMP)
 
+# The book is tested on Python 3.11 (requirements.txt is its lock); older Pythons stop here.
+check-python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null || { \
+		echo "ERROR: '$(PYTHON)' is not Python >= 3.11 (found: $$($(PYTHON) --version 2>&1))." \
+		     "Install Python 3.11 and run e.g. 'make test PYTHON=python3.11'." >&2; exit 2; }
+
 # Re-installs only when requirements.txt or pyproject.toml change (or the venv is missing).
-$(STAMP): requirements.txt pyproject.toml
+# With uv on the PATH, uv creates the venv and installs the same pinned lock (faster);
+# otherwise python -m venv and pip.
+$(STAMP): requirements.txt pyproject.toml | check-python
+ifneq ($(UV),)
+	@test -x $(BIN)/python || $(UV) venv --quiet --seed --python $(PYTHON) $(VENV)
+	$(UV) pip install --quiet --python $(BIN)/python -r requirements.txt
+	$(UV) pip install --quiet --python $(BIN)/python --no-deps -e .
+else
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --disable-pip-version-check --quiet -r requirements.txt
 	$(BIN)/python -m pip install --disable-pip-version-check --quiet --no-deps -e .
+endif
 	@touch $@
 
 book: $(STAMP)

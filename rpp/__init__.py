@@ -16,7 +16,9 @@ from .calibration import (Calibration, PrivacyWarning, calibrate, closed_form_va
 from .mechanisms import GaussianMechanism
 from . import composition, data, discrete, experiments, queries
 
-__version__ = "0.1.0"
+from importlib.metadata import version as _version
+
+__version__ = _version("rpp-book")  # one version string: pyproject.toml
 
 __all__ = [
     "Gaussian", "GaussianMixture", "Empirical",

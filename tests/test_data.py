@@ -1,14 +1,19 @@
-"""Tests for rpp.data: the verified UCI loaders (mirror, cache, mocked download).
+"""Tests for rpp.data: the verified UCI loaders (packaged copy, mirror, cache, download).
 
-The mirror is located through RPP_DATA_DIR if set, else <repo>/../shared/data/uci.
-CI always has it, so its absence is a test failure, not a skip. No test touches the
+The data ship with rpp (rpp/data/uci/*.gz); nothing here reads ../shared or the network.
+Mirror directories and UCI archives are made by the tests themselves from the packaged
+copy (a session fixture decompresses it into a temporary directory). No test touches the
 network: urllib.request.urlopen is replaced in every test (by a guard that fails the
-test, or by a fake server / a simulated outage).
+test, by a fake server or a simulated outage), except the end-to-end download test, which
+serves the archives from an HTTP server on 127.0.0.1.
 """
 
+import functools
+import gzip
 import hashlib
+import http.server
 import io
-import os
+import threading
 import re
 import shutil
 import socket
@@ -22,9 +27,9 @@ import pandas as pd
 import pytest
 
 from rpp import data
+from rpp.data import _sources, _specs
 
-REPO = Path(__file__).resolve().parents[1]
-MIRROR = Path(os.environ.get("RPP_DATA_DIR") or REPO.parent / "shared" / "data" / "uci").resolve()
+REAL_URLOPEN = urllib.request.urlopen
 
 ADULT = ["adult/adult.data", "adult/adult.test"]
 HEART = [f"heart-disease/processed.{s}.data" for s in data.HEART_SOURCES]
@@ -34,13 +39,19 @@ URL = data.ARCHIVE_URLS
 
 
 # ------------------------------------------------------------------------ fixtures
+PACKAGED = Path(str(_sources.packaged_dir()))
+
+
 @pytest.fixture(scope="session")
-def mirror():
-    if not (MIRROR / "SHA256SUMS").is_file():
-        pytest.fail(f"UCI data mirror not found at {MIRROR} (set RPP_DATA_DIR to the "
-                    "mirror directory, e.g. an absolute path to shared/data/uci); the "
-                    "loader tests need it and CI always provides it.")
-    return MIRROR
+def mirror(tmp_path_factory):
+    """A mirror directory (uncompressed files, SHA256SUMS) made from the packaged copy."""
+    root = tmp_path_factory.mktemp("uci-mirror")
+    for gz in PACKAGED.rglob("*.gz"):
+        rel = gz.relative_to(PACKAGED).with_suffix("")
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(gzip.decompress(gz.read_bytes()))
+    shutil.copyfile(PACKAGED / "SHA256SUMS", root / "SHA256SUMS")
+    return root
 
 
 @pytest.fixture(autouse=True)
@@ -139,22 +150,36 @@ def go_offline(monkeypatch, exc=None):
 
 
 # ------------------------------------------------------------------------ the mirror itself
-def test_mirror_hash_table_is_the_mirrors_sha256sums(mirror):
+def test_hash_table_is_the_packaged_sha256sums():
     sums = {}
-    for line in (mirror / "SHA256SUMS").read_text().splitlines():
+    for line in (PACKAGED / "SHA256SUMS").read_text().splitlines():
         digest, name = line.split()
         sums[name.removeprefix("./")] = digest
-    assert set(data.MIRROR_SHA256) == set(ALL_FILES)
-    for rel, digest in data.MIRROR_SHA256.items():
+    assert set(data.SHA256) == set(ALL_FILES) == set(data.LAYOUT)
+    assert data.REWRITTEN <= set(ALL_FILES)
+    for rel, digest in data.SHA256.items():
         assert sums[rel] == digest, rel
-        assert hashlib.sha256(read(mirror, rel)).hexdigest() == digest, rel
+        raw = gzip.decompress((PACKAGED / (rel + ".gz")).read_bytes())
+        assert hashlib.sha256(raw).hexdigest() == digest, rel
+    # every packaged file (data and UCI's descriptions) is listed, and nothing else ships
+    shipped = {str(p.relative_to(PACKAGED).with_suffix("")) for p in PACKAGED.rglob("*.gz")}
+    assert shipped == set(sums)
+
+
+def test_packaged_licence_notice_names_licence_creators_and_dois():
+    text = (PACKAGED / "README.md").read_text(encoding="utf-8")
+    assert "CC BY 4.0" in text
+    for doi in ("10.24432/C5XW20", "10.24432/C52P4X", "10.24432/C5TG7T"):
+        assert doi in text and doi in data.__doc__
+    for creator in ("Becker", "Kohavi", "Janosi", "Detrano", "Cortez"):
+        assert creator in text
 
 
 def test_adult_columns_and_categories_match_adult_names(mirror):
     text = (mirror / "adult/adult.names").read_text()
     attrs = re.findall(r"^([a-z-]+): (.+)\.$", text, flags=re.M)
     assert [a for a, _ in attrs] + ["income"] == list(data.ADULT_COLUMNS)
-    df_cats = data._ADULT_CATS
+    df_cats = _specs._ADULT_CATS
     for name, values in attrs:
         if values != "continuous":
             assert tuple(v.strip() for v in values.split(",")) == df_cats[name], name
@@ -162,7 +187,15 @@ def test_adult_columns_and_categories_match_adult_names(mirror):
 
 
 # ------------------------------------------------------------------------ loading from the mirror
-def test_adult_from_mirror(use_mirror):
+@pytest.fixture(params=["package", "mirror"])
+def any_source(request, monkeypatch, mirror):
+    """The default source: the packaged copy, or a mirror named by RPP_DATA_DIR."""
+    if request.param == "mirror":
+        monkeypatch.setenv("RPP_DATA_DIR", str(mirror))
+    return request.param
+
+
+def test_adult(any_source):
     df = data.load_adult()
     assert df.shape == (48842, 16)
     assert list(df.columns) == list(data.ADULT_COLUMNS) + ["split"]
@@ -199,7 +232,7 @@ def test_adult_from_mirror(use_mirror):
     assert test.iloc[0]["income"] == "<=50K" and test.iloc[2]["income"] == ">50K"
 
 
-def test_heart_from_mirror(use_mirror):
+def test_heart(any_source):
     cle = data.load_heart_disease()
     assert cle.shape == (303, 15)
     assert list(cle.columns) == list(data.HEART_COLUMNS) + ["source"]
@@ -222,7 +255,7 @@ def test_heart_from_mirror(use_mirror):
     assert len(data.load_heart_disease("switzerland")) == 123
 
 
-def test_student_from_mirror(use_mirror):
+def test_student(any_source):
     mat, por = data.load_student("mat"), data.load_student("por")
     assert mat.shape == (395, 33) and por.shape == (649, 33)
     assert list(mat.columns) == list(data.STUDENT_COLUMNS)
@@ -250,6 +283,65 @@ def test_bad_arguments_raise_value_error(call, arg):
         call(arg)
 
 
+@pytest.mark.parametrize("source", ["mirror", "UCI", "", 1])
+def test_bad_source_raises_value_error_naming_the_choices(source):
+    with pytest.raises(ValueError, match="source must be None .* 'package' or 'uci'"):
+        data.load_student(source=source)
+
+
+def test_default_needs_no_environment_and_no_network(monkeypatch, tmp_path):
+    """A fresh install: no RPP_DATA_DIR, an empty HOME, no cache, no network (guarded)."""
+    monkeypatch.setenv("HOME", str(tmp_path / "empty-home"))
+    monkeypatch.delenv("RPP_CACHE_DIR")
+    assert len(data.load_heart_disease("all")) == 920
+    assert len(data.load_student("both")) == 1044
+    assert not (tmp_path / "empty-home").exists(), "the packaged copy must not write a cache"
+
+
+def test_source_package_ignores_rpp_data_dir(monkeypatch, tmp_path):
+    monkeypatch.setenv("RPP_DATA_DIR", str(tmp_path / "nowhere"))
+    assert len(data.load_student(source="package")) == 395
+    with pytest.raises(data.DataUnavailableError):
+        data.load_student()
+
+
+# ------------------------------------------------------------------------ a damaged install
+@pytest.fixture
+def packaged_copy(tmp_path, monkeypatch):
+    """A writable copy of the packaged data, used in place of the installed one."""
+    dst = tmp_path / "installed" / "uci"
+    shutil.copytree(PACKAGED, dst)
+    monkeypatch.setattr(_sources, "packaged_dir", lambda: dst)
+    return dst
+
+
+def test_damaged_packaged_file_names_it_and_how_to_reinstall(packaged_copy):
+    gz = packaged_copy / "adult/adult.data.gz"
+    raw = gzip.decompress(gz.read_bytes()).replace(b"77516", b"77517", 1)  # content still valid
+    gz.write_bytes(gzip.compress(raw, mtime=0))
+    assert len(data.load_adult("test")) == 16281  # the other file is intact
+    with pytest.raises(data.DataIntegrityError) as err:
+        data.load_adult("both")
+    msg = str(err.value)
+    assert str(gz) in msg and "adult/adult.data" in msg and data.SHA256["adult/adult.data"] in msg
+    assert "damaged" in msg and "pip install --force-reinstall rpp-book" in msg
+    assert "was not used" in msg and err.value.path == gz
+
+
+def test_packaged_file_that_is_not_gzip(packaged_copy):
+    gz = packaged_copy / "heart-disease/processed.va.data.gz"
+    gz.write_bytes(gz.read_bytes()[:100])  # truncated install
+    with pytest.raises(data.DataIntegrityError, match="not a valid gzip file.*Reinstall"):
+        data.load_heart_disease("va")
+
+
+def test_packaged_file_missing(packaged_copy):
+    (packaged_copy / "student-performance/student-por.csv.gz").unlink()
+    assert len(data.load_student("mat")) == 395
+    with pytest.raises(data.DataUnavailableError, match="student-por.csv.gz is missing.*Reinstall"):
+        data.load_student("both")
+
+
 # ------------------------------------------------------------------------ damaged mirror files
 def test_mirror_checksum_mismatch_is_caught(mirror_copy):
     path = mirror_copy / "adult/adult.data"
@@ -260,9 +352,9 @@ def test_mirror_checksum_mismatch_is_caught(mirror_copy):
         data.load_adult("train")
     msg = str(err.value)
     assert str(path) in msg and "adult/adult.data" in msg
-    assert data.MIRROR_SHA256["adult/adult.data"] in msg
+    assert data.SHA256["adult/adult.data"] in msg
     assert hashlib.sha256(path.read_bytes()).hexdigest() in msg
-    assert "RPP_DATA_DIR" in msg and "sha256sum -c SHA256SUMS" in msg
+    assert "RPP_DATA_DIR" in msg and "sha256sum -c" in msg
     assert len(err.value.problems) == 1 and err.value.problems[0].startswith("SHA-256")
     assert isinstance(err.value, ValueError)
 
@@ -324,7 +416,9 @@ def test_mirror_missing_file(mirror_copy):
         data.load_heart_disease("all")
     msg = str(err.value)
     assert str(mirror_copy / "heart-disease/processed.va.data") in msg
-    assert "RPP_DATA_DIR" in msg and "never used" in msg and "How to fix" in msg
+    assert "RPP_DATA_DIR" in msg and "How to fix" in msg
+    for rel in ALL_FILES:  # the expected layout is spelled out
+        assert rel in msg
     assert isinstance(err.value, RuntimeError)
     assert err.value.path == mirror_copy / "heart-disease/processed.va.data"
 
@@ -335,65 +429,68 @@ def test_mirror_dir_that_does_not_exist(monkeypatch, tmp_path):
         data.load_student()
 
 
-# ------------------------------------------------------------------------ offline, no mirror
+# ------------------------------------------------------------------------ source="uci": offline
 @pytest.mark.parametrize("loader, folder", [
     (data.load_adult, "adult"), (data.load_heart_disease, "heart-disease"),
     (data.load_student, "student-performance"),
 ])
-def test_offline_without_mirror(monkeypatch, cache, loader, folder):
+def test_uci_offline(monkeypatch, cache, loader, folder):
     go_offline(monkeypatch)
     with pytest.raises(data.DataUnavailableError) as err:
-        loader()
+        loader(source="uci")
     msg = str(err.value)
-    assert "RPP_DATA_DIR" in msg
-    assert URL[folder] in msg
-    assert str(cache / folder) in msg  # where to unzip a manual download
+    assert URL[folder] in msg and "Could not download" in msg
+    assert "packaged with rpp (the default source)" in msg
     assert isinstance(err.value.__cause__, urllib.error.URLError)
     assert not cache.exists() or not any(cache.rglob("*.*"))
-    if folder == "student-performance":
-        assert "student.zip" in msg
 
 
-def test_offline_timeout(monkeypatch, cache):
+def test_uci_offline_timeout(monkeypatch, cache):
     go_offline(monkeypatch, TimeoutError("timed out"))
     with pytest.raises(data.DataUnavailableError, match="TimeoutError: timed out"):
-        data.load_heart_disease()
+        data.load_heart_disease(source="uci")
 
 
-def test_http_error_is_reported(serve):
+def test_uci_http_error_is_reported(serve):
     serve({})  # every URL answers 404
     with pytest.raises(data.DataUnavailableError, match="HTTP 404"):
-        data.load_student()
+        data.load_student(source="uci")
 
 
-# ------------------------------------------------------------------------ mocked downloads
+def test_only_source_uci_touches_the_network(serve, monkeypatch, mirror):
+    fake = serve(uci_archives(mirror))
+    data.load_heart_disease("all")
+    data.load_heart_disease("all", source="package")
+    monkeypatch.setenv("RPP_DATA_DIR", str(mirror))
+    data.load_heart_disease("all")
+    assert fake.calls == []
+
+
+# ------------------------------------------------------------------------ source="uci": downloads
 def test_download_lands_in_cache_and_is_reused(mirror, cache, serve, monkeypatch):
     fake = serve(uci_archives(mirror))
-    adult = data.load_adult()
-    heart = data.load_heart_disease("all")
-    student = data.load_student("both")
+    adult = data.load_adult(source="uci")
+    heart = data.load_heart_disease("all", source="uci")
+    student = data.load_student("both", source="uci")
     # one download per archive: the sibling files were cached along the way
     assert fake.calls == [URL["adult"], URL["heart-disease"], URL["student-performance"]]
     for rel in ALL_FILES:
         assert (cache / rel).read_bytes() == read(mirror, rel), rel
-        side = (cache / rel).with_name((cache / rel).name + ".sha256")
-        assert side.read_text().split()[0] == data.MIRROR_SHA256[rel]
     assert not list(cache.rglob("*.part")), "temporary files left behind"
     assert adult.shape == (48842, 16) and heart.shape == (920, 15) and student.shape == (1044, 34)
 
     go_offline(monkeypatch)  # second use: the cache alone suffices
-    pd.testing.assert_frame_equal(data.load_adult(), adult)
-    pd.testing.assert_frame_equal(data.load_heart_disease("all"), heart)
-    pd.testing.assert_frame_equal(data.load_student("both"), student)
-
-    monkeypatch.setenv("RPP_DATA_DIR", str(mirror))  # and agrees with the mirror
+    pd.testing.assert_frame_equal(data.load_adult(source="uci"), adult)
+    pd.testing.assert_frame_equal(data.load_heart_disease("all", source="uci"), heart)
+    pd.testing.assert_frame_equal(data.load_student("both", source="uci"), student)
+    # and agrees with the packaged copy
     pd.testing.assert_frame_equal(data.load_adult(), adult)
     pd.testing.assert_frame_equal(data.load_student("both"), student)
 
 
 def test_download_only_needed_archive(mirror, cache, serve):
     fake = serve(uci_archives(mirror))
-    assert len(data.load_heart_disease("va")) == 200
+    assert len(data.load_heart_disease("va", source="uci")) == 200
     assert fake.calls == [URL["heart-disease"]]
     assert sorted(p.name for p in (cache / "heart-disease").glob("*.data")) == sorted(
         Path(r).name for r in HEART)
@@ -402,38 +499,49 @@ def test_download_only_needed_archive(mirror, cache, serve):
 
 def test_download_members_in_a_subfolder(mirror, cache, serve):
     serve(uci_archives(mirror, prefix="data/"))
-    assert len(data.load_student("por")) == 649
-    assert len(data.load_heart_disease("switzerland")) == 123
+    assert len(data.load_student("por", source="uci")) == 649
+    assert len(data.load_heart_disease("switzerland", source="uci")) == 123
+
+
+def test_download_is_checked_against_the_packaged_sha256(mirror, cache, serve):
+    """Bytes that pass every content check but differ from the original are refused."""
+    rel = "adult/adult.data"
+    changed = read(mirror, rel).replace(b"77516", b"77517", 1)
+    serve(uci_archives(mirror, override={rel: changed}))
+    with pytest.raises(data.DataIntegrityError) as err:
+        data.load_adult("train", source="uci")
+    assert err.value.problems == [
+        f"SHA-256: expected {data.SHA256[rel]}, got {hashlib.sha256(changed).hexdigest()}"]
+    assert "not cached" in str(err.value) and not (cache / rel).exists()
 
 
 def test_download_reserialised_hungarian_is_accepted(mirror, cache, serve, monkeypatch):
-    # The mirror's Hungarian file was re-serialised: UCI's bytes may differ from the
-    # mirror's SHA-256 with the same values. Such a download passes on content.
+    # The packaged Hungarian file was re-serialised (data.REWRITTEN): UCI's bytes differ
+    # from its SHA-256 with the same values. Such a download passes on content.
     rel = "heart-disease/processed.hungarian.data"
+    assert rel in data.REWRITTEN
     text = read(mirror, rel).decode()
     other = "\n".join(",".join(f + ".0" if f.isdigit() else f for f in line.split(","))
                       for line in text.splitlines()) + "\n"
-    assert hashlib.sha256(other.encode()).hexdigest() != data.MIRROR_SHA256[rel]
+    assert hashlib.sha256(other.encode()).hexdigest() != data.SHA256[rel]
     serve(uci_archives(mirror, override={rel: other.encode()}))
-    got = data.load_heart_disease("hungarian")
-    monkeypatch.setenv("RPP_DATA_DIR", str(mirror))
+    got = data.load_heart_disease("hungarian", source="uci")
     pd.testing.assert_frame_equal(got, data.load_heart_disease("hungarian"))
-    monkeypatch.delenv("RPP_DATA_DIR")
     go_offline(monkeypatch)
-    pd.testing.assert_frame_equal(data.load_heart_disease("hungarian"), got)  # pinned copy
+    pd.testing.assert_frame_equal(data.load_heart_disease("hungarian", source="uci"), got)
 
 
 def test_download_truncated_member_is_not_cached(mirror, cache, serve):
     lines = read(mirror, "adult/adult.data").splitlines(keepends=True)
     serve(uci_archives(mirror, override={"adult/adult.data": b"".join(lines[:1000])}))
     with pytest.raises(data.DataIntegrityError) as err:
-        data.load_adult("train")
+        data.load_adult("train", source="uci")
     msg = str(err.value)
     assert "expected 32561 data rows, got 1000" in msg
     assert URL["adult"] in msg and "not cached" in msg
     assert not (cache / "adult/adult.data").exists()
     assert (cache / "adult/adult.test").exists()  # the intact sibling was kept
-    assert len(data.load_adult("test")) == 16281
+    assert len(data.load_adult("test", source="uci")) == 16281
 
 
 def test_download_corrupted_value_is_not_cached(mirror, cache, serve):
@@ -441,7 +549,7 @@ def test_download_corrupted_value_is_not_cached(mirror, cache, serve):
     bad = raw.replace(b'"mother"', b'"mothr"', 1)
     serve(uci_archives(mirror, override={"student-performance/student-mat.csv": bad}))
     with pytest.raises(data.DataIntegrityError, match="column 'guardian'.*'mothr'"):
-        data.load_student("mat")
+        data.load_student("mat", source="uci")
     assert not (cache / "student-performance/student-mat.csv").exists()
 
 
@@ -450,14 +558,14 @@ def test_download_corrupted_archive(mirror, cache, serve):
     good = archives[URL["heart-disease"]]
     serve({URL["heart-disease"]: good[: len(good) // 2]})  # transfer cut short
     with pytest.raises(data.DataIntegrityError, match="corrupted or incomplete"):
-        data.load_heart_disease()
+        data.load_heart_disease(source="uci")
     # corrupted compressed data of one member
     name = b"processed.cleveland.data"
     pos = good.index(name) + len(name) + 5  # inside the (compressed) payload
     flipped = good[:pos] + bytes([good[pos] ^ 0xFF]) + good[pos + 1:]
     serve({URL["heart-disease"]: flipped})
     with pytest.raises(data.DataIntegrityError, match="corrupted or incomplete"):
-        data.load_heart_disease()
+        data.load_heart_disease(source="uci")
     assert not (cache / "heart-disease/processed.cleveland.data").exists()
     # a stored (uncompressed) member whose bytes no longer match its CRC-32
     buf = io.BytesIO()
@@ -468,45 +576,40 @@ def test_download_corrupted_archive(mirror, cache, serve):
     pos = stored.index(b"63.0,1.0,1.0,145.0")
     serve({URL["heart-disease"]: stored[:pos] + b"64" + stored[pos + 2:]})
     with pytest.raises(data.DataIntegrityError, match="CRC"):
-        data.load_heart_disease()
+        data.load_heart_disease(source="uci")
     assert not (cache / "heart-disease/processed.cleveland.data").exists()
     assert (cache / "heart-disease/processed.va.data").exists()  # intact members are kept
 
 
 def test_cached_file_changed_after_download(mirror, cache, serve, monkeypatch):
     serve(uci_archives(mirror))
-    data.load_adult("train")
+    data.load_adult("train", source="uci")
     path = cache / "adult/adult.data"
     path.write_bytes(path.read_bytes().replace(b"77516", b"77517", 1))  # content still valid
     go_offline(monkeypatch)
     with pytest.raises(data.DataIntegrityError) as err:
-        data.load_adult("train")
+        data.load_adult("train", source="uci")
     msg = str(err.value)
-    assert "recorded in" in msg and "the file changed" in msg
-    assert f"delete {path}" in msg and URL["adult"] in msg
-    # following the advice (delete, call again) repairs the cache
+    assert "SHA-256: expected" in msg and f"delete {path}" in msg
+    # following the advice (delete, load again) repairs the cache
     path.unlink()
-    path.with_name(path.name + ".sha256").unlink()
     serve(uci_archives(mirror))
-    assert len(data.load_adult("train")) == 32561
+    assert len(data.load_adult("train", source="uci")) == 32561
 
 
-def test_cache_filled_by_hand(mirror, cache, monkeypatch):
+def test_cache_filled_by_hand(mirror, cache):
     for rel in STUDENT:
         (cache / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(mirror / rel, cache / rel)
-    assert len(data.load_student("both")) == 1044  # no download (network guard)
-    side = cache / "student-performance/student-mat.csv.sha256"
-    assert side.read_text().split()[0] == data.MIRROR_SHA256[STUDENT[0]]
+    assert len(data.load_student("both", source="uci")) == 1044  # no download (network guard)
 
     rel = "heart-disease/processed.cleveland.data"  # a truncated hand-placed file
     (cache / rel).parent.mkdir(parents=True)
     (cache / rel).write_bytes(b"".join(read(mirror, rel).splitlines(keepends=True)[:-3]))
     with pytest.raises(data.DataIntegrityError) as err:
-        data.load_heart_disease()
+        data.load_heart_disease(source="uci")
     assert "expected 303 data rows, got 300" in str(err.value)
     assert f"delete {cache / rel}" in str(err.value)
-    assert not (cache / (rel + ".sha256")).exists()  # a bad file is never pinned
 
 
 def test_cache_dir_resolution(monkeypatch, tmp_path):
@@ -520,8 +623,53 @@ def test_cache_dir_resolution(monkeypatch, tmp_path):
     assert data.cache_dir() == tmp_path / "home" / ".cache" / "rpp-book"
 
 
-def test_empty_rpp_data_dir_means_unset(monkeypatch, cache):
+def test_empty_rpp_data_dir_means_unset(monkeypatch):
     monkeypatch.setenv("RPP_DATA_DIR", "")
-    go_offline(monkeypatch)
-    with pytest.raises(data.DataUnavailableError, match="Could not download"):
-        data.load_heart_disease()
+    assert len(data.load_heart_disease()) == 303  # the packaged copy
+
+
+# ------------------------------------------------------------------------ a real HTTP download
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def local_uci(tmp_path, mirror, monkeypatch):
+    """The three archives served over HTTP from 127.0.0.1; ARCHIVE_URLS point there."""
+    root = tmp_path / "www"
+    root.mkdir()
+    archives = uci_archives(mirror)
+    handler = functools.partial(_Quiet, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    port = server.server_address[1]
+    for folder, url in list(URL.items()):
+        name = url.rsplit("/", 1)[1]
+        (root / name).write_bytes(archives[url])
+        monkeypatch.setitem(URL, folder, f"http://127.0.0.1:{port}/{name}")
+
+    def local_only(req, *args, **kwargs):
+        url = req.full_url if isinstance(req, urllib.request.Request) else req
+        assert url.startswith(f"http://127.0.0.1:{port}/"), f"not the local server: {url}"
+        return REAL_URLOPEN(req, *args, **kwargs)
+    monkeypatch.setattr(urllib.request, "urlopen", local_only)
+    try:
+        yield root
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_download_over_http_from_a_local_server(local_uci, cache):
+    assert URL["heart-disease"].startswith("http://127.0.0.1:")
+    heart = data.load_heart_disease("all", source="uci")
+    pd.testing.assert_frame_equal(heart, data.load_heart_disease("all"))
+    assert sorted(p.name for p in (cache / "heart-disease").iterdir()) == sorted(
+        Path(r).name for r in HEART)
+    (local_uci / "heart+disease.zip").unlink()  # the server now answers 404 ...
+    assert len(data.load_heart_disease("all", source="uci")) == 920  # ... the cache suffices
+    (local_uci / "adult.zip").unlink()
+    with pytest.raises(data.DataUnavailableError, match="HTTP 404"):
+        data.load_adult(source="uci")

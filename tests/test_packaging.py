@@ -1,0 +1,155 @@
+"""Packaging: what `pip install rpp-book[...]` promises matches what the code imports.
+
+- every third-party module imported by ``rpp/`` is a runtime dependency (or, for POT, the
+  optional ``[ot]`` extra that ``rpp`` can do without);
+- every third-party module imported by a chapter notebook is installed by ``[book]``;
+- every dependency has a lower bound, and the pinned lock (requirements.txt) satisfies it;
+- one version string: ``rpp.__version__`` is the installed distribution's, which is
+  pyproject's, which is CITATION.cff's;
+- the data ship as package data.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import json
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+PROJECT = PYPROJECT["project"]
+
+#: import name -> distribution name, for every third-party module the code may import.
+DISTRIBUTION = {
+    "numpy": "numpy", "scipy": "scipy", "pandas": "pandas", "sklearn": "scikit-learn",
+    "matplotlib": "matplotlib", "sympy": "sympy", "tqdm": "tqdm", "ot": "POT",
+    "mpl_toolkits": "matplotlib", "IPython": "ipykernel", "joblib": "joblib",
+}
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[\s<>=!~\[;]", requirement, maxsplit=1)[0].lower()
+
+
+def _extra(name: str, seen: set[str] | None = None) -> set[str]:
+    """Distributions an extra installs, following self-references like rpp-book[ot]."""
+    seen = set() if seen is None else seen
+    out = set()
+    for req in PROJECT["optional-dependencies"][name]:
+        if _name(req) == PROJECT["name"]:
+            for inner in re.search(r"\[(.*)\]", req).group(1).split(","):
+                if inner not in seen:
+                    seen.add(inner)
+                    out |= _extra(inner.strip(), seen)
+        else:
+            out.add(_name(req))
+    return out
+
+
+RUNTIME = {_name(r) for r in PROJECT["dependencies"]}
+
+
+def _third_party(tree: ast.AST) -> set[str]:
+    mods = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            mods |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            mods.add(node.module.split(".")[0])
+    return {m for m in mods if m not in sys.stdlib_module_names and m not in ("rpp",)}
+
+
+def _rpp_imports() -> set[str]:
+    mods = set()
+    for path in (ROOT / "rpp").rglob("*.py"):
+        if path.name == "bench.py" or "bench" in path.parts:
+            continue
+        mods |= _third_party(ast.parse(path.read_text(encoding="utf-8")))
+    return mods
+
+
+def _chapter_imports() -> set[str]:
+    mods = set()
+    for path in sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "code":
+                continue
+            # IPython magics (%pip, !cmd) are not Python: replace them by `pass`
+            src = "\n".join(
+                line[: len(line) - len(line.lstrip())] + "pass"
+                if line.lstrip().startswith(("%", "!")) else line
+                for line in "".join(cell["source"]).splitlines())
+            mods |= _third_party(ast.parse(src))
+    return mods
+
+
+def test_every_module_rpp_imports_is_a_declared_dependency():
+    mods = _rpp_imports()
+    unknown = mods - set(DISTRIBUTION)
+    assert not unknown, f"add these to DISTRIBUTION and to pyproject: {sorted(unknown)}"
+    missing = {DISTRIBUTION[m].lower() for m in mods} - RUNTIME - _extra("ot")
+    assert not missing, f"rpp imports {sorted(missing)}, which pyproject does not declare"
+    assert _extra("ot") == {"pot"}, "only POT may be optional: rpp falls back to scipy for it"
+
+
+def test_every_module_a_chapter_imports_is_installed_by_the_book_extra():
+    mods = _chapter_imports()
+    unknown = mods - set(DISTRIBUTION)
+    assert not unknown, f"add these to DISTRIBUTION and to pyproject: {sorted(unknown)}"
+    missing = {DISTRIBUTION[m].lower() for m in mods} - RUNTIME - _extra("book")
+    assert not missing, f"the chapters import {sorted(missing)}, which [book] does not install"
+    assert {"matplotlib", "sympy"} <= RUNTIME
+
+
+def test_dependencies_have_lower_bounds_that_the_lock_satisfies():
+    from packaging.requirements import Requirement
+
+    lock = {}
+    for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            lock[name.strip().lower()] = version.strip()
+    reqs = list(PROJECT["dependencies"])
+    for extra in PROJECT["optional-dependencies"].values():
+        reqs += [r for r in extra if _name(r) != PROJECT["name"]]
+    for text in reqs:
+        req = Requirement(text)
+        assert any(s.operator in (">=", "~=", "==") for s in req.specifier), (
+            f"{text}: give a lower bound")
+        name = req.name.lower()
+        assert name in lock, f"{name} is not pinned in requirements.txt"
+        assert req.specifier.contains(lock[name]), f"the lock's {name}=={lock[name]} violates {text}"
+    assert "mpmath" not in RUNTIME, "mpmath is a test oracle, not a runtime dependency"
+
+
+def test_one_version_string():
+    import rpp
+
+    assert rpp.__version__ == importlib.metadata.version(PROJECT["name"]) == PROJECT["version"]
+    cff = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    assert re.search(r"^version: (\S+)$", cff, flags=re.M).group(1) == PROJECT["version"]
+    init = (ROOT / "rpp" / "__init__.py").read_text(encoding="utf-8")
+    assert PROJECT["version"] not in init, "rpp/__init__.py must read the version, not repeat it"
+
+
+@pytest.mark.parametrize("licence", ["LICENSE", "rpp/data/uci/README.md"])
+def test_licences_ship(licence):
+    assert licence in PROJECT["license-files"]
+    assert (ROOT / licence).is_file()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "CC BY 4.0" in readme and "MIT" in readme
+
+
+def test_data_are_package_data():
+    patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["rpp.data"]
+    shipped = {p.relative_to(ROOT / "rpp" / "data").as_posix()
+               for p in (ROOT / "rpp" / "data" / "uci").rglob("*") if p.is_file()}
+    from fnmatch import fnmatch
+
+    assert shipped and all(any(fnmatch(f, pat) for pat in patterns) for f in shipped)
