@@ -9,6 +9,9 @@
 #                    check the built book (run `make book` first) in headless Chromium: every page
 #                    of _toc.yml loads with no console error, math typeset, images, links, dropdown
 #                    solutions; one screenshot per page in _build/screenshots/ (browser_tests/)
+#   make pdf         the PDF edition through LaTeX (XeLaTeX, Debian's texlive) into
+#                    _build/pdf/rpp-book.pdf, then its checks (pdf_tests/); reuses the execution
+#                    cache of `make book`. A later `make book` links it from every page.
 #   make student     write the student edition (solutions removed) of every chapter into student/
 #   make clean       remove _build (keeps .venv)
 #
@@ -25,7 +28,7 @@ CACHE    := _build/.jupyter_cache
 # preferred over any user-level "python3" kernel.
 RUN := env PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSERSITE=1
 
-.PHONY: book book-fresh test page browser-test student clean venv
+.PHONY: book book-fresh test page browser-test pdf student clean venv
 
 venv: $(STAMP)
 
@@ -89,6 +92,25 @@ browser-test: $(STAMP)
 		$(BIN)/python -m pytest -p no:cacheprovider browser_tests/; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests in browser_tests/" >&2; fi; \
 	exit $$rc
+
+# The PDF edition: jupyter-book's pdflatex builder (Sphinx's LaTeX writer, `make all-pdf` in
+# _build/latex with latexmk and XeLaTeX), warnings as errors like the web book. The structure
+# (front matter, chapters 1..N, appendices) and the MathJax macros come from tools/book_latex.py.
+# Debian packages: texlive-xetex latexmk texlive-latex-extra fonts-freefont-otf poppler-utils
+# (.ci/run installs them when missing).
+PDF_OUT := _build/pdf/rpp-book.pdf
+pdf: $(STAMP)
+	@for tool in xelatex latexmk pdftotext; do command -v $$tool >/dev/null || { \
+		echo "ERROR: $$tool missing: apt-get install texlive-xetex latexmk texlive-latex-extra" \
+		"fonts-freefont-otf poppler-utils (Debian)" >&2; exit 2; }; done
+	rm -f _build/latex/rpp-book.pdf
+	$(RUN) $(BIN)/jupyter-book build . --builder pdflatex $(JB_FLAGS)
+	@test -s _build/latex/rpp-book.pdf || { echo "ERROR: LaTeX wrote no _build/latex/rpp-book.pdf" >&2; exit 1; }
+	@mkdir -p $(dir $(PDF_OUT)) && cp _build/latex/rpp-book.pdf $(PDF_OUT)
+	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -q pdf_tests/; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests in pdf_tests/" >&2; fi; \
+	exit $$rc
+	@echo "PDF edition: $(PDF_OUT) ($$(pdfinfo $(PDF_OUT) | sed -n 's/^Pages: *//p') pages); run \`make book\` to link it from the web book"
 
 student: $(STAMP)
 	$(RUN) $(BIN)/python tools/student_edition.py --out student

@@ -506,3 +506,20 @@ def test_requirements_are_pinned():
               "mpmath", "pot", "hypothesis", "pytest", "nbval", "tqdm", "sphinx-proof",
               "sphinx-exercise", "sphinxcontrib-bibtex", "ipykernel"}
     assert needed <= names, f"not pinned: {needed - names}"
+
+
+def test_latex_preamble_defines_every_mathjax_macro():
+    """The PDF edition's preamble is generated from _config.yml's MathJax macros (one source)."""
+    spec = importlib.util.spec_from_file_location("book_latex", ROOT / "tools" / "book_latex.py")
+    book_latex = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(book_latex)
+    cfg = yaml.safe_load(CONFIG.read_text(encoding="utf-8"))
+    macros = cfg["sphinx"]["config"]["mathjax3_config"]["tex"]["macros"]
+    lines = book_latex.latex_macros(macros).splitlines()
+    assert lines == [f"\\DeclareRobustCommand{{\\{name}}}{{{body}}}"
+                     for name, body in macros.items()]
+    assert book_latex.latex_macros({"pair": ["(#1, #2)", 2]}) == \
+        "\\DeclareRobustCommand{\\pair}[2]{(#1, #2)}"
+    assert cfg["sphinx"]["local_extensions"].get("book_latex") == "tools/"
+    assert cfg["latex"]["use_jupyterbook_latex"] is False, (
+        "jupyterBook.cls needs bbm.sty (texlive-fonts-extra, 508 MB): keep Sphinx's class")

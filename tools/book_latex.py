@@ -90,6 +90,9 @@ def configure_latex(app: Sphinx, config: Config) -> None:
         part for part in (elements.get("preamble", ""),
                           "% MathJax macros of _config.yml (tools/book_latex.py)",
                           latex_macros(macros), FRONTMATTER_PREAMBLE) if part)
+    # LaTeX's own chapter heads ("Chapter 3" / title), not fncychap's "CHAPTER THREE": the PDF
+    # says "Chapter 3" as the web book says "3." and as references say "Theorem 3.5".
+    elements.setdefault("fncychap", "")
     config.latex_elements = elements
     docclass = dict(config.latex_docclass or {})
     docclass["manual"] = "book"
