@@ -36,8 +36,8 @@ It does four things, checked in a real browser by ``browser_tests/`` (``make bro
    first ``make book`` after ``make pdf`` rewrites every page with the link.
 
 4. **The book's CSS** (``tools/static/rpp-book.css``, served from ``_static/``): one search box
-   (the theme shows a search field in the sidebar *and* a search button in the page header;
-   where the sidebar is visible the header button is hidden).
+   (the top header's search field; the page header's magnifier button is hidden, and
+   ``html_sidebars`` in ``_config.yml`` drops the sidebar's copy of the field).
 """
 
 from __future__ import annotations

@@ -64,6 +64,8 @@ def latex_macros(macros: dict) -> str:
 #: Front matter helpers: the preface's equations and figures numbered P.n, its sections
 #: unnumbered; \rppmainmatter restores Sphinx's chapter-based numbering.
 FRONTMATTER_PREAMBLE = r"""
+% Sphinx names the table of contents after the first toctree's caption ("Chapters").
+\addto\captionsenglish{\renewcommand{\contentsname}{Contents}}
 \newcommand{\rppfrontmatter}{%
   \frontmatter
   \edef\rppsecnumdepth{\the\value{secnumdepth}}%

@@ -29,12 +29,16 @@ its own prefix and its own counters:
 - the pages of the unnumbered parts after it, in toc order: ``A``, ``B``, ``C`` ... (the same
   letters LaTeX's ``\\appendix`` gives them in the PDF edition, ``tools/book_latex.py``).
 
-The numbers stay tuples, so every consumer (HTML titles, ``{numref}``, ``{eq}``,
+A chapter built alone as the root page (``make page``) takes its number from its file name
+(``03_...`` -> 3.1, 3.2, ...), so a one-page build shows the book's numbers. The numbers stay
+tuples, so every consumer (HTML titles, ``{numref}``, ``{eq}``,
 ``{prf:ref}``, exercise titles, LaTeX) joins them with "." as usual.
 """
 
 from __future__ import annotations
 
+import posixpath
+import re
 import string
 
 from sphinx.application import Sphinx
@@ -65,9 +69,19 @@ def is_numbered(env: BuildEnvironment, docname: str) -> bool:
     return bool(env.toc_secnumbers.get(docname, {}).get(""))
 
 
-def unnumbered_prefixes(env: BuildEnvironment, root: str) -> dict[str, str]:
+def root_prefix(root: str) -> str | int:
+    """``P`` for the preface; a chapter's own number when a chapter is the root page.
+
+    ``make page NB=book/03_gaussian_priors.ipynb`` builds one chapter as the root of a small
+    toc: its results then get the numbers they have in the whole book (3.1, 3.2, ...).
+    """
+    m = re.match(r"(\d+)_", posixpath.basename(root))
+    return int(m.group(1)) if m else ROOT_PREFIX
+
+
+def unnumbered_prefixes(env: BuildEnvironment, root: str) -> dict[str, str | int]:
     """{docname: prefix} for the root page (``P``) and the unnumbered pages after it (A, B, ...)."""
-    prefixes = {root: ROOT_PREFIX}
+    prefixes = {root: root_prefix(root)}
     letters = iter(string.ascii_uppercase)
     for doc in toc_order(env, root)[1:]:
         if not is_numbered(env, doc):
@@ -75,7 +89,7 @@ def unnumbered_prefixes(env: BuildEnvironment, root: str) -> dict[str, str]:
     return prefixes
 
 
-def renumber(numbers: dict[str, tuple], prefix: str) -> dict[str, tuple]:
+def renumber(numbers: dict[str, tuple], prefix: str | int) -> dict[str, tuple]:
     """Renumber one page's items of one type as (prefix, 1), (prefix, 2), ... in their order."""
     ordered = sorted(numbers, key=lambda key: numbers[key])
     return {key: (prefix, i) for i, key in enumerate(ordered, start=1)}
