@@ -113,10 +113,12 @@ pdf: $(STAMP)
 	rm -f _build/latex/rpp-book.pdf _build/latex/rpp-book.fdb_latexmk _build/latex/rpp-book.aux
 	$(BOOK_RUN) $(BIN)/jupyter-book build . --builder pdflatex $(JB_FLAGS)
 	@test -s _build/latex/rpp-book.pdf || { echo "ERROR: LaTeX wrote no _build/latex/rpp-book.pdf" >&2; exit 1; }
-	@mkdir -p $(dir $(PDF_OUT)) && cp _build/latex/rpp-book.pdf $(PDF_OUT)
+	@rm -f $(PDF_OUT)
 	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -q pdf_tests/; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests in pdf_tests/" >&2; fi; \
 	exit $$rc
+	@# only a PDF that passed its checks becomes the edition the web book links
+	@mkdir -p $(dir $(PDF_OUT)) && cp _build/latex/rpp-book.pdf $(PDF_OUT)
 	@echo "PDF edition: $(PDF_OUT) ($$(pdfinfo $(PDF_OUT) | sed -n 's/^Pages: *//p') pages); run \`make book\` to link it from the web book"
 
 student: $(STAMP)

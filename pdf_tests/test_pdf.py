@@ -1,4 +1,4 @@
-"""The PDF edition as a reader meets it: checks of ``_build/pdf/rpp-book.pdf`` (``make pdf``).
+"""The PDF edition as a reader meets it: checks of the PDF that ``make pdf`` built.
 
 This folder is not under ``tests/``: ``make test`` needs no TeX installation. ``make pdf`` runs
 these checks right after building the PDF; ``.ci/run`` runs ``make pdf``.
@@ -32,7 +32,9 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-PDF = ROOT / "_build" / "pdf" / "rpp-book.pdf"
+#: The PDF LaTeX wrote; ``make pdf`` copies it to _build/pdf/ (the edition the web book links)
+#: only after these checks pass.
+PDF = ROOT / "_build" / "latex" / "rpp-book.pdf"
 TEX = ROOT / "_build" / "latex" / "rpp-book.tex"
 CONFIG = ROOT / "_config.yml"
 RESULT_KINDS = ("Definition", "Theorem", "Proposition", "Corollary", "Lemma", "Remark",
