@@ -139,12 +139,25 @@ _SOLUTION_RE = re.compile(r"^\s*(?:`{3,}|:{3,})\{solution(?:-start)?\}\s+(\S+)",
 _CITE_RE = re.compile(r"\{(?:foot)?cite(?::[a-z]+)?\}`([^`]+)`")
 
 
+def figure_names(page: Path) -> list[str]:
+    """Labels of myst-nb figures: ``mystnb.figure.name`` in a code cell's metadata."""
+    if page.suffix != ".ipynb":
+        return []
+    names = []
+    for cell in read_nb(page).cells:
+        figure = cell.get("metadata", {}).get("mystnb", {}).get("figure", {})
+        if cell.cell_type == "code" and figure.get("name"):
+            names.append(str(figure["name"]))
+    return names
+
+
 def labels_by_page() -> dict[str, list[str]]:
     out = {}
+    pages = {page.name: page for page in book_pages()}
     for page, text in markdown_sources().items():
         text = strip_code_fences(text)
         out[page] = (_TARGET_RE.findall(text) + _OPTION_LABEL_RE.findall(text)
-                     + _DOLLAR_LABEL_RE.findall(text))
+                     + _DOLLAR_LABEL_RE.findall(text) + figure_names(pages[page]))
     return out
 
 
