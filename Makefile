@@ -9,6 +9,9 @@
 #                    check the built book (run `make book` first) in headless Chromium: every page
 #                    of _toc.yml loads with no console error, math typeset, images, links, dropdown
 #                    solutions; one screenshot per page in _build/screenshots/ (browser_tests/)
+#   make pdf         the PDF edition through LaTeX (XeLaTeX, Debian's texlive) into
+#                    _build/pdf/rpp-book.pdf, then its checks (pdf_tests/); reuses the execution
+#                    cache of `make book`. A later `make book` links it from every page.
 #   make student     write the student edition (solutions removed) of every chapter into student/
 #   make clean       remove _build (keeps .venv)
 #
@@ -26,8 +29,12 @@ UV       ?= $(shell command -v uv 2>/dev/null)
 # Run everything with the virtual environment first on PATH and its Jupyter kernel spec
 # preferred over any user-level "python3" kernel.
 RUN := env PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSERSITE=1
+# Book builds execute the notebooks: their kernels must use Jupyter's inline matplotlib backend.
+# An MPLBACKEND (e.g. Agg, exported by .ci/run for the tests) would reach the kernels and every
+# figure that a cell does not display explicitly would silently vanish from the book.
+BOOK_RUN := env -u MPLBACKEND PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSERSITE=1
 
-.PHONY: book book-fresh test page browser-test student clean venv check-python
+.PHONY: book book-fresh test page browser-test pdf student clean venv check-python
 
 venv: $(STAMP)
 
@@ -53,13 +60,13 @@ endif
 	@touch $@
 
 book: $(STAMP)
-	$(RUN) $(BIN)/jupyter-book build . $(JB_FLAGS)
+	$(BOOK_RUN) $(BIN)/jupyter-book build . $(JB_FLAGS)
 
 # The jupyter-cache only sees code-cell changes, not changes inside rpp/ or the data:
 # after editing rpp, run this target (CI always starts from an empty cache).
 book-fresh: $(STAMP)
 	rm -rf $(CACHE)
-	$(RUN) $(BIN)/jupyter-book build . --all $(JB_FLAGS)
+	$(BOOK_RUN) $(BIN)/jupyter-book build . --all $(JB_FLAGS)
 
 # pytest exits 5 when it collects no tests: that is a failure here, never a pass.
 test: $(STAMP)
@@ -87,7 +94,7 @@ page: $(STAMP)
 	printf 'format: jb-book\nroot: %s\nparts:\n  - caption: Appendices\n    chapters:\n      - file: book/bibliography\n' "$$doc" > "$$out/_toc.yml"; \
 	{ cat _config.yml; printf '\nonly_build_toc_files: true\n'; } | sed -e '/^only_build_toc_files: false/d' \
 		-e 's#^\( *[A-Za-z_]*: *\)tools/ *$$#\1$(CURDIR)/tools/#' > "$$out/_config.yml"; \
-	$(RUN) $(BIN)/jupyter-book build . --toc "$$out/_toc.yml" --config "$$out/_config.yml" \
+	$(BOOK_RUN) $(BIN)/jupyter-book build . --toc "$$out/_toc.yml" --config "$$out/_config.yml" \
 		--path-output "$$out" $(JB_FLAGS) && \
 	echo "Page built: $$out/_build/html/$$doc.html"
 
@@ -105,6 +112,30 @@ browser-test: $(STAMP)
 		$(BIN)/python -m pytest -p no:cacheprovider browser_tests/; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests in browser_tests/" >&2; fi; \
 	exit $$rc
+
+# The PDF edition: jupyter-book's pdflatex builder (Sphinx's LaTeX writer, `make all-pdf` in
+# _build/latex with latexmk and XeLaTeX), warnings as errors like the web book. The structure
+# (front matter, chapters 1..N, appendices) and the MathJax macros come from tools/book_latex.py.
+# Debian packages: texlive-xetex latexmk texlive-latex-extra texlive-fonts-recommended
+# fonts-freefont-otf poppler-utils
+# (.ci/run installs them when missing).
+PDF_OUT := _build/pdf/rpp-book.pdf
+pdf: $(STAMP)
+	@for tool in xelatex latexmk pdftotext; do command -v $$tool >/dev/null || { \
+		echo "ERROR: $$tool missing: apt-get install texlive-xetex latexmk texlive-latex-extra" \
+		"texlive-fonts-recommended" \
+		"fonts-freefont-otf poppler-utils (Debian)" >&2; exit 2; }; done
+	@# latexmk would trust the state of a failed earlier run ("Nothing to do"): start it afresh
+	rm -f _build/latex/rpp-book.pdf _build/latex/rpp-book.fdb_latexmk _build/latex/rpp-book.aux
+	$(BOOK_RUN) $(BIN)/jupyter-book build . --builder pdflatex $(JB_FLAGS)
+	@test -s _build/latex/rpp-book.pdf || { echo "ERROR: LaTeX wrote no _build/latex/rpp-book.pdf" >&2; exit 1; }
+	@rm -f $(PDF_OUT)
+	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -q pdf_tests/; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests in pdf_tests/" >&2; fi; \
+	exit $$rc
+	@# only a PDF that passed its checks becomes the edition the web book links
+	@mkdir -p $(dir $(PDF_OUT)) && cp _build/latex/rpp-book.pdf $(PDF_OUT)
+	@echo "PDF edition: $(PDF_OUT) ($$(pdfinfo $(PDF_OUT) | sed -n 's/^Pages: *//p') pages); run \`make book\` to link it from the web book"
 
 student: $(STAMP)
 	$(RUN) $(BIN)/python tools/student_edition.py --out student

@@ -7,7 +7,13 @@ For each page (one test per page, named after it; a failure lists every problem 
 - its mathematics is typeset by MathJax (served from the book's own ``_static/mathjax``): every
   ``.math`` element holds MathJax output (``mjx-container``), MathJax reports no TeX error and no
   undefined macro, and no raw ``$$`` or ``\\frac`` is left in the text outside code;
-- every ``<img>`` has loaded (``naturalWidth > 0``);
+- no typeset display equation (MathJax ``display`` item) is wider than its column at 1280 px:
+  the nearest box that scrolls or clips it has ``scrollWidth <= clientWidth + 2`` (or, when
+  nothing clips it, the formula is no wider than its block);
+- every ``<img>`` has loaded (``naturalWidth > 0``) and has an alt text that describes it: not
+  empty, not a file name (``.png``/``.jpg``/``.svg``...), no ``/`` and no ``_build``;
+- exactly one search control is visible (the sidebar's search field, not a second one in the
+  header);
 - every internal link (``{ref}``, ``{prf:ref}``, ``{eq}``, ``{doc}``, the navigation, the download
   links) points to a file of the built book, and its ``#anchor`` to an ``id`` in that page; no
   cross-reference is left unresolved;
@@ -37,6 +43,8 @@ from book_site import HTML, ROOT, toc_notebooks, toc_pages
 PAGES = toc_pages()
 MAX_SHOT_HEIGHT = 12000  # px: enough for the start of every chapter, bounded file size and time
 MATHJAX_TIMEOUT_MS = 30000
+WINDOW_WIDTH_PX = 1280  # the width the book is checked at (CHROMIUM_FLAGS' --window-size)
+OVERFLOW_TOLERANCE_PX = 2  # sub-pixel rounding of MathJax's widths; more is a real overflow
 
 # Resolves with the state of MathJax once its startup typesetting has finished.
 WAIT_FOR_MATHJAX = """
@@ -110,6 +118,62 @@ UNRESOLVED_XREFS = """
 return Array.from(document.querySelectorAll('.xref'))
   .filter((el) => !el.closest('a'))
   .map((el) => el.textContent.trim().slice(0, 80));
+"""
+
+# Typeset display equations wider than the room they have. For each display (MathJax item
+# with display=true), the box that limits it is the nearest ancestor-or-self whose overflow-x
+# is not "visible" (it scrolls or clips its content); the display is too wide when that box's
+# content is wider than the box (scrollWidth > clientWidth). When nothing clips, the
+# typeset formula (mjx-math) is compared with the width of the block that holds the display.
+# Displays inside closed dropdowns are measured too (closed dropdowns keep their layout width).
+WIDE_DISPLAYS = """
+const tol = arguments[0];
+const out = [];
+const mj = window.MathJax;
+if (!(mj && mj.startup && mj.startup.document)) { return out; }
+for (const item of mj.startup.document.math) {
+  const box = item.typesetRoot;
+  if (!item.display || !box || !box.isConnected) { continue; }
+  const formula = box.querySelector('mjx-math') || box;
+  let limiter = null;
+  for (let el = box; el && el !== document.body; el = el.parentElement) {
+    if (window.getComputedStyle(el).overflowX !== 'visible') { limiter = el; break; }
+  }
+  let excess;
+  if (limiter) {
+    excess = limiter.scrollWidth - limiter.clientWidth;
+  } else {
+    const block = box.parentElement;
+    excess = formula.getBoundingClientRect().width - block.clientWidth;
+  }
+  if (excess > tol) {
+    out.push([Math.round(excess), String(item.math).replace(/\\s+/g, ' ').trim().slice(0, 70)]);
+  }
+}
+return out;
+"""
+
+# Images whose alt text does not describe them: empty, or a file name / path (myst-nb's
+# default for a plot output is the image's path in _build).
+BAD_ALT_IMAGES = """
+return Array.from(document.images)
+  .map((img) => [img.getAttribute('src') || '', (img.getAttribute('alt') || '').trim()])
+  .filter(([src, alt]) => alt === '' || /\\.(png|jpe?g|svg|gif|webp)$/i.test(alt)
+                          || alt.includes('/') || alt.includes('_build'));
+"""
+
+# Search controls a reader can see: text inputs for a search query, and buttons that open one.
+VISIBLE_SEARCH_CONTROLS = """
+const visible = (el) => {
+  const r = el.getBoundingClientRect();
+  const st = window.getComputedStyle(el);
+  return r.width > 0 && r.height > 0 && st.visibility !== 'hidden' && st.display !== 'none'
+    && parseFloat(st.opacity) > 0 && r.right > 0 && r.left < window.innerWidth;
+};
+const controls = Array.from(document.querySelectorAll(
+  'input[type="search"], input[name="q"], button.search-button, .search-button__button'));
+return Array.from(new Set(controls)).filter(visible).map((el) =>
+  el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).split(/\\s+/).join('.') : ''));
 """
 
 FIRST_DROPDOWN_SOLUTION = """
@@ -211,6 +275,10 @@ def inspect_page(driver, base_url: str, docname: str, screenshot_dir: Path) -> l
     except WebDriverException as exc:
         return [f"did not load: {exc.msg}"]
 
+    width = driver.execute_script("return window.innerWidth;")
+    if width != WINDOW_WIDTH_PX:
+        problems.append(f"window is {width} px wide, the checks assume {WINDOW_WIDTH_PX} px")
+
     # Mathematics
     state = driver.execute_async_script(WAIT_FOR_MATHJAX, MATHJAX_TIMEOUT_MS)
     math = driver.execute_script(MATH_REPORT)
@@ -224,11 +292,25 @@ def inspect_page(driver, base_url: str, docname: str, screenshot_dir: Path) -> l
     if math["rawText"]:
         problems.append(f"raw TeX ($$ or \\frac) in the text: {math['rawText'][:3]}")
 
+    wide = driver.execute_script(WIDE_DISPLAYS, OVERFLOW_TOLERANCE_PX) if state == "typeset" else []
+    if wide:
+        problems.append(f"{len(wide)} display equation(s) wider than their column "
+                        f"([excess px, TeX]): {wide}")
+
     # Images
     wait_until(lambda: driver.execute_script(IMAGES_PENDING) == 0, timeout=10)
     broken = driver.execute_script(BROKEN_IMAGES)
     if broken:
         problems.append(f"{len(broken)} image(s) did not load: {broken[:5]}")
+    bad_alt = driver.execute_script(BAD_ALT_IMAGES)
+    if bad_alt:
+        problems.append(f"{len(bad_alt)} image(s) with an empty or file-name alt text "
+                        f"([src, alt]): {bad_alt[:5]}")
+
+    # One search box
+    search = driver.execute_script(VISIBLE_SEARCH_CONTROLS)
+    if len(search) != 1:
+        problems.append(f"{len(search)} visible search controls, expected exactly one: {search}")
 
     # Links and cross-references
     for href, resolved, text in driver.execute_script(LINKS):

@@ -3,8 +3,10 @@
 What is checked:
 - ``_toc.yml`` and the pages under ``book/`` agree: every notebook/page is listed, every entry exists;
 - each chapter notebook: valid nbformat, ``python3`` kernel, first cell = the Colab bootstrap cell
-  tagged ``remove-cell``, second cell = ``(ch-<name>)=`` label + ``# N. Title`` + learning
-  objectives, ``## Summary`` and ``## Exercises`` sections, stored with outputs from one
+  tagged ``remove-cell``, second cell = ``(ch-<name>)=`` label + ``# Title`` + learning
+  objectives, no heading with a manual number (the numbered toc numbers chapters and sections),
+  ``## Summary`` and ``## Exercises`` sections, every code line at most 88 columns, stored
+  with outputs from one
   top-to-bottom run (every code cell executed, counts increasing), no stored error output, no
   skeleton placeholder left, solution code cells tagged ``solution`` inside solution blocks;
 - every ``{prf:ref}``/``{eq}``/``{ref}``/``{numref}`` target and every solution's exercise label
@@ -137,12 +139,25 @@ _SOLUTION_RE = re.compile(r"^\s*(?:`{3,}|:{3,})\{solution(?:-start)?\}\s+(\S+)",
 _CITE_RE = re.compile(r"\{(?:foot)?cite(?::[a-z]+)?\}`([^`]+)`")
 
 
+def figure_names(page: Path) -> list[str]:
+    """Labels of myst-nb figures: ``mystnb.figure.name`` in a code cell's metadata."""
+    if page.suffix != ".ipynb":
+        return []
+    names = []
+    for cell in read_nb(page).cells:
+        figure = cell.get("metadata", {}).get("mystnb", {}).get("figure", {})
+        if cell.cell_type == "code" and figure.get("name"):
+            names.append(str(figure["name"]))
+    return names
+
+
 def labels_by_page() -> dict[str, list[str]]:
     out = {}
+    pages = {page.name: page for page in book_pages()}
     for page, text in markdown_sources().items():
         text = strip_code_fences(text)
         out[page] = (_TARGET_RE.findall(text) + _OPTION_LABEL_RE.findall(text)
-                     + _DOLLAR_LABEL_RE.findall(text))
+                     + _DOLLAR_LABEL_RE.findall(text) + figure_names(pages[page]))
     return out
 
 
@@ -226,6 +241,22 @@ def test_appendices_close_the_book():
     assert "book/errata" in files and files[-1] == "book/bibliography"
 
 
+def test_chapters_are_numbered_and_appendices_are_not():
+    """Chapters 1..N get their numbers from the toc (Definition 3.2, eq. (3.4)); the preface
+    (root) and the appendices are unnumbered (tools/book_numbering.py prefixes P, A, B...)."""
+    toc = yaml.safe_load(TOC.read_text(encoding="utf-8"))
+    parts = {p["caption"]: p for p in toc["parts"]}
+    assert parts[new_chapter.CHAPTERS_CAPTION].get("numbered") is True
+    for caption, part in parts.items():
+        if caption != new_chapter.CHAPTERS_CAPTION:
+            assert not part.get("numbered"), f"part {caption!r} must not be numbered"
+    cfg = yaml.safe_load(CONFIG.read_text(encoding="utf-8"))
+    sphinx_cfg = cfg["sphinx"]["config"]
+    assert sphinx_cfg["numfig"] is True and sphinx_cfg["math_numfig"] is True
+    assert sphinx_cfg["numfig_secnum_depth"] == 1
+    assert cfg["sphinx"]["local_extensions"].get("book_numbering") == "tools/"
+
+
 def test_toc_round_trips_through_new_chapter():
     """tools/new_chapter.py rewrites _toc.yml: it must reproduce the file exactly."""
     toc, header = new_chapter.read_toc(TOC)
@@ -264,11 +295,19 @@ def check_notebook_structure(path: Path, nb) -> list[str]:
         if not re.match(r"\(ch-[a-z0-9][a-z0-9-]*\)=\s*\n", head):
             problems.append("cell 2 must start with a chapter label line such as "
                             f"(ch-{new_chapter.topic_of(slug)})=")
-        if not re.search(rf"^# {number}\. \S", head, re.M):
-            problems.append(f"cell 2 must contain the title line '# {number}. <Title>'")
+        title = re.search(r"^# (\S.*)$", head, re.M)
+        if not title:
+            problems.append("cell 2 must contain the title line '# <Title>'")
+        elif NUMBERED_HEADING_RE.match(title.group(0)):
+            problems.append(f"title {title.group(0)!r} carries a manual number: write "
+                            f"'# <Title>' (Sphinx numbers chapter {number} from _toc.yml)")
         if "{admonition} Learning objectives" not in head:
             problems.append("cell 2 must contain the 'Learning objectives' admonition")
     md = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    numbered = [h for h in markdown_headings(md) if NUMBERED_HEADING_RE.match(h)]
+    if numbered:
+        problems.append("headings with a manual number (the numbered toc adds chapter and "
+                        f"section numbers; write the heading without it): {numbered}")
     for heading in ("## Summary", "## Exercises"):
         if not re.search(rf"^{heading}\s*$", md, re.M):
             problems.append(f"missing section '{heading}'")
@@ -296,6 +335,40 @@ def check_notebook_structure(path: Path, nb) -> list[str]:
     if inside:
         problems.append("a solution-start block is never closed by solution-end")
     return problems
+
+
+#: A heading that starts with a hand-typed number: "# 3. Gaussian priors", "## 3.1 The ...",
+#: "### 3.4.2 ...", "## 2) ..." (Sphinx adds the numbers; a manual one doubles them).
+NUMBERED_HEADING_RE = re.compile(r"^#{1,6}\s+\d+(\.\d+)*[.):]?(\s|$)")
+MAX_CODE_COLUMNS = 88
+
+
+def markdown_headings(text: str) -> list[str]:
+    """ATX heading lines of MyST text, outside fenced code blocks."""
+    return [line.strip() for line in strip_code_fences(text).splitlines()
+            if re.match(r"^#{1,6}\s", line)]
+
+
+def long_code_lines(nb) -> list[str]:
+    """``cell N line M: L columns`` for every code line longer than MAX_CODE_COLUMNS."""
+    out = []
+    for i, cell in enumerate(nb.cells, start=1):
+        if cell.cell_type != "code":
+            continue
+        for j, line in enumerate(cell.source.splitlines(), start=1):
+            if len(line) > MAX_CODE_COLUMNS:
+                out.append(f"cell {i} line {j}: {len(line)} columns")
+    return out
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=NB_IDS)
+def test_code_lines_fit_88_columns(path):
+    """Every line of every code cell (hidden ones included: Colab and GitHub show them) fits in
+    88 columns, the width the web book and the PDF show without scrolling or wrapping.
+    Fix with ``ruff format --line-length 88`` on the notebook, then wrap comments and strings."""
+    long = long_code_lines(read_nb(path))
+    assert not long, (f"{path.name}: {len(long)} code line(s) over {MAX_CODE_COLUMNS} columns:\n  "
+                      + "\n  ".join(long))
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=NB_IDS)
@@ -343,6 +416,7 @@ def test_new_chapter_skeleton_follows_conventions(tmp_path):
     nb = nbformat.read(path, as_version=4)
     nbformat.validate(nb)
     assert check_notebook_structure(path, nb) == []
+    assert long_code_lines(nb) == []
     codes = [c for c in nb.cells if c.cell_type == "code"]
     assert [c.execution_count for c in codes] == list(range(1, len(codes) + 1))
     assert not [o for c in codes for o in c.outputs if o.get("output_type") == "error"]
@@ -445,3 +519,20 @@ def test_requirements_are_pinned():
               "mpmath", "pot", "hypothesis", "pytest", "nbval", "tqdm", "sphinx-proof",
               "sphinx-exercise", "sphinxcontrib-bibtex", "ipykernel"}
     assert needed <= names, f"not pinned: {needed - names}"
+
+
+def test_latex_preamble_defines_every_mathjax_macro():
+    """The PDF edition's preamble is generated from _config.yml's MathJax macros (one source)."""
+    spec = importlib.util.spec_from_file_location("book_latex", ROOT / "tools" / "book_latex.py")
+    book_latex = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(book_latex)
+    cfg = yaml.safe_load(CONFIG.read_text(encoding="utf-8"))
+    macros = cfg["sphinx"]["config"]["mathjax3_config"]["tex"]["macros"]
+    lines = book_latex.latex_macros(macros).splitlines()
+    assert lines == [f"\\DeclareRobustCommand{{\\{name}}}{{{body}}}"
+                     for name, body in macros.items()]
+    assert book_latex.latex_macros({"pair": ["(#1, #2)", 2]}) == \
+        "\\DeclareRobustCommand{\\pair}[2]{(#1, #2)}"
+    assert cfg["sphinx"]["local_extensions"].get("book_latex") == "tools/"
+    assert cfg["latex"]["use_jupyterbook_latex"] is False, (
+        "jupyterBook.cls needs bbm.sty (texlive-fonts-extra, 508 MB): keep Sphinx's class")

@@ -8,7 +8,7 @@ Loaded through ``_config.yml``::
       config:
         mathjax_path: mathjax/tex-chtml.js
 
-It does two things, both checked in a real browser by ``browser_tests/`` (``make browser-test``).
+It does four things, checked in a real browser by ``browser_tests/`` (``make browser-test``).
 
 1. **MathJax from the book itself, never from a CDN.** A class room without internet (or a
    reader who downloaded ``_build/html``) would otherwise see raw ``$$`` on every page. The book
@@ -26,6 +26,18 @@ It does two things, both checked in a real browser by ``browser_tests/`` (``make
    JavaScript ``SyntaxError`` (a ``const`` declared twice) in the console of every page. Before
    each page is rendered, later copies of an identical script (same file, same inline body, same
    attributes) are dropped; the page keeps the first one, in its original place.
+
+3. **A link to the PDF edition, when there is one.** ``make pdf`` writes the whole book as
+   ``_build/pdf/rpp-book.pdf`` (``rpp_pdf_edition``). When that file exists at the start of an
+   HTML build, it is copied to ``_static/rpp-book.pdf`` and every page's download menu (the
+   theme's header button) gets a "Book (PDF)" entry linking to it. When it does not exist, the
+   web book is built exactly as before, with no link (and nothing that could be a broken link);
+   the build log says so. The presence of the PDF is an HTML-level configuration value, so the
+   first ``make book`` after ``make pdf`` rewrites every page with the link.
+
+4. **The book's CSS** (``tools/static/rpp-book.css``, served from ``_static/``): one search box
+   (the top header's search field; the page header's magnifier button is hidden, and
+   ``html_sidebars`` in ``_config.yml`` drops the sidebar's copy of the field).
 """
 
 from __future__ import annotations
@@ -143,7 +155,71 @@ def drop_duplicate_scripts(app: Sphinx, pagename: str, templatename: str, contex
         context["script_files"] = unique  # a new list: the builder's own list stays untouched
 
 
+# --------------------------------------------------------------------------------------------
+# 3. The PDF edition in the download menu
+# --------------------------------------------------------------------------------------------
+
+PDF_STATIC_NAME = "rpp-book.pdf"
+
+
+def _pdf_source(app: Sphinx) -> Path:
+    return Path(app.srcdir) / app.config.rpp_pdf_edition
+
+
+def detect_pdf(app: Sphinx, config: Config) -> None:
+    """Record whether the PDF edition exists (a change rewrites every HTML page)."""
+    config.rpp_pdf_edition_present = (Path(app.srcdir) / config.rpp_pdf_edition).is_file()
+    if not config.rpp_pdf_edition_present:
+        LOGGER.info(f"no PDF edition at {config.rpp_pdf_edition} (run `make pdf`): the web book "
+                    "is built without a link to it")
+
+
+def add_pdf_button(app: Sphinx, pagename: str, templatename: str, context: dict,
+                   doctree) -> None:
+    """A "Book (PDF)" entry in the theme's download menu of every page."""
+    if not app.config.rpp_pdf_edition_present:
+        return
+    for button in context.get("header_buttons", []):
+        if button.get("label") == "download-buttons":
+            button["buttons"].append({
+                "type": "link",
+                "url": context["pathto"](f"_static/{PDF_STATIC_NAME}", 1),
+                "text": "Book (PDF)",
+                "tooltip": "Download the whole book as a PDF",
+                "icon": "fas fa-book",
+                "label": "download-book-pdf-button",
+            })
+
+
+def copy_pdf(app: Sphinx, exception: Exception | None) -> None:
+    if (exception is not None or app.builder.format != "html"
+            or not app.config.rpp_pdf_edition_present):
+        return
+    dest = Path(app.outdir) / "_static" / PDF_STATIC_NAME
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(_pdf_source(app), dest)
+    LOGGER.info(f"PDF edition linked from every page: {dest.relative_to(app.outdir)}")
+
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+CSS_FILE = "rpp-book.css"
+
+
+def add_static_dir(app: Sphinx, config: Config) -> None:
+    """tools/static/ (the book's CSS: one search box) is served from _static/."""
+    if str(STATIC_DIR) not in config.html_static_path:
+        config.html_static_path = [*config.html_static_path, str(STATIC_DIR)]
+
+
 def setup(app: Sphinx) -> dict:
+    app.connect("config-inited", add_static_dir)
+    app.add_css_file(CSS_FILE)
+    app.add_config_value("rpp_pdf_edition", "_build/pdf/rpp-book.pdf", "html", [str])
+    app.add_config_value("rpp_pdf_edition_present", False, "html", [bool])
+    app.connect("config-inited", detect_pdf)
+    app.connect("build-finished", copy_pdf)
+    # After sphinx-book-theme has built its header buttons (priority 501).
+    app.connect("html-page-context", add_pdf_button, priority=800)
     app.setup_extension("sphinx.ext.mathjax")
     app.connect("config-inited", check_mathjax_config)
     app.connect("build-finished", copy_mathjax)

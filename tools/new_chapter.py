@@ -10,8 +10,9 @@ creates ``book/03_gaussian_priors.ipynb`` following the chapter conventions
 
 1. cell 1: the Colab bootstrap cell (tag ``remove-cell``, hidden on the web), which installs
    the ``rpp`` package from the repository when it is not importable;
-2. cell 2: the chapter label ``(ch-<topic>)=``, the title ``# N. Title`` and a
-   learning-objectives box;
+2. cell 2: the chapter label ``(ch-<topic>)=``, the title ``# Title`` and a
+   learning-objectives box (no manual number in the title or in section headings: the
+   numbered toc of ``_toc.yml`` numbers chapters and sections, "3." and "3.1");
 3. a section with a labelled theorem, a labelled equation and a cell that checks it;
 4. ``## Summary`` and ``## Exercises`` with an exercise and a dropdown solution whose code
    cells are tagged ``solution``.
@@ -46,8 +47,8 @@ REPOSITORY = "https://github.com/rpp-book/rpp-book"
 
 #: The exact first cell of every chapter notebook (checked by tests/test_book.py).
 BOOTSTRAP_SOURCE = (
-    "# Make this notebook self-contained on Colab or any fresh kernel: install the book's "
-    "package if missing.\n"
+    "# Make this notebook self-contained on Colab or any fresh kernel:\n"
+    "# install the book's package if missing.\n"
     "from importlib.metadata import PackageNotFoundError, version\n"
     "try:\n"
     f'    version("{DISTRIBUTION}")\n'
@@ -85,7 +86,7 @@ def chapter_cells(number: int, slug: str, title: str, topic: str | None = None) 
         code(BOOTSTRAP_SOURCE, metadata={"tags": list(BOOTSTRAP_TAGS)}),
         md(
             f"(ch-{t})=\n"
-            f"# {number}. {title}\n"
+            f"# {title}\n"
             "\n"
             ":::{admonition} Learning objectives\n"
             ":class: tip\n"
@@ -122,7 +123,7 @@ def chapter_cells(number: int, slug: str, title: str, topic: str | None = None) 
         ),
         code(
             f"# {PLACEHOLDER}: the computation that checks the theorem above.\n"
-                        'alpha = sp.symbols("alpha", positive=True)\n'
+            'alpha = sp.symbols("alpha", positive=True)\n'
             'mu0, mu1, y = sp.symbols("mu0 mu1 y", real=True)\n'
             "# exponent of p^alpha q^(1-alpha) for two Gaussians: complete the square around m\n"
             "m = alpha * mu0 + (1 - alpha) * mu1\n"
@@ -218,7 +219,9 @@ def add_to_toc(toc: dict, docname: str) -> dict:
     parts = toc.setdefault("parts", [])
     chapters_part = next((p for p in parts if p.get("caption") == CHAPTERS_CAPTION), None)
     if chapters_part is None:
-        chapters_part = {"caption": CHAPTERS_CAPTION, "chapters": []}
+        # numbered: Sphinx numbers the chapters 1, 2, ... and their figures, equations and
+        # boxes per chapter (numfig_secnum_depth: 1 in _config.yml)
+        chapters_part = {"caption": CHAPTERS_CAPTION, "numbered": True, "chapters": []}
         idx = next((i for i, p in enumerate(parts) if p.get("caption") == APPENDICES_CAPTION),
                    len(parts))
         parts.insert(idx, chapters_part)
