@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import as_float_array, positive
+from . import _validation as v
 from .divergence import discrete_renyi_divergence
 
 __all__ = [
@@ -28,22 +28,9 @@ __all__ = [
     "conditional_output_pmf",
     "pufferfish_epsilon",
     "posterior_odds",
+    "pufferfish_leakage",
 ]
 
-_SUM_TOL = 1e-9
-
-
-def _pmf(name, value):
-    """Validate a probability vector (last axis = support)."""
-    arr = as_float_array(name, value)
-    if arr.ndim == 0:
-        raise ValueError(f"{name} must be a 1-D probability vector, got a scalar")
-    if not np.isfinite(arr).all() or (arr < 0).any():
-        raise ValueError(f"{name} must have entries in [0, 1], got {value!r}")
-    total = arr.sum(axis=-1)
-    if not np.allclose(total, 1.0, rtol=0, atol=_SUM_TOL):
-        raise ValueError(f"{name} must sum to 1 along its last axis, got sums {total!r}")
-    return arr
 
 
 def hockey_stick_divergence(p, q, epsilon):
@@ -70,12 +57,12 @@ def hockey_stick_divergence(p, q, epsilon):
     float or ndarray
         ``delta`` for each ``epsilon`` (shape of ``epsilon``), in ``[0, 1]``.
     """
-    p = _pmf("p", p)
-    q = _pmf("q", q)
+    p = v.pmf("p", p)
+    q = v.pmf("q", q)
     if p.ndim != 1 or p.shape != q.shape:
         raise ValueError(
             f"p and q must be 1-D vectors of the same length, got shapes {p.shape} and {q.shape}")
-    eps = positive("epsilon", epsilon, allow_zero=True)
+    eps = v.positive("epsilon", epsilon, allow_zero=True)
     out = np.clip(p - np.exp(eps)[..., None] * q, 0.0, None).sum(axis=-1)
     return float(out) if out.ndim == 0 else out
 
@@ -100,7 +87,7 @@ def randomized_response(epsilon, k=2):
     ndarray, shape (k, k)
         Row-stochastic matrix.
     """
-    eps = float(positive("epsilon", epsilon))
+    eps = float(v.positive("epsilon", epsilon))
     if int(k) != k or k < 2:
         raise ValueError(f"k must be an integer >= 2, got {k!r}")
     k = int(k)
@@ -108,17 +95,6 @@ def randomized_response(epsilon, k=2):
     stay = 1.0 / (1.0 + (k - 1) * np.exp(-eps))
     move = np.exp(-eps) * stay
     return np.where(np.eye(k, dtype=bool), stay, move)
-
-
-def _channel(name, value):
-    arr = as_float_array(name, value)
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D channel matrix, got shape {arr.shape}")
-    if not np.isfinite(arr).all() or (arr < 0).any():
-        raise ValueError(f"{name} must have entries in [0, 1]")
-    if not np.allclose(arr.sum(axis=1), 1.0, rtol=0, atol=_SUM_TOL):
-        raise ValueError(f"{name} rows must sum to 1 (row-stochastic), got {arr.sum(axis=1)!r}")
-    return arr
 
 
 def product_channel(*channels):
@@ -144,7 +120,7 @@ def product_channel(*channels):
         raise ValueError("channels must contain at least one channel matrix, got none")
     out = np.ones((1, 1))
     for r, ch in enumerate(channels):
-        out = np.kron(out, _channel(f"channels[{r}]", ch))
+        out = np.kron(out, v.channel(f"channels[{r}]", ch))
     return out
 
 
@@ -174,8 +150,8 @@ def conditional_output_pmf(prior, channel, secret):
     ndarray, shape (m,)
         The conditional output pmf.
     """
-    prior = _pmf("prior", prior)
-    channel = _channel("channel", channel)
+    prior = v.pmf("prior", prior)
+    channel = v.channel("channel", channel)
     secret = np.asarray(secret)
     if secret.dtype != bool or secret.shape != prior.shape:
         raise ValueError(
@@ -236,8 +212,8 @@ def posterior_odds(prior, channel, secret_i, secret_j):
         ``P(s_j | y) = 0``).  Every output must have positive probability under the
         prior, otherwise a ``ValueError`` is raised.
     """
-    prior = _pmf("prior", prior)
-    channel = _channel("channel", channel)
+    prior = v.pmf("prior", prior)
+    channel = v.channel("channel", channel)
     for name, s in (("secret_i", secret_i), ("secret_j", secret_j)):
         s = np.asarray(s)
         if s.dtype != bool or s.shape != prior.shape:
@@ -257,3 +233,36 @@ def posterior_odds(prior, channel, secret_i, secret_j):
     with np.errstate(divide="ignore"):
         post = np.where(post_j > 0, post_i / np.where(post_j > 0, post_j, 1.0), np.inf)
     return float(prior[secret_i].sum() / prior[secret_j].sum()), post
+
+
+def pufferfish_leakage(p, q, axis=-1):
+    r"""Pufferfish leakage :math:`\max_\omega|\log p(\omega)/q(\omega)|` of one secret pair.
+
+    Equals :math:`\max\{D_\infty(p\|q), D_\infty(q\|p)\}`: the smallest
+    :math:`\epsilon` with :math:`e^{-\epsilon}\le p(\omega)/q(\omega)\le e^{\epsilon}`
+    (Kifer & Machanavajjhala 2014, Def. 3.4; Bai et al. 2026, Def. 5).
+
+    Parameters
+    ----------
+    p, q : array_like
+        Output pmfs of the two secrets (broadcast), summing to 1 along ``axis``.
+    axis : int
+        Axis holding the outputs.
+
+    Returns
+    -------
+    float or ndarray
+        The leakage, ``+inf`` if an output is possible under one secret only.
+
+    Raises
+    ------
+    ValueError
+        If ``p`` or ``q`` is not a probability vector.
+
+    Examples
+    --------
+    >>> round(float(pufferfish_leakage([0.75, 0.25], [0.25, 0.75])), 12)  # log 3
+    1.098612288668
+    """
+    return np.maximum(discrete_renyi_divergence(p, q, np.inf, axis=axis),
+                      discrete_renyi_divergence(q, p, np.inf, axis=axis))

@@ -19,11 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from . import _validation as v
+from ._numerics import lse
 
-__all__ = ["Gaussian", "GaussianMixture", "Empirical", "components"]
+__all__ = ["Gaussian", "GaussianMixture", "Empirical", "Components", "components", "check_prior"]
+
+_LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
 
 _WEIGHT_TOL = 1e-8
 
@@ -51,16 +54,17 @@ class Gaussian:
         return f"Gaussian(mean={self.mean!r}, var={self.var!r})"
 
     def logpdf(self, x):
-        return stats.norm.logpdf(x, self.mean, self.std)
+        z = (np.asarray(x, dtype=float) - self.mean) / self.std
+        return -0.5 * z ** 2 - np.log(self.std) - _LOG_SQRT_2PI
 
     def pdf(self, x):
         return np.exp(self.logpdf(x))
 
     def cdf(self, x):
-        return stats.norm.cdf(x, self.mean, self.std)
+        return special.ndtr((np.asarray(x, dtype=float) - self.mean) / self.std)
 
     def ppf(self, u):
-        return stats.norm.ppf(u, self.mean, self.std)
+        return self.mean + self.std * special.ndtri(u)
 
     def sample(self, n, rng=None):
         return v.rng_from(rng).normal(self.mean, self.std, size=n)
@@ -126,15 +130,16 @@ class GaussianMixture:
 
     def logpdf(self, x):
         x = np.asarray(x, dtype=float)
-        lp = stats.norm.logpdf(x[..., None], self.means, np.sqrt(self.variances))
-        return special.logsumexp(lp, b=self.weights, axis=-1)
+        sd = np.sqrt(self.variances)
+        lp = -0.5 * ((x[..., None] - self.means) / sd) ** 2 - np.log(sd) - _LOG_SQRT_2PI
+        return lse(lp, b=self.weights, axis=-1)
 
     def pdf(self, x):
         return np.exp(self.logpdf(x))
 
     def cdf(self, x):
         x = np.asarray(x, dtype=float)
-        return stats.norm.cdf(x[..., None], self.means, np.sqrt(self.variances)) @ self.weights
+        return special.ndtr((x[..., None] - self.means) / np.sqrt(self.variances)) @ self.weights
 
     def ppf(self, u):
         """Quantile function by vectorised bisection (to ~1e-12 relative)."""
@@ -238,6 +243,20 @@ def components(prior):
         return Components(prior.weights, prior.means, prior.variances)
     if isinstance(prior, Empirical):
         return Components(prior.probs, prior.support, np.zeros(prior.support.size))
-    raise ValueError(
+    raise TypeError(
         "prior must be an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical, "
         f"got {type(prior).__name__}")
+
+
+def check_prior(name, prior):
+    """Return ``prior`` if it is a :class:`Gaussian`, :class:`GaussianMixture` or :class:`Empirical`.
+
+    Raises
+    ------
+    TypeError
+        Naming the argument ``name`` otherwise.
+    """
+    if not isinstance(prior, (Gaussian, GaussianMixture, Empirical)):
+        raise TypeError(f"{name} must be an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical, "
+                        f"got {type(prior).__name__}")
+    return prior

@@ -16,13 +16,41 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.mixture import GaussianMixture as _SkGMM
 
 from . import _validation as v
 from .distributions import GaussianMixture
 
-__all__ = ["fit_gmm", "bic_curve"]
+__all__ = ["fit_gmm", "bic_curve", "FittedGaussianMixture"]
+
+
+class FittedGaussianMixture(GaussianMixture):
+    """A :class:`~rpp.GaussianMixture` returned by :func:`fit_gmm`, with its model-selection record.
+
+    Parameters
+    ----------
+    weights, means, variances : array_like
+        The selected mixture (see :class:`~rpp.GaussianMixture`).
+    criterion : {"bic", "aic"}
+        The criterion used.
+    ks : ndarray of int
+        The numbers of components tried.
+    scores : ndarray
+        The criterion for each ``K``.
+    bic : ndarray
+        The BIC for each ``K`` (equal to ``scores`` when ``criterion="bic"``).
+
+    Attributes
+    ----------
+    criterion_, ks_, scores_, bic_
+        The four records above (scikit-learn's trailing-underscore convention).
+    """
+
+    def __init__(self, weights, means, variances, *, criterion, ks, scores, bic):
+        super().__init__(weights, means, variances)
+        self.criterion_: str = criterion
+        self.ks_: np.ndarray = np.asarray(ks)
+        self.scores_: np.ndarray = np.asarray(scores, dtype=float)
+        self.bic_: np.ndarray = np.asarray(bic, dtype=float)
 
 
 def _prepare(samples, max_components):
@@ -38,6 +66,10 @@ def _prepare(samples, max_components):
 
 
 def _fit_one(x, k, random_state, reg_covar, n_init):
+    # scikit-learn is imported here, at first use (it takes most of a second to import)
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.mixture import GaussianMixture as _SkGMM
+
     model = _SkGMM(n_components=k, covariance_type="full", random_state=random_state,
                    reg_covar=reg_covar, n_init=n_init, max_iter=500)
     with warnings.catch_warnings():
@@ -84,10 +116,9 @@ def fit_gmm(samples, max_components=10, criterion="bic", random_state=0, reg_cov
 
     Returns
     -------
-    GaussianMixture
-        The selected mixture, with extra attributes ``criterion_`` (the name),
-        ``ks_`` and ``scores_`` (criterion per ``K``) and ``bic_`` (alias of
-        ``scores_`` when the criterion is BIC).
+    FittedGaussianMixture
+        The selected mixture (a :class:`~rpp.GaussianMixture`), with ``criterion_``
+        (the name), ``ks_`` and ``scores_`` (criterion per ``K``) and ``bic_``.
     """
     if criterion not in ("bic", "aic"):
         raise ValueError(f"criterion must be 'bic' or 'aic', got {criterion!r}")
@@ -99,9 +130,6 @@ def fit_gmm(samples, max_components=10, criterion="bic", random_state=0, reg_cov
     best = models[int(np.argmin(scores))]
     order = np.argsort(best.means_.ravel())
     w = best.weights_[order]
-    mix = GaussianMixture(w / w.sum(), best.means_.ravel()[order], best.covariances_.ravel()[order])
-    mix.criterion_ = criterion
-    mix.ks_ = ks
-    mix.scores_ = scores
-    mix.bic_ = scores if criterion == "bic" else np.array([m.bic(x[:, None]) for m in models])
-    return mix
+    bic = scores if criterion == "bic" else np.array([m.bic(x[:, None]) for m in models])
+    return FittedGaussianMixture(w / w.sum(), best.means_.ravel()[order], best.covariances_.ravel()[order],
+                                 criterion=criterion, ks=ks, scores=scores, bic=bic)

@@ -1,9 +1,7 @@
-r"""Bayesian-network priors: the Asia network and its :math:`a(b)`-influence curve
-(Bai et al. 2026, Secs. 6.3.1–6.3.2 and 6.4, with Asia in place of ALARM).
+r"""Bayesian-network priors and their :math:`a(b)`-influence curve (Bai et al. 2026, Secs. 6.3.1–6.3.2, 6.4).
 
-Asia ("chest clinic") network of Lauritzen & Spiegelhalter (1988), binary nodes
-(1 = yes): asia → tub; smoke → lung, bronc; (tub, lung) → either (logical OR);
-either → xray; (bronc, either) → dysp. CPTs as published (also the bnlearn repository).
+A network is a dict ``node -> (parents, table of Pr(node = 1 | parent values))`` of binary
+nodes; the Asia network used by the book is :data:`rpp.paper.composition_examples.ASIA`.
 """
 from __future__ import annotations
 
@@ -12,24 +10,11 @@ from collections import deque
 
 import numpy as np
 
-from .influence import a_dagger, a_dagger_uncertain, a_star_bruteforce, entry_secret_pairs
+from .influence import a_star_bruteforce
 
-__all__ = ["ASIA", "bn_joint", "moral_graph", "bfs_neighbour_sets", "bn_ab_curve"]
+__all__ = ["bn_joint", "moral_graph", "bfs_neighbour_sets", "bn_ab_curve"]
 
-#: Asia network: node -> (parents, table of Pr(node = 1 | parent values))
-ASIA = {
-    "asia": ((), {(): 0.01}),
-    "smoke": ((), {(): 0.5}),
-    "tub": (("asia",), {(1,): 0.05, (0,): 0.01}),
-    "lung": (("smoke",), {(1,): 0.1, (0,): 0.01}),
-    "bronc": (("smoke",), {(1,): 0.6, (0,): 0.3}),
-    "either": (("tub", "lung"), {(0, 0): 0.0, (0, 1): 1.0, (1, 0): 1.0, (1, 1): 1.0}),
-    "xray": (("either",), {(1,): 0.98, (0,): 0.05}),
-    "dysp": (("bronc", "either"), {(1, 1): 0.9, (0, 1): 0.7, (1, 0): 0.8, (0, 0): 0.1}),
-}
-
-
-def bn_joint(network=ASIA):
+def bn_joint(network):
     r"""Joint pmf :math:`\prod_v\Pr(x_v\mid x_{\mathrm{pa}(v)})` of a binary network, shape ``(2,)*n``.
 
     Axis order = insertion order of ``network`` (returned as the second value).
@@ -43,7 +28,7 @@ def bn_joint(network=ASIA):
         p1 = np.zeros((2,) * n)
         for key, pr in cpt.items():
             sel = np.ones((2,) * n, bool)
-            for par, val in zip(parents, key):
+            for par, val in zip(parents, key, strict=True):
                 sel &= grids[pos[par]] == val
             p1 = np.where(sel, pr, p1)
         J *= np.where(grids[pos[v]] == 1, p1, 1 - p1)
@@ -52,7 +37,7 @@ def bn_joint(network=ASIA):
     return J, names
 
 
-def moral_graph(network=ASIA):
+def moral_graph(network):
     """Adjacency sets of the moral graph (parents married, directions dropped)."""
     adj = {v: set() for v in network}
     for v, (parents, _) in network.items():

@@ -20,9 +20,10 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from scipy.special import log_ndtr, logsumexp
+from scipy.special import log_ndtr
 
-from ._checks import check_int, check_positive
+from .. import _validation as v
+from .._numerics import lse
 
 __all__ = ["gp_covariance", "log_interval_prob", "conditional_weights", "region_grid",
            "region_influence_sweep", "gaussian_region_ab_curve", "farthest_low_sets",
@@ -31,8 +32,8 @@ __all__ = ["gp_covariance", "log_interval_prob", "conditional_weights", "region_
 
 def gp_covariance(n, ell):
     r""":math:`\Sigma_{jk}=\exp(-(j-k)^2/\ell)`, :math:`j,k=1..n`."""
-    n = check_int(n, "n", 1)
-    check_positive(ell, "ell")
+    n = v.integer("n", n, 1)
+    v.positive("ell", ell)
     j = np.arange(n)
     return np.exp(-((j[:, None] - j[None, :]) ** 2) / ell)
 
@@ -120,7 +121,7 @@ def gaussian_region_ab_curve(n, ell, gamma, delta, bs, n_mu=401, regions=None, c
     c = int(np.ceil(n / 2)) - 1 if center is None else center
     out = []
     for b in np.atleast_1d(bs):
-        b = check_int(b, "b", 1)
+        b = v.integer("b", b, 1)
         if b >= n:
             out.append(0.0)
             continue
@@ -164,7 +165,6 @@ def region_influence_direct(n, ell, gamma, delta, center, high, regions=None, n_
     C = Sigma[np.ix_(high, high)] - A @ S_HL.T
     ci = high.index(center)
     xc = np.linspace(-gamma, gamma, n_quad)
-    dx = xc[1] - xc[0]
     sc = np.sqrt(C[ci, ci])
     logf = -0.5 * ((xc[None, :] - m[:, [ci]]) / sc) ** 2  # (G, Q)
     if len(high) == 2:
@@ -174,11 +174,11 @@ def region_influence_direct(n, ell, gamma, delta, center, high, regions=None, n_
         mo = m[:, [oi]] + beta * (xc[None, :] - m[:, [ci]])
         logf = logf + log_interval_prob(-gamma, gamma, mo, so)
     # log Pr(x_c in R | x_L) (Riemann sums in log space; normaliser over [-gamma, gamma])
-    lnorm = logsumexp(logf, axis=1)
+    lnorm = lse(logf, axis=1)
     lp = np.empty((XL.shape[0], regions.size))
     for k, r in enumerate(regions):
         sel = (xc >= r - 1e-12) & (xc <= r + delta + 1e-12)
-        lp[:, k] = logsumexp(logf[:, sel], axis=1) - lnorm
+        lp[:, k] = lse(logf[:, sel], axis=1) - lnorm
     rng_bound = 0.0
     for k in range(regions.size):
         d = lp[:, [k]] - lp  # (G, R)
@@ -188,8 +188,8 @@ def region_influence_direct(n, ell, gamma, delta, center, high, regions=None, n_
     # Pr(x_H in box | x_L) is proportional to exp(lnorm) (same constant for every x_L)
     SLi = np.linalg.inv(S_LL)
     lw = -0.5 * np.einsum("gi,ij,gj->g", XL, SLi, XL) + lnorm
-    lw = lw - logsumexp(lw)
-    lmarg = logsumexp(lw[:, None] + lp, axis=0)  # log Pr(R)
+    lw = lw - lse(lw)
+    lmarg = lse(lw[:, None] + lp, axis=0)  # log Pr(R)
     exact = 0.0
     for k in range(regions.size):
         f = lp[:, [k]] - lp - (lmarg[k] - lmarg)[None, :]

@@ -20,13 +20,13 @@ import itertools
 
 import numpy as np
 
-from ._checks import as_distribution, check_int, check_positive
-from .discrete import pufferfish_leakage
+from .. import _validation as v
+from ..discrete import conditional_output_pmf, product_channel, pufferfish_leakage, randomized_response
 
 __all__ = [
     "conditional_marginal", "a_dagger", "a_dagger_uncertain", "a_star_bruteforce",
     "ab_curve_bruteforce", "entry_secret_pairs",
-    "theorem3_epsilon_puffer", "epsilon_puffer_from_curve", "best_b", "epsilon_dp_from_curve",
+    "epsilon_puffer_from_curve", "best_b", "epsilon_dp_from_curve",
     "theorem4_epsilon",
     "per_entry_dp_curve", "group_dp_curve", "dependent_dp_curve",
     "misspecified_epsilon",
@@ -112,11 +112,11 @@ def uncertain_ratio_bound(xi, xj, lower=0.8, upper=1.2, axis=-1):
         lo_i = np.log(lower * xi) - np.log(lower * xi + upper * (Si - xi))
         up_j = np.log(upper * xj) - np.log(upper * xj + lower * (Sj - xj))
         lo_j = np.log(lower * xj) - np.log(lower * xj + upper * (Sj - xj))
-        v = np.maximum(up_i - lo_j, up_j - lo_i)
+        val = np.maximum(up_i - lo_j, up_j - lo_i)
     both0 = (xi == 0) & (xj == 0)
     one0 = (xi == 0) != (xj == 0)
-    v = np.where(both0, -np.inf, np.where(one0, np.inf, v))
-    out = np.max(v, axis=axis)
+    val = np.where(both0, -np.inf, np.where(one0, np.inf, val))
+    out = np.max(val, axis=axis)
     return np.maximum(out, 0.0)[()] if np.ndim(out) == 0 else np.maximum(out, 0.0)
 
 
@@ -130,7 +130,7 @@ def a_star_bruteforce(joint, s_i, s_j, b, uncertainty=None, candidates=None):
     """
     joint = np.asarray(joint, float)
     n = joint.ndim
-    b = check_int(b, "b", 0)
+    b = v.integer("b", b, 0)
     if b > n:
         raise ValueError(f"b must be <= number of entries {n}, got {b}")
     fams = itertools.combinations(range(n), b) if candidates is None else candidates
@@ -138,11 +138,11 @@ def a_star_bruteforce(joint, s_i, s_j, b, uncertainty=None, candidates=None):
     for H in fams:
         low = tuple(ax for ax in range(n) if ax not in H)
         if uncertainty is None:
-            v = a_dagger(joint, s_i, s_j, low)
+            val = a_dagger(joint, s_i, s_j, low)
         else:
-            v = a_dagger_uncertain(joint, s_i, s_j, low, *uncertainty)
-        if v < best:
-            best, bestH = v, tuple(H)
+            val = a_dagger_uncertain(joint, s_i, s_j, low, *uncertainty)
+        if val < best:
+            best, bestH = val, tuple(H)
     return best, bestH
 
 
@@ -167,7 +167,7 @@ def ab_curve_bruteforce(joint, bs, pairs=None, uncertainty=None):
     ``pairs`` defaults to all single-entry value pairs (:func:`entry_secret_pairs`).
     Exponential cost: for tiny tables (≲ 12 binary entries) only.
     """
-    joint = as_distribution(np.ravel(joint), "joint").reshape(np.shape(joint))
+    joint = v.pmf("joint", np.ravel(joint)).reshape(np.shape(joint))
     pairs = entry_secret_pairs(joint.shape) if pairs is None else pairs
     out = np.zeros(len(bs))
     for t, b in enumerate(bs):
@@ -176,15 +176,9 @@ def ab_curve_bruteforce(joint, bs, pairs=None, uncertainty=None):
 
 
 # ----------------------------------------------------------------------------- Theorems 3–4
-def theorem3_epsilon_puffer(eps_dp, a, b):
-    r"""Theorem 3: :math:`\epsilon_{puffer}=b\,\epsilon_{DP}+a` for a point :math:`(a,b)` of the curve."""
-    check_positive(eps_dp, "eps_dp", allow_zero=True)
-    return np.asarray(b, float) * np.asarray(eps_dp, float) + np.asarray(a, float)
-
-
 def epsilon_puffer_from_curve(eps_dp, bs, a):
     r"""Best Theorem-3 guarantee :math:`\min_b\,(b\,\epsilon_{DP}+a(b))` (vectorised in ``eps_dp``)."""
-    eps_dp = check_positive(eps_dp, "eps_dp", allow_zero=True)
+    eps_dp = v.positive("eps_dp", eps_dp, allow_zero=True)
     bs, a = np.asarray(bs, float), np.asarray(a, float)
     vals = bs[None, :] * np.atleast_1d(eps_dp)[:, None] + a[None, :]
     out = vals.min(axis=1)
@@ -193,7 +187,7 @@ def epsilon_puffer_from_curve(eps_dp, bs, a):
 
 def best_b(eps_dp, bs, a):
     r""":math:`\arg\min_b\,b\,\epsilon_{DP}+a(b)` (vectorised in ``eps_dp``)."""
-    eps_dp = check_positive(eps_dp, "eps_dp", allow_zero=True)
+    eps_dp = v.positive("eps_dp", eps_dp, allow_zero=True)
     bs, a = np.asarray(bs), np.asarray(a, float)
     vals = bs[None, :] * np.atleast_1d(eps_dp)[:, None] + a[None, :]
     out = bs[np.argmin(vals, axis=1)]
@@ -207,7 +201,7 @@ def epsilon_dp_from_curve(eps_puffer, bs, a):
     infeasible and ``(0.0, None)`` is returned (zero budget = infinite noise, never
     under-noised).
     """
-    check_positive(eps_puffer, "eps_puffer")
+    v.positive("eps_puffer", eps_puffer)
     bs, a = np.asarray(bs, float), np.asarray(a, float)
     if np.any(bs <= 0):
         raise ValueError("bs must be positive (b = 0 would need a(0) < eps, i.e. no DP at all)")
@@ -239,15 +233,15 @@ def per_entry_dp_curve(bs):
 
 def group_dp_curve(bs, group_records, n_attributes):
     r"""Group DP over :math:`m'` records of :math:`n` attributes: :math:`a(b)=\infty` for :math:`b<m'n`, else 0."""
-    check_int(group_records, "group_records", 1)
-    check_int(n_attributes, "n_attributes", 1)
+    v.integer("group_records", group_records, 1)
+    v.integer("n_attributes", n_attributes, 1)
     bs = np.asarray(bs)
     return np.where(bs >= group_records * n_attributes, 0.0, np.inf)
 
 
 def dependent_dp_curve(bs, L):
     r"""Dependent DP (each item correlated with at most :math:`L-1` others): :math:`a(b)=\infty` for :math:`b<L`, else 0."""
-    check_int(L, "L", 1)
+    v.integer("L", L, 1)
     bs = np.asarray(bs)
     return np.where(bs >= L, 0.0, np.inf)
 
@@ -276,29 +270,30 @@ def misspecified_epsilon(eps_puffer, b_star, a1_at_bstar, bs, a2):
 def randomized_response_mechanism(n, eps_dp, k=2):
     r"""Per-entry :math:`\epsilon_{DP}`-DP randomized response on :math:`n` entries with :math:`k` values.
 
-    Each entry is kept with probability :math:`e^{\epsilon}/(e^{\epsilon}+k-1)` and replaced
-    by each other value with probability :math:`1/(e^{\epsilon}+k-1)` (Warner 1965).
+    Each entry goes through :func:`rpp.discrete.randomized_response` independently
+    (:func:`rpp.discrete.product_channel`): kept with probability
+    :math:`e^{\epsilon}/(e^{\epsilon}+k-1)`, replaced by each other value with probability
+    :math:`1/(e^{\epsilon}+k-1)` (Warner 1965); :math:`\epsilon_{DP}=0` is the uniform channel.
     Returns the (k**n, k**n) matrix ``M[D, O]`` in row-major (``np.ndindex``) order.
     """
-    n = check_int(n, "n", 1)
-    check_positive(eps_dp, "eps_dp", allow_zero=True)
-    z = np.exp(eps_dp) + k - 1
-    single = np.full((k, k), 1.0 / z)
-    np.fill_diagonal(single, np.exp(eps_dp) / z)
-    M = single
-    for _ in range(n - 1):
-        M = np.kron(M, single)
-    return M
+    n = v.integer("n", n, 1)
+    eps_dp = float(v.positive("eps_dp", eps_dp, allow_zero=True))
+    k = v.integer("k", k, 2)
+    if eps_dp == 0:
+        return np.full((k ** n, k ** n), float(k) ** -n)
+    return product_channel(*[randomized_response(eps_dp, k)] * n)
 
 
 def secret_conditionals(joint, mechanism, s_i, s_j):
-    r"""Output laws :math:`\Pr[\mathcal M(\mathrm{Data})=\cdot\mid s]` for both secrets of a pair."""
+    r"""Output laws :math:`\Pr[\mathcal M(\mathrm{Data})=\cdot\mid s]` for both secrets of a pair.
+
+    ``joint`` is the prior pmf (any shape, flattened in C order), ``mechanism`` the (N, Ω)
+    channel and ``s_i``, ``s_j`` boolean masks of the shape of ``joint``
+    (:func:`rpp.discrete.conditional_output_pmf` for each).
+    """
     flat = np.ravel(np.asarray(joint, float))
-    mi = np.ravel(s_i)
-    mj = np.ravel(s_j)
-    pi = (flat * mi) @ mechanism / (flat * mi).sum()
-    pj = (flat * mj) @ mechanism / (flat * mj).sum()
-    return pi, pj
+    return (conditional_output_pmf(flat, mechanism, np.ravel(np.asarray(s_i, bool))),
+            conditional_output_pmf(flat, mechanism, np.ravel(np.asarray(s_j, bool))))
 
 
 def pufferfish_epsilon_exact(joint, mechanism, pairs):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._checks import as_distribution, check_int, check_positive, check_prob, check_transition_matrix
+from .. import _validation as v
 from .influence import uncertain_ratio_bound
 
 __all__ = [
@@ -31,11 +31,40 @@ __all__ = [
 
 # ----------------------------------------------------------------------------- basics
 def stationary_distribution(P):
-    r"""Stationary distribution :math:`\pi=\pi P` (left Perron eigenvector, normalised)."""
-    P = check_transition_matrix(P)
-    w, v = np.linalg.eig(P.T)
+    r"""Stationary distribution :math:`\pi=\pi P` of an irreducible chain (left Perron eigenvector, normalised).
+
+    Parameters
+    ----------
+    P : array_like, shape (K, K)
+        Row-stochastic transition matrix of an irreducible chain.
+
+    Returns
+    -------
+    ndarray, shape (K,)
+        The unique stationary law.
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is not a square row-stochastic matrix, or the chain is reducible (some state
+        cannot reach another): its stationary law is then not unique or not positive.
+
+    Examples
+    --------
+    >>> stationary_distribution([[0.9, 0.1], [0.2, 0.8]]).round(6)
+    array([0.666667, 0.333333])
+    """
+    P = v.transition_matrix("P", P)
+    K = P.shape[0]
+    reach = (P > 0) | np.eye(K, dtype=bool)
+    for _ in range(max(1, int(np.ceil(np.log2(max(K, 2)))))):
+        reach = reach | ((reach.astype(np.int64) @ reach.astype(np.int64)) > 0)
+    if not reach.all():
+        raise ValueError("P must be the transition matrix of an irreducible chain (every state reachable "
+                         "from every other); this chain is reducible, so its stationary law is not unique")
+    w, vecs = np.linalg.eig(P.T)
     k = int(np.argmin(np.abs(w - 1)))
-    pi = np.abs(np.real(v[:, k]))
+    pi = np.abs(np.real(vecs[:, k]))
     return pi / pi.sum()
 
 
@@ -44,10 +73,10 @@ def chain_joint(P, n, start=None):
 
     ``start`` is the law of :math:`X_1` (default: stationary).
     """
-    P = check_transition_matrix(P)
-    n = check_int(n, "n", 1)
+    P = v.transition_matrix("P", P)
+    n = v.integer("n", n, 1)
     K = P.shape[0]
-    start = stationary_distribution(P) if start is None else as_distribution(start, "start")
+    start = stationary_distribution(P) if start is None else v.pmf("start", start)
     J = start.copy()
     for _ in range(n - 1):
         J = J[..., None] * P.reshape((1,) * (J.ndim - 1) + (K, K))
@@ -72,8 +101,8 @@ def _safe_logratio(a, b):
 
 # ----------------------------------------------------------------------------- two-state chain
 def _two_state(p, q):
-    check_prob(p, "p")
-    check_prob(q, "q")
+    v.probability("p", p)
+    v.probability("q", q)
     lam = p + q - 1.0
     pi0 = (1 - q) / (2 - p - q)
     return lam, pi0
@@ -115,7 +144,9 @@ def two_state_ab_paper(p, q, b):
     pir = pi0 if q > p else 1 - pi0
     dl = np.floor((b + 1) / 2)
     dr = np.ceil((b + 1) / 2)
-    f = lambda d: np.abs(np.log((pir + lam ** d * (1 - pir)) / (pir - lam ** d * pir)))
+    def f(d):
+        return np.abs(np.log((pir + lam ** d * (1 - pir)) / (pir - lam ** d * pir)))
+
     return f(dl) + f(dr)
 
 
@@ -179,10 +210,9 @@ def chain_quilt_table(P, n, start=None, uncertainty=None):
     side; ``size`` is the minimal :math:`|\mathcal H|`; ``leak`` the (K, K) pairwise leakage
     (see :func:`_pair_leak`). Cost :math:`O(n^3K^2)` — for short chains.
     """
-    P = check_transition_matrix(P)
-    n = check_int(n, "n", 1)
-    K = P.shape[0]
-    start = stationary_distribution(P) if start is None else as_distribution(start, "start")
+    P = v.transition_matrix("P", P)
+    n = v.integer("n", n, 1)
+    start = stationary_distribution(P) if start is None else v.pmf("start", start)
     Pd = _matrix_powers(P, n)
     mu = np.array([start @ Pd[t] for t in range(n)])
     rows = []
@@ -235,10 +265,10 @@ def mqm_sigma_chain(P, n, eps, start=None, uncertainty=None, table=None):
     Equivalently :math:`\epsilon_{DP}=1/\sigma_{\max}` (Bai et al. 2026, Sec. 6.1).
     Returns ``(sigma_max, sigma_per_node)``.
     """
-    check_positive(eps, "eps")
+    v.positive("eps", eps)
     table = chain_quilt_table(P, n, start, uncertainty) if table is None else table
     sig = np.full(n, np.inf)
-    for (i, dL, dR, size, leak) in table:
+    for (i, _dL, _dR, size, leak) in table:
         e = float(np.max(leak))
         if e < eps:
             sig[i] = min(sig[i], size / (eps - e))
@@ -279,8 +309,8 @@ def interior_leak_profile(P, smax, uncertainty=None, exact_upto=60):
     (:math:`\tfrac{uc}{uc+l(S-c)}\le\tfrac{u c}{l S}` and
     :math:`\tfrac{lc}{lc+u(S-c)}\ge\tfrac{l c}{u S}`).
     """
-    P = check_transition_matrix(P)
-    smax = check_int(smax, "smax", 1)
+    P = v.transition_matrix("P", P)
+    smax = v.integer("smax", smax, 1)
     K = P.shape[0]
     pi, PL, Pd = _stationary_sides(P, smax)
     ML, MR = _oriented_side_max(PL), _oriented_side_max(Pd)
@@ -343,7 +373,7 @@ def mqm_sigma_interior(P, eps, chain_length, uncertainty=None, profile=None, sma
     ``smax``:math:`/(\epsilon-e_{floor})\ge\sigma` (else ``ValueError``). Nodes near the
     chain's ends have extra one-sided quilts and are never worse (checked in the tests).
     """
-    check_positive(eps, "eps")
+    v.positive("eps", eps)
     if profile is None:
         profile = interior_leak_profile(P, int(smax or 100), uncertainty)
     sizes = np.arange(1, profile["smax"] + 1)
@@ -369,7 +399,7 @@ def smooth_transition_matrix(P, tau=1e-5):
        to one and all entries stay non-negative.
     """
     P = np.asarray(P, float)
-    check_positive(tau, "tau")
+    v.positive("tau", tau)
     if P.ndim != 2 or np.any(P < 0):
         raise ValueError("P must be a non-negative matrix")
     out = P.copy()
@@ -389,7 +419,7 @@ def fit_transition_matrix(sequences, K, tau=1e-5):
     smoothing (as the paper's "others" row).
     """
     seq = np.asarray(sequences)
-    K = check_int(K, "K", 2)
+    K = v.integer("K", K, 2)
     C = np.zeros((K, K))
     np.add.at(C, (seq[:, :-1].ravel(), seq[:, 1:].ravel()), 1)
     rows = C.sum(1, keepdims=True)
@@ -400,10 +430,10 @@ def fit_transition_matrix(sequences, K, tau=1e-5):
 
 def simulate_chains(P, n_seq, T, rng, start=None):
     r"""Simulate ``n_seq`` independent chains of length ``T`` (vectorised inverse-CDF sampling)."""
-    P = check_transition_matrix(P)
-    n_seq = check_int(n_seq, "n_seq", 1)
-    T = check_int(T, "T", 1)
-    start = stationary_distribution(P) if start is None else as_distribution(start, "start")
+    P = v.transition_matrix("P", P)
+    n_seq = v.integer("n_seq", n_seq, 1)
+    T = v.integer("T", T, 1)
+    start = stationary_distribution(P) if start is None else v.pmf("start", start)
     cum = np.cumsum(P, axis=1)
     cum[:, -1] = 1.0
     u = rng.random((n_seq, T))

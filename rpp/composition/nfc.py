@@ -23,9 +23,9 @@ import itertools
 
 import numpy as np
 from scipy.optimize import linprog
-from scipy.special import logsumexp
 
-from ._checks import as_distribution, check_int
+from .. import _validation as v
+from .._numerics import lse
 
 __all__ = ["nfc_matrix", "nfc_primal", "nfc_dual", "nfc_min_epsilon",
            "composed_leakage_exact", "nfc_violation"]
@@ -40,8 +40,8 @@ def nfc_matrix(p_d, p_others, eps=0.0):
     with :math:`p_D>0=p_{D_\ell}` gives :math:`+\infty`, replaced by a large finite number
     (1e6) so the LP stays well posed.
     """
-    p_d = as_distribution(p_d, "p_d")
-    p_others = as_distribution(np.atleast_2d(p_others), "p_others", axis=1)
+    p_d = v.pmf("p_d", p_d)
+    p_others = v.pmf("p_others", np.atleast_2d(p_others), axis=1)
     keep = p_d > 0
     with np.errstate(divide="ignore"):
         A = (np.log(p_d)[:, None] - np.broadcast_to(np.asarray(eps, float), p_d.shape)[:, None]
@@ -90,15 +90,15 @@ def nfc_min_epsilon(mechanism, s1_mask, support=None):
     :math:`s_2`-datasets is solved, and vice versa. Returns ``(eps, records)`` where
     ``records`` is a list of ``(D, direction, value, beta)``.
     """
-    mechanism = as_distribution(mechanism, "mechanism", axis=1)
+    mechanism = v.pmf("mechanism", mechanism, axis=1)
     s1 = np.asarray(s1_mask, bool)
     idx = np.arange(mechanism.shape[0]) if support is None else np.asarray(support)
     S1, S2 = [i for i in idx if s1[i]], [i for i in idx if not s1[i]]
     rec = []
     for own, other, lab in ((S1, S2, "s1->s2"), (S2, S1, "s2->s1")):
         for D in own:
-            v, beta = nfc_dual(nfc_matrix(mechanism[D], mechanism[other]))
-            rec.append((int(D), lab, float(v), beta))
+            value, beta = nfc_dual(nfc_matrix(mechanism[D], mechanism[other]))
+            rec.append((int(D), lab, float(value), beta))
     return max(r[2] for r in rec), rec
 
 
@@ -121,9 +121,9 @@ def composed_leakage_exact(mechanism, prior, s1_mask, runs):
     output), so the maximum is over the :math:`\binom{r+|\Omega|-1}{|\Omega|-1}` types
     (computed in log space).
     """
-    mechanism = as_distribution(mechanism, "mechanism", axis=1)
-    prior = as_distribution(prior, "prior")
-    runs = check_int(runs, "runs", 1)
+    mechanism = v.pmf("mechanism", mechanism, axis=1)
+    prior = v.pmf("prior", prior)
+    runs = v.integer("runs", runs, 1)
     s1 = np.asarray(s1_mask, bool)
     with np.errstate(divide="ignore"):
         lm = np.log(mechanism)
@@ -133,8 +133,8 @@ def composed_leakage_exact(mechanism, prior, s1_mask, runs):
     with np.errstate(invalid="ignore"):
         ll = types @ np.where(np.isfinite(lm), lm, -1e300).T  # (types, D)
     ll = np.where(ll < -1e299, -np.inf, ll)
-    a = logsumexp(ll + lc1[None, :], axis=1)
-    b = logsumexp(ll + lc2[None, :], axis=1)
+    a = lse(ll + lc1[None, :], axis=1)
+    b = lse(ll + lc2[None, :], axis=1)
     ok = np.isfinite(a) | np.isfinite(b)
     with np.errstate(invalid="ignore"):
         d = np.abs(a[ok] - b[ok])
@@ -148,9 +148,9 @@ def nfc_violation(p_d, p_others, beta, eps):
     """
     p_d = np.asarray(p_d, float)
     p_others = np.atleast_2d(np.asarray(p_others, float))
-    beta = as_distribution(beta, "beta")
+    beta = v.pmf("beta", beta)
     with np.errstate(divide="ignore", invalid="ignore"):
         rhs = eps + np.where(beta[:, None] > 0, beta[:, None] * np.log(p_others), 0.0).sum(0)
         lhs = np.log(p_d)
-    v = np.where(p_d > 0, lhs - rhs, -np.inf)
-    return float(np.max(v))
+    gap = np.where(p_d > 0, lhs - rhs, -np.inf)
+    return float(np.max(gap))

@@ -13,15 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._checks import check_int, check_positive
+from .. import _validation as v
 
-__all__ = ["CAPTURE24_STATES", "activity_chain", "em_topk", "laplace_topk", "topk_metrics",
+__all__ = ["activity_chain", "em_topk", "laplace_topk", "topk_metrics",
            "true_topk"]
-
-#: The 11 activity classes of the Capture-24 WillettsMET2018 annotation (Bai et al. App. D.1).
-CAPTURE24_STATES = ("bicycling", "gym", "sitstand+activity", "sitstand+lowactivity", "sitting",
-                    "sleep", "sports", "standing", "vehicle", "walking", "walking+activity")
-
 
 def activity_chain(popularity, persistence):
     r"""Documented simulation chain :math:`P=\rho I+(1-\rho)\mathbf 1\mathbf w^\top`.
@@ -52,8 +47,8 @@ def em_topk(counts, eps_run, k, reps, rng, sensitivity=1.0):
     Each selection is :math:`\epsilon_{run}`-DP: :math:`\Pr(j)\propto\exp(\epsilon_{run}c_j/(2\Delta))`.
     Returns an int array (reps, k). ``eps_run = 0`` gives uniformly random rankings.
     """
-    check_positive(eps_run, "eps_run", allow_zero=True)
-    k = check_int(k, "k", 1)
+    v.positive("eps_run", eps_run, allow_zero=True)
+    k = v.integer("k", k, 1)
     c = np.asarray(counts, float)
     g = rng.gumbel(size=(reps, c.size))
     return true_topk(eps_run * c[None, :] / (2 * sensitivity) + g, k)
@@ -61,7 +56,7 @@ def em_topk(counts, eps_run, k, reps, rng, sensitivity=1.0):
 
 def laplace_topk(counts, scale, k, reps, rng):
     """``reps`` draws of the top-``k`` of Laplace-noised counts (noise scale ``scale``)."""
-    check_positive(scale, "scale")
+    v.positive("scale", scale)
     c = np.asarray(counts, float)
     return true_topk(c[None, :] + rng.laplace(scale=scale, size=(reps, c.size)), k)
 

@@ -55,9 +55,9 @@ import numpy as np
 import pandas as pd
 from scipy import linalg
 
-from . import _validation as v
-from .distributions import Empirical, Gaussian, GaussianMixture
-from .gmm import fit_gmm
+from .. import _validation as v
+from ..distributions import Empirical, Gaussian, GaussianMixture
+from ..gmm import fit_gmm
 
 __all__ = ["QUERY_FAMILIES", "QueryPriors", "secret_subsets", "data_resolution", "quantile_discretization",
            "raw_priors", "mean_priors", "gp_priors", "bnn_priors", "query_priors", "paper_method"]
@@ -245,7 +245,7 @@ def _model_inputs(df, x, secret, s_i, s_j, features, query_point, max_train, ran
     loc, scale = pooled.mean(axis=0), pooled.std(axis=0)
     if np.any(scale == 0):
         raise ValueError(f"every feature must vary over the two subsets; constant: "
-                         f"{[f for f, s in zip(features, scale) if s == 0]}")
+                         f"{[f for f, s in zip(features, scale, strict=True) if s == 0]}")
     if query_point is None:
         xq = np.median(pooled, axis=0)
     else:

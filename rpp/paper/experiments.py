@@ -28,16 +28,18 @@ any other method of :func:`rpp.calibration.methods`
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from . import _validation as v
-from .calibration import PrivacyWarning, calibrate, methods
-from .distributions import Empirical, Gaussian, GaussianMixture
-from .divergence import renyi_divergence_bound
+from .. import _validation as v
+from ..calibration import PrivacyWarning, calibrate, methods
+from ..distributions import Empirical, Gaussian, GaussianMixture
+from ..divergence import renyi_divergence_bound
+from ..rules.pierquin import pierquin_variance
+from ..transport import w_infinity
 from .queries import QueryPriors, paper_method, query_priors
-from .transport import w_infinity
 
 __all__ = ["COLUMNS", "PAPER_SETTINGS", "AWASS_SETTINGS", "load_setting", "pierquin_variance", "sweep",
            "reduction_table", "headline", "check_guarantees", "resolve_rule"]
@@ -50,7 +52,7 @@ _RTOL = 1e-9
 
 #: The three settings of Yang et al. 2026, Sec. V-A (released column, secret column, secrets) with the
 #: book's choices of data file and model inputs (the paper does not state them).
-PAPER_SETTINGS = {
+PAPER_SETTINGS: dict[str, dict[str, Any]] = {
     "adult": dict(loader="load_adult", load_kwargs={"split": "train"}, x="education-num", secret="race",
                   s_i="White", s_j="Other", features=["age", "hours-per-week"]),
     "heart": dict(loader="load_heart_disease", load_kwargs={"sources": "cleveland"}, x="oldpeak",
@@ -89,7 +91,7 @@ def load_setting(setting, df=None, queries=("raw", "mean", "gp", "bnn"), **optio
         ``{query: QueryPriors}``.
     """
     if df is None:
-        from . import data
+        from .. import data
         df = getattr(data, setting["loader"])(**setting.get("load_kwargs", {}))
     out = {}
     for q in queries:
@@ -98,22 +100,6 @@ def load_setting(setting, df=None, queries=("raw", "mean", "gp", "bnn"), **optio
             opts.setdefault("features", setting["features"])
         out[q] = query_priors(df, setting["x"], setting["secret"], setting["s_i"], setting["s_j"], q, **opts)
     return out
-
-
-def pierquin_variance(w_inf, alpha, epsilon):
-    r"""Noise variance of the :math:`W_\infty` Gaussian mechanism of Pierquin et al. 2024.
-
-    :math:`\theta^2 = \alpha W_\infty^2 / (2\varepsilon)`: adding :math:`N(0,\theta^2)`
-    to a query whose two secret-conditioned laws have :math:`W_\infty \le w`
-    gives :math:`D_\alpha \le \alpha w^2/(2\theta^2)` (a shift of at most
-    :math:`w` between coupled points).  Vectorised; the same rule as
-    ``rpp.calibrate(..., method="pierquin")``, which it is tested against.
-    """
-    w = v.positive("w_inf", w_inf, allow_zero=True, allow_inf=True)
-    alpha = v.alpha_order(alpha)
-    epsilon = v.epsilon_budget(epsilon)
-    with np.errstate(invalid="ignore"):
-        return alpha * w ** 2 / (2 * epsilon)
 
 
 def _model_divergence(p, q, alpha, variance, directed):
@@ -226,64 +212,16 @@ def sweep(priors, rules, *, alpha, epsilon, directed=False, dataset="", progress
         raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
     a_b, e_b = np.broadcast_arrays(v.alpha_order(alpha), v.epsilon_budget(epsilon))
     a_f, e_f = a_b.ravel().astype(float), e_b.ravel().astype(float)
-    npts = a_f.size
-    mp, mq = priors.prior_i, priors.prior_j
     results, tasks = {}, []
     for rule in rules:
-        method, p, q, plabel = _resolve(rule, priors)
-        w_inf = w_infinity(p, q) if method == "pierquin" else np.nan
-        model = p is mp and q is mq
-        if method == "pierquin" and plabel == "quantiles":
-            var = pierquin_variance(w_inf, a_f, e_f)
-            pairs = [_model_divergence(mp, mq, a_f[k], var[k], directed) for k in range(npts)]
-            div, err = np.array([r[0] for r in pairs]), np.array([r[1] for r in pairs])
-            guar = div + err <= e_f * (1 + _RTOL)
-            results[rule] = dict(method=method, prior="gaussian", w_inf=w_inf, theta=np.sqrt(var), variance=var,
-                                 divergence=div, divergence_error=err, guaranteed=guar,
-                                 model_divergence=div, model_error=err)
-        elif isinstance(p, Gaussian) and isinstance(q, Gaussian):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", PrivacyWarning)
-                cal = calibrate(p, q, alpha=a_f, epsilon=e_f, method=method, directed=directed)
-            var = np.atleast_1d(np.asarray(cal.variance, float))
-            div = np.atleast_1d(np.asarray(cal.divergence, float))
-            err = np.atleast_1d(np.asarray(cal.divergence_error, float))
-            results[rule] = dict(method=method, prior=plabel, w_inf=w_inf,
-                                 theta=np.atleast_1d(np.asarray(cal.scale, float)), variance=var,
-                                 divergence=div, divergence_error=err,
-                                 guaranteed=np.atleast_1d(np.asarray(cal.guaranteed, bool)),
-                                 model_divergence=div, model_error=err)
-        else:
-            results[rule] = dict(method=method, prior=plabel, w_inf=w_inf)
-            tasks += [(rule, k, (p, q, mp, mq, a_f[k], e_f[k], method, bool(directed), not model))
-                      for k in range(npts)]
+        results[rule], rule_tasks = _sweep_rule(priors, rule, a_f, e_f, bool(directed))
+        tasks += rule_tasks
     if tasks:
-        bar = None
-        if progress:
-            from tqdm.auto import tqdm
-            bar = tqdm(total=len(tasks), desc=f"{dataset} {priors.query}".strip(), leave=False)
-        try:
-            if n_jobs == 1:
-                out = []
-                for t in tasks:
-                    out.append(_point(*t[2]))
-                    if bar is not None:
-                        bar.update()
-            else:
-                from joblib import Parallel, delayed
-                gen = Parallel(n_jobs=int(n_jobs), return_as="generator")(delayed(_point)(*t[2]) for t in tasks)
-                out = []
-                for r in gen:
-                    out.append(r)
-                    if bar is not None:
-                        bar.update()
-        finally:
-            if bar is not None:
-                bar.close()
+        out = _run_tasks(tasks, progress, n_jobs, f"{dataset} {priors.query}".strip())
         names = ["theta", "variance", "divergence", "divergence_error", "guaranteed", "model_divergence",
                  "model_error"]
         for rule in {t[0] for t in tasks}:
-            rows = [r for t, r in zip(tasks, out) if t[0] == rule]
+            rows = [r for t, r in zip(tasks, out, strict=True) if t[0] == rule]
             for j, name in enumerate(names):
                 results[rule][name] = np.array([r[j] for r in rows], dtype=bool if name == "guaranteed" else float)
     frames = []
@@ -297,6 +235,59 @@ def sweep(priors, rules, *, alpha, epsilon, directed=False, dataset="", progress
             "model_guaranteed": r["model_divergence"] + r["model_error"] <= e_f * (1 + _RTOL),
             "w_inf": r["w_inf"]}))
     return pd.concat(frames, ignore_index=True)[COLUMNS]
+
+
+def _sweep_rule(priors, rule, a_f, e_f, directed):
+    """Columns of one rule computed at once (vectorised cases), or the point-by-point tasks it needs."""
+    mp, mq = priors.prior_i, priors.prior_j
+    method, p, q, plabel = _resolve(rule, priors)
+    w_inf = w_infinity(p, q) if method == "pierquin" else np.nan
+    model = p is mp and q is mq
+    if method == "pierquin" and plabel == "quantiles":
+        var = pierquin_variance(w_inf, a_f, e_f)
+        pairs = [_model_divergence(mp, mq, a_f[k], var[k], directed) for k in range(a_f.size)]
+        div, err = np.array([r[0] for r in pairs]), np.array([r[1] for r in pairs])
+        guar = div + err <= e_f * (1 + _RTOL)
+        return dict(method=method, prior="gaussian", w_inf=w_inf, theta=np.sqrt(var), variance=var,
+                    divergence=div, divergence_error=err, guaranteed=guar,
+                    model_divergence=div, model_error=err), []
+    if isinstance(p, Gaussian) and isinstance(q, Gaussian):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PrivacyWarning)
+            cal = calibrate(p, q, alpha=a_f, epsilon=e_f, method=method, directed=directed)
+        var = np.atleast_1d(np.asarray(cal.variance, float))
+        div = np.atleast_1d(np.asarray(cal.divergence, float))
+        err = np.atleast_1d(np.asarray(cal.divergence_error, float))
+        return dict(method=method, prior=plabel, w_inf=w_inf,
+                    theta=np.atleast_1d(np.asarray(cal.scale, float)), variance=var,
+                    divergence=div, divergence_error=err,
+                    guaranteed=np.atleast_1d(np.asarray(cal.guaranteed, bool)),
+                    model_divergence=div, model_error=err), []
+    tasks = [(rule, k, (p, q, mp, mq, a_f[k], e_f[k], method, directed, not model)) for k in range(a_f.size)]
+    return dict(method=method, prior=plabel, w_inf=w_inf), tasks
+
+
+def _run_tasks(tasks, progress, n_jobs, desc):
+    """Run the point-by-point calibrations (in worker processes when ``n_jobs > 1``), in order."""
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=len(tasks), desc=desc, leave=False)
+    try:
+        if n_jobs == 1:
+            gen = (_point(*t[2]) for t in tasks)
+        else:
+            from joblib import Parallel, delayed
+            gen = Parallel(n_jobs=int(n_jobs), return_as="generator")(delayed(_point)(*t[2]) for t in tasks)
+        out = []
+        for r in gen:
+            out.append(r)
+            if bar is not None:
+                bar.update()
+    finally:
+        if bar is not None:
+            bar.close()
+    return out
 
 
 def check_guarantees(table, rules=None, on="guaranteed"):
@@ -362,7 +353,7 @@ def reduction_table(table, *, baseline="pierquin", reference="exact", exclude_ze
             use = ok & (th > 0) if exclude_zero else ok
             with np.errstate(divide="ignore", invalid="ignore"):
                 rho = np.where(np.isinf(base), 1.0, 1.0 - th / base)
-            rec = dict(zip(keys, panel if isinstance(panel, tuple) else (panel,)))
+            rec = dict(zip(keys, panel if isinstance(panel, tuple) else (panel,), strict=True))
             rec.update(rule=rule, n_points=int(use.sum()), n_zero=int((ok & (th == 0)).sum()),
                        n_inf_baseline=int((use & np.isinf(base)).sum()),
                        reduction=100 * float(np.mean(rho[use])) if use.any() else np.nan,
