@@ -4,7 +4,7 @@ Priors (:class:`Gaussian`, :class:`GaussianMixture`, :class:`Empirical`), Rényi
 divergences of noisy outputs (:func:`renyi_divergence`), mixture fitting
 (:func:`fit_gmm`), one-dimensional optimal transport (:func:`w_infinity`,
 :func:`quantile_coupling`, :func:`component_coupling`), noise objects
-(:class:`GaussianNoise`, :class:`LaplaceNoise`), calibration rules (:mod:`rpp.rules`) and
+(:class:`~rpp.noise.GaussianNoise`, :class:`~rpp.noise.LaplaceNoise`), calibration rules (:mod:`rpp.rules`) and
 noise calibration (:func:`calibrate`) that never returns less noise than the guarantee needs.
 
 Layers (each module imports only from the rows above it; ``_numerics`` and ``_validation``

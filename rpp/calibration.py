@@ -102,8 +102,10 @@ class Calibration:
         The method used.
     noise : str
         The noise family.
-    alpha, epsilon : float or ndarray
-        The order(s) and budget(s).
+    alpha : float or ndarray
+        The order(s).
+    epsilon : float or ndarray
+        The budget(s).
     directed : bool
         Whether only :math:`D_\\alpha(i\\|j)` was protected.
     details : dict
@@ -160,7 +162,7 @@ def _pierquin_gaussian_variance(p, q, alpha, epsilon):
     return pierquin_variance(w_infinity(p, q), alpha, epsilon)
 
 
-#: The method table: noise family -> method name -> rule.
+#: The method table, ``METHODS[noise][method]`` (noise family, then method name) -> rule.
 METHODS: dict[str, dict[str, _Method]] = {
     "gaussian": {
         "exact": _Method(_scale_of_variance(exact_variance), gaussian_exact_variance),
@@ -182,7 +184,7 @@ METHODS: dict[str, dict[str, _Method]] = {
     },
 }
 
-#: Noise families: name -> noise class (``scale``, ``variance_of``, ``divergence``, ``release``).
+#: The noise families, ``NOISES[noise]`` -> noise class (``scale``, ``variance_of``, ``divergence``, ``release``).
 NOISES: dict[str, type[GaussianNoise] | type[LaplaceNoise]] = {"gaussian": GaussianNoise, "laplace": LaplaceNoise}
 
 

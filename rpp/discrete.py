@@ -56,6 +56,16 @@ def hockey_stick_divergence(p, q, epsilon):
     -------
     float or ndarray
         ``delta`` for each ``epsilon`` (shape of ``epsilon``), in ``[0, 1]``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> hockey_stick_divergence([0.5, 0.5], [0.25, 0.75], 0.0)  # total variation
+    0.25
     """
     p = v.pmf("p", p)
     q = v.pmf("q", q)
@@ -86,6 +96,17 @@ def randomized_response(epsilon, k=2):
     -------
     ndarray, shape (k, k)
         Row-stochastic matrix.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> randomized_response(np.log(3))
+    array([[0.75, 0.25],
+           [0.25, 0.75]])
     """
     eps = float(v.positive("epsilon", epsilon))
     if int(k) != k or k < 2:
@@ -115,6 +136,16 @@ def product_channel(*channels):
     -------
     ndarray
         Row-stochastic matrix of shape ``(prod k_r, prod m_r)``.
+
+    Raises
+    ------
+    ValueError
+        With no channel, or a channel that is not row-stochastic.
+
+    Examples
+    --------
+    >>> product_channel(randomized_response(1.0), randomized_response(1.0)).shape
+    (4, 4)
     """
     if not channels:
         raise ValueError("channels must contain at least one channel matrix, got none")
@@ -149,6 +180,16 @@ def conditional_output_pmf(prior, channel, secret):
     -------
     ndarray, shape (m,)
         The conditional output pmf.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> conditional_output_pmf([0.5, 0.5], randomized_response(np.log(3)), np.array([True, False]))
+    array([0.75, 0.25])
     """
     prior = v.pmf("prior", prior)
     channel = v.channel("channel", channel)
@@ -181,6 +222,26 @@ def pufferfish_epsilon(prior, channel, secret_i, secret_j):
     float
         ``+inf`` if some output is possible under one secret and impossible under
         the other.
+
+    Parameters
+    ----------
+    prior : array_like, shape (n,)
+        Prior over the databases.
+    channel : array_like, shape (n, m)
+        Row-stochastic mechanism.
+    secret_i, secret_j : array_like of bool, shape (n,)
+        The two secrets.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> K = randomized_response(np.log(3))
+    >>> round(float(pufferfish_epsilon([0.5, 0.5], K, np.array([True, False]), np.array([False, True]))), 12)
+    1.098612288668
     """
     p_i = conditional_output_pmf(prior, channel, secret_i)
     p_j = conditional_output_pmf(prior, channel, secret_j)
@@ -211,6 +272,26 @@ def posterior_odds(prior, channel, secret_i, secret_j):
         ``P(s_i | y) / P(s_j | y)`` for every output ``y`` (``+inf`` where
         ``P(s_j | y) = 0``).  Every output must have positive probability under the
         prior, otherwise a ``ValueError`` is raised.
+
+    Parameters
+    ----------
+    prior : array_like, shape (n,)
+        Prior over the databases.
+    channel : array_like, shape (n, m)
+        Row-stochastic mechanism.
+    secret_i, secret_j : array_like of bool, shape (n,)
+        Two mutually exclusive secrets.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> K = randomized_response(np.log(3))
+    >>> posterior_odds([0.5, 0.5], K, np.array([True, False]), np.array([False, True]))
+    (1.0, array([3.        , 0.33333333]))
     """
     prior = v.pmf("prior", prior)
     channel = v.channel("channel", channel)

@@ -40,6 +40,20 @@ class Gaussian:
         Mean, finite.
     var : float
         Variance, ``0 < var < inf``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+    TypeError
+        If ``mean`` or ``var`` is not numeric.
+
+    Examples
+    --------
+    >>> Gaussian(0, 4).std
+    2.0
+    >>> Gaussian(0, 1).convolve(3.0)  # Yang et al. 2026, Prop. III.2
+    Gaussian(mean=0.0, var=4.0)
     """
 
     def __init__(self, mean, var):
@@ -90,6 +104,17 @@ class GaussianMixture:
         Component means, finite.
     variances : array_like, shape (K,)
         Component variances, ``> 0``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> M = GaussianMixture([0.25, 0.75], [-1, 1], [1, 1])
+    >>> M.mean, M.n_components
+    (0.5, 2)
     """
 
     def __init__(self, weights, means, variances):
@@ -178,6 +203,17 @@ class Empirical:
         At least one finite value.  The sample is stored sorted in
         ``samples``; its distinct values and their probabilities in
         ``support`` and ``probs``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> E = Empirical([3, 1, 1, 2])
+    >>> E.support, E.probs
+    (array([1., 2., 3.]), array([0.5 , 0.25, 0.25]))
     """
 
     def __init__(self, samples):
@@ -236,6 +272,26 @@ def components(prior):
 
     A :class:`Gaussian` is one component, an :class:`Empirical` sample is a
     mixture of point masses (variance 0) at its distinct values.
+
+    Parameters
+    ----------
+    prior : Gaussian, GaussianMixture or Empirical
+        The prior.
+
+    Returns
+    -------
+    Components
+        ``weights``, ``means``, ``variances`` (0 for the atoms of an empirical sample).
+
+    Raises
+    ------
+    TypeError
+        For any other object.
+
+    Examples
+    --------
+    >>> components(Empirical([1.0, 2.0, 2.0])).weights
+    array([0.33333333, 0.66666667])
     """
     if isinstance(prior, Gaussian):
         return Components(np.ones(1), np.array([prior.mean]), np.array([prior.var]))
@@ -255,6 +311,23 @@ def check_prior(name, prior):
     ------
     TypeError
         Naming the argument ``name`` otherwise.
+
+    Parameters
+    ----------
+    name : str
+        Argument name for the message.
+    prior : object
+        The value to check.
+
+    Returns
+    -------
+    Gaussian, GaussianMixture or Empirical
+        ``prior`` itself.
+
+    Examples
+    --------
+    >>> check_prior("p", Gaussian(0, 1))
+    Gaussian(mean=0.0, var=1.0)
     """
     if not isinstance(prior, (Gaussian, GaussianMixture, Empirical)):
         raise TypeError(f"{name} must be an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical, "

@@ -28,11 +28,15 @@ class FittedGaussianMixture(GaussianMixture):
 
     Parameters
     ----------
-    weights, means, variances : array_like
-        The selected mixture (see :class:`~rpp.GaussianMixture`).
-    criterion : {"bic", "aic"}
-        The criterion used.
-    ks : ndarray of int
+    weights : array_like
+        Weights of the selected mixture (see :class:`~rpp.GaussianMixture`).
+    means : array_like
+        Its means.
+    variances : array_like
+        Its variances.
+    criterion : str
+        The criterion used, ``"bic"`` or ``"aic"``.
+    ks : ndarray
         The numbers of components tried.
     scores : ndarray
         The criterion for each ``K``.
@@ -41,8 +45,14 @@ class FittedGaussianMixture(GaussianMixture):
 
     Attributes
     ----------
-    criterion_, ks_, scores_, bic_
-        The four records above (scikit-learn's trailing-underscore convention).
+    criterion_ : str
+        ``criterion`` (scikit-learn's trailing-underscore convention).
+    ks_ : ndarray
+        ``ks``.
+    scores_ : ndarray
+        ``scores``.
+    bic_ : ndarray
+        ``bic``.
     """
 
     def __init__(self, weights, means, variances, *, criterion, ks, scores, bic):
@@ -79,12 +89,36 @@ def _fit_one(x, k, random_state, reg_covar, n_init):
 
 
 def bic_curve(samples, max_components=10, random_state=0, reg_covar=1e-6, n_init=1):
-    """BIC of the EM fit for ``K = 1 .. K_max`` (``K_max`` capped as in :func:`fit_gmm`).
+    r"""BIC of the EM fit for ``K = 1 .. K_max`` (``K_max`` capped as in :func:`fit_gmm`).
 
     Returns
     -------
     ks : ndarray of int
     bic : ndarray
+
+    Parameters
+    ----------
+    samples : array_like
+        At least two finite, not all equal values.
+    max_components : int
+        :math:`K_{\max}`.
+    random_state : int
+        Seed of scikit-learn's EM.
+    reg_covar : float
+        Variance floor.
+    n_init : int
+        EM restarts per ``K``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`fit_gmm`.
+
+    Examples
+    --------
+    >>> ks, bic = bic_curve(np.arange(10.0), max_components=3)
+    >>> ks
+    array([1, 2, 3])
     """
     x, k_max = _prepare(samples, max_components)
     ks = np.arange(1, k_max + 1)
@@ -119,6 +153,19 @@ def fit_gmm(samples, max_components=10, criterion="bic", random_state=0, reg_cov
     FittedGaussianMixture
         The selected mixture (a :class:`~rpp.GaussianMixture`), with ``criterion_``
         (the name), ``ks_`` and ``scores_`` (criterion per ``K``) and ``bic_``.
+
+    Raises
+    ------
+    ValueError
+        For fewer than two or constant samples, or bad options.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> x = np.concatenate([rng.normal(-3, 1, 300), rng.normal(3, 1, 300)])
+    >>> fit = fit_gmm(x, max_components=4)
+    >>> fit.n_components, fit.criterion_
+    (2, 'bic')
     """
     if criterion not in ("bic", "aic"):
         raise ValueError(f"criterion must be 'bic' or 'aic', got {criterion!r}")

@@ -53,6 +53,16 @@ def quantile_coupling(p, q):
     -------
     x, x_prime, mass : ndarray
         Atoms of the coupling and their probabilities (summing to 1).
+
+    Raises
+    ------
+    ValueError
+        If a prior is a Gaussian or a mixture.
+
+    Examples
+    --------
+    >>> quantile_coupling(Empirical([0, 1]), Empirical([1, 2, 3, 4]))
+    (array([0., 0., 1., 1.]), array([1., 2., 3., 4.]), array([0.25, 0.25, 0.25, 0.25]))
     """
     p = _as_empirical("p", p)
     q = _as_empirical("q", q)
@@ -82,6 +92,26 @@ def w_infinity(p, q):
       the Gaussian quantile, which is unbounded).  This is the baseline of
       Pierquin et al. 2024 for Gaussian priors; no finite value exists for
       unequal variances.
+
+    Parameters
+    ----------
+    p, q : Empirical or Gaussian
+        Two empirical samples or two Gaussians.
+
+    Returns
+    -------
+    float
+        :math:`W_\infty` (``inf`` for Gaussians with different variances).
+
+    Raises
+    ------
+    ValueError
+        For mixtures.
+
+    Examples
+    --------
+    >>> w_infinity(Empirical([0, 1]), Empirical([1, 2, 3, 4]))
+    3.0
     """
     if isinstance(p, Gaussian) and isinstance(q, Gaussian):
         return abs(p.mean - q.mean) if p.var == q.var else np.inf
@@ -93,7 +123,30 @@ def w_infinity(p, q):
 
 
 def wasserstein(p, q, order=1.0):
-    r""":math:`W_p(p, q) = (\int |x-x'|^p d\pi^*)^{1/p}` from the monotone coupling; ``order=inf`` gives :math:`W_\infty`."""
+    r""":math:`W_p(p, q) = (\int |x-x'|^p d\pi^*)^{1/p}` from the monotone coupling; ``order=inf`` gives :math:`W_\infty`.
+
+    Parameters
+    ----------
+    p, q : Empirical or array_like
+        The two samples.
+    order : float
+        :math:`p \ge 1` (``inf`` allowed).
+
+    Returns
+    -------
+    float
+        :math:`W_p`.
+
+    Raises
+    ------
+    ValueError
+        If ``order < 1``.
+
+    Examples
+    --------
+    >>> wasserstein(Empirical([0, 1]), Empirical([1, 2, 3, 4]), order=1)
+    2.0
+    """
     order = float(v.positive("order", order, allow_inf=True))
     if order < 1:
         raise ValueError(f"order must be >= 1, got {order}")
@@ -107,6 +160,21 @@ def gaussian_w2_squared(mu0, var0, mu1, var1):
     r"""Squared 2-Wasserstein distance between 1-D Gaussians, :math:`(\mu_0-\mu_1)^2 + (\sigma_0-\sigma_1)^2`.
 
     Variances may be 0 (point masses).  Broadcasts.
+
+    Parameters
+    ----------
+    mu0, var0, mu1, var1 : array_like
+        Means and variances (``>= 0``).
+
+    Returns
+    -------
+    ndarray or float
+        :math:`W_2^2`.
+
+    Examples
+    --------
+    >>> float(gaussian_w2_squared(0.0, 1.0, 3.0, 4.0))  # 3^2 + (1 - 2)^2
+    10.0
     """
     return (np.asarray(mu0) - mu1) ** 2 + (np.sqrt(var0) - np.sqrt(var1)) ** 2
 
@@ -171,7 +239,7 @@ def component_coupling(prior_i, prior_j, cost="w2"):
 
     Solves :math:`\min_{\Pi\in U(w_i,w_j)} \sum_{kl}\pi_{kl}C_{kl}` over the
     transport polytope :math:`U(w_i,w_j)=\{\Pi\ge0:\Pi 1 = w_i, \Pi^\top 1 = w_j\}`
-    exactly (:func:`optimal_plan`).
+    exactly (:func:`rpp.transport.optimal_plan`).
 
     Parameters
     ----------
@@ -185,6 +253,18 @@ def component_coupling(prior_i, prior_j, cost="w2"):
     -------
     ndarray, shape (K, L)
         The plan :math:`\Pi^*`.
+
+    Raises
+    ------
+    ValueError
+        For a cost that is not ``"w2"`` or of the wrong shape.
+
+    Examples
+    --------
+    >>> P = GaussianMixture([0.5, 0.5], [0, 10], [1, 1])
+    >>> component_coupling(P, GaussianMixture([0.5, 0.5], [10, 0], [1, 1]))
+    array([[0. , 0.5],
+           [0.5, 0. ]])
     """
     ci, cj = components(prior_i), components(prior_j)
     if isinstance(cost, str):

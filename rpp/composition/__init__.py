@@ -2,11 +2,11 @@ r"""Composition for (Rényi) Pufferfish privacy -- chapter 7 of The RPP Book.
 
 Machinery for Bai, He, Gu, Kifer & Maeng (2026), "Composition for Pufferfish Privacy",
 built on :mod:`rpp.discrete` (randomized response, conditional output laws, the Pufferfish
-leakage) and :mod:`rpp.divergence`: posteriors and repeated runs (:mod:`.collapse`), the
-necessary-for-composition linear programs (:mod:`.nfc`), the :math:`a(b)`-influence curve
-and Theorems 3–4 (:mod:`.influence`), Markov-chain, Gaussian and Bayesian-network priors
-(:mod:`.markov`, :mod:`.gaussian`, :mod:`.bayesnet`), the Markov Quilt Mechanism and
-Top-:math:`k` mechanisms (:mod:`.markov`, :mod:`.topk`).
+leakage) and :mod:`rpp.divergence`: posteriors and repeated runs (``collapse``), the
+necessary-for-composition linear programs (``nfc``), the :math:`a(b)`-influence curve
+and Theorems 3–4 (``influence``), Markov-chain, Gaussian and Bayesian-network priors
+(``markov``, ``gaussian``, ``bayesnet``), the Markov Quilt Mechanism and
+Top-:math:`k` mechanisms (``markov``, ``topk``).
 
 ``discrete_renyi`` is :func:`rpp.discrete_renyi_divergence` and ``pufferfish_leakage`` is
 :func:`rpp.discrete.pufferfish_leakage`.  The paper's examples (``example1_*``,

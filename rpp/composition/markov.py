@@ -208,7 +208,7 @@ def chain_quilt_table(P, n, start=None, uncertainty=None):
 
     ``dL``/``dR`` is ``None`` when the high-influence set reaches the chain's end on that
     side; ``size`` is the minimal :math:`|\mathcal H|`; ``leak`` the (K, K) pairwise leakage
-    (see :func:`_pair_leak`). Cost :math:`O(n^3K^2)` — for short chains.
+    (see ``_pair_leak``). Cost :math:`O(n^3K^2)` — for short chains.
     """
     P = v.transition_matrix("P", P)
     n = v.integer("n", n, 1)
@@ -302,7 +302,7 @@ def interior_leak_profile(P, smax, uncertainty=None, exact_upto=60):
     Without uncertainty the leakage of pair :math:`(x,x')` through :math:`(d_L,d_R)` is
     :math:`\max\{M_L(x,x')+M_R(x,x'),M_L(x',x)+M_R(x',x)\}` with
     :math:`M(x,x')=\max_u\log\Pr(u\mid x)/\Pr(u\mid x')` per side. With
-    ``uncertainty=(l, u)`` the sharp box bound (:func:`rpp.composition.influence.uncertain_ratio_bound`)
+    ``uncertainty=(l, u)`` the sharp box bound (:func:`rpp.composition.uncertain_ratio_bound`)
     on the joint cells :math:`\pi_x\Pr(u\mid x)\Pr(v\mid x)` is used up to size
     ``exact_upto`` (cost :math:`K^4` per quilt) and beyond it the cheaper bound
     nominal :math:`+\,2\log(u/l)`, which is never smaller

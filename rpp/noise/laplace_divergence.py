@@ -117,7 +117,35 @@ def _log_density(y, comp, b):
 
 
 def laplace_noisy_logpdf(prior, y, scale):
-    r"""Log density of :math:`X + \mathrm{Lap}(b)` under ``prior`` at the points ``y`` (``scale = b > 0``)."""
+    r"""Log density of :math:`X + \mathrm{Lap}(b)` under ``prior`` at the points ``y`` (``scale = b > 0``).
+
+    Parameters
+    ----------
+    prior : Gaussian, GaussianMixture or Empirical
+        The prior.
+    y : array_like
+        Points.
+    scale : float
+        :math:`b > 0`.
+
+    Returns
+    -------
+    float or ndarray
+        The log density.
+
+    Raises
+    ------
+    TypeError
+        If a prior is not an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical.
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> from rpp import Empirical
+    >>> float(laplace_noisy_logpdf(Empirical([0.0]), 0.0, 1.0))  # log(1 / 2)
+    -0.6931471805599453
+    """
     check_prior("prior", prior)
     b = float(v.positive("scale", scale))
     y = v.finite("y", y)
@@ -320,6 +348,20 @@ def laplace_renyi_divergence_bound(p, q, alpha, scale):
     -------
     value, error : float
         The divergence is finite for every ``b > 0`` (Laplace tails).
+
+    Raises
+    ------
+    TypeError
+        If a prior is not an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical.
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> from rpp import Empirical
+    >>> val, err = laplace_renyi_divergence_bound(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0)
+    >>> round(val, 12), bool(err < 1e-13)  # Mironov 2017, Prop. 6
+    (0.619123629999, True)
     """
     _validate_pair(p, q)
     alpha = float(v.alpha_order(alpha, allow_below_one=True))
@@ -352,6 +394,33 @@ def laplace_renyi_divergence(p, q, alpha, scale):
 
     ``alpha`` and ``scale`` may be arrays (evaluated point by point).  See
     :func:`laplace_renyi_divergence_bound` for the error bound.
+
+    Parameters
+    ----------
+    p, q : Gaussian, GaussianMixture or Empirical
+        The two priors.
+    alpha : float or array_like
+        Order in (0, 1) or (1, inf).
+    scale : float or array_like
+        :math:`b \ge 0`.
+
+    Returns
+    -------
+    float or ndarray
+        The divergence.
+
+    Raises
+    ------
+    TypeError
+        If a prior is not an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical.
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> from rpp import Empirical
+    >>> round(laplace_renyi_divergence(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0), 12)
+    0.619123629999
     """
     _validate_pair(p, q)
     a = v.alpha_order(alpha, allow_below_one=True)

@@ -30,6 +30,23 @@ def log_laplace_shift_integral(t, alpha):
     (limit :math:`(1 + t/2)e^{-t/2}`) and is evaluated in log space, so large
     :math:`t` does not overflow.  Valid for every :math:`\alpha > 0`.
     Broadcasts over ``t`` and ``alpha``.
+
+    Parameters
+    ----------
+    t : array_like
+        Normalised shift :math:`\Delta/b` (its absolute value is used).
+    alpha : array_like
+        Order, ``> 0``.
+
+    Returns
+    -------
+    float or ndarray
+        :math:`\log I_\alpha(t)`.
+
+    Examples
+    --------
+    >>> float(log_laplace_shift_integral(0.0, 2.0))
+    0.0
     """
     t = np.abs(np.asarray(t, dtype=float))
     alpha = np.asarray(alpha, dtype=float)
@@ -59,6 +76,32 @@ def laplace_rdp(sensitivity, scale, alpha):
     :math:`\Delta/b + e^{-\Delta/b} - 1`, ``alpha = inf`` the max-divergence
     :math:`\Delta/b`; ``alpha`` in (0, 1) is allowed.  ``scale = 0`` gives 0 for
     ``sensitivity = 0`` and ``+inf`` otherwise.  Broadcasts.
+
+    Parameters
+    ----------
+    sensitivity : array_like
+        :math:`\Delta \ge 0`.
+    scale : array_like
+        :math:`b \ge 0`.
+    alpha : array_like
+        Order in (0, inf], 1 and inf included.
+
+    Returns
+    -------
+    float or ndarray
+        The divergence.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> laplace_rdp(1.0, 1.0, np.inf)  # max-divergence Delta / b
+    1.0
+    >>> round(laplace_rdp(1.0, 1.0, 2.0), 12)
+    0.619123629999
     """
     delta = v.positive("sensitivity", sensitivity, allow_zero=True)
     b = v.positive("scale", scale, allow_zero=True)
@@ -92,6 +135,31 @@ def laplace_rdp_scale(sensitivity, alpha, epsilon):
     returning the feasible end.  With :math:`\Delta = W_\infty(P_i, P_j)` this is
     the Laplace baseline of Pierquin et al. 2024 (``method="pierquin"``).
     ``sensitivity = inf`` gives ``inf``.  Broadcasts; ``alpha > 1``.
+
+    Parameters
+    ----------
+    sensitivity : array_like
+        :math:`\Delta \ge 0` (``inf`` allowed).
+    alpha : array_like
+        Order, ``> 1``.
+    epsilon : array_like
+        Budget, ``> 0``.
+
+    Returns
+    -------
+    float or ndarray
+        The scale ``b``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> b = laplace_rdp_scale(1.0, 2.0, 0.5)
+    >>> bool(laplace_rdp(1.0, b, 2.0) <= 0.5 < laplace_rdp(1.0, b * (1 - 1e-9), 2.0))
+    True
     """
     delta = v.positive("sensitivity", sensitivity, allow_zero=True, allow_inf=True)
     alpha = v.alpha_order(alpha)

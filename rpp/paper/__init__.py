@@ -1,10 +1,10 @@
 """Reproduction of the papers' experiments and examples (the library in :mod:`rpp` never imports this).
 
 * :mod:`rpp.paper.queries` -- secret-conditioned priors of the query families of Yang et al.
-  2026, Section V (RAW, MEAN, GP, BNN) built from the UCI datasets (:mod:`rpp.data`);
+  2026, Section V (RAW, MEAN, GP, BNN) built from the UCI datasets (``rpp.data``);
 * :mod:`rpp.paper.experiments` -- ε-sweeps, noise-reduction tables, the papers' settings
   (``PAPER_SETTINGS``, ``AWASS_SETTINGS``);
-* :mod:`rpp.paper.bench` -- the timing and tightness benchmark (``python -m rpp.paper.bench``);
+* ``rpp.paper.bench`` -- the timing and tightness benchmark (``python -m rpp.paper.bench``);
 * :mod:`rpp.paper.composition_examples` -- Examples 1, 3, 5, the Asia network and the
   Capture-24 states of Bai et al. 2026.
 

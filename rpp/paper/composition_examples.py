@@ -22,7 +22,7 @@ __all__ = [
     "ASIA", "CAPTURE24_STATES",
 ]
 
-#: Asia network: node -> (parents, table of Pr(node = 1 | parent values))
+#: The Asia network, as ``node -> (parents, table of Pr(node = 1 | parent values))``.
 ASIA = {
     "asia": ((), {(): 0.01}),
     "smoke": ((), {(): 0.5}),

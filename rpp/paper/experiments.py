@@ -1,7 +1,7 @@
 r"""ε-sweeps of calibration rules on real data, as tidy tables (Yang et al. 2026, Section V).
 
 :func:`sweep` calibrates one query's secret-conditioned priors
-(:class:`rpp.queries.QueryPriors`) with a list of rules over a grid of
+(:class:`rpp.paper.queries.QueryPriors`) with a list of rules over a grid of
 (α, ε) and returns one row per (rule, α, ε).  :func:`reduction_table`
 computes the noise reduction of each rule against the :math:`W_\infty`
 baseline with an explicit averaging protocol, and :func:`headline` averages it.
@@ -11,7 +11,7 @@ Rules
 ``"paper"``
     The rule Yang et al. 2026 use for the prior type: ``"gmm-ot"`` (Theorem IV.1)
     for mixtures, ``"closed-form"`` (Theorem III.5) for Gaussians
-    (:func:`rpp.queries.paper_method`).
+    (:func:`rpp.paper.queries.paper_method`).
 ``"pierquin"``
     The :math:`W_\infty` baseline of Pierquin et al. 2024,
     :math:`\theta^2 = \alpha W_\infty^2 / (2\varepsilon)`, with :math:`W_\infty`
@@ -164,7 +164,7 @@ def sweep(priors, rules, *, alpha, epsilon, directed=False, dataset="", progress
 
     Parameters
     ----------
-    priors : rpp.queries.QueryPriors
+    priors : rpp.paper.queries.QueryPriors
         The query's priors (model and baseline).
     rules : sequence of str
         See the module docstring.
@@ -205,7 +205,7 @@ def sweep(priors, rules, *, alpha, epsilon, directed=False, dataset="", progress
         model (Gaussian) priors, ``prior`` being ``"gaussian"``.
     """
     if not isinstance(priors, QueryPriors):
-        raise ValueError(f"priors must be an rpp.queries.QueryPriors, got {type(priors).__name__}")
+        raise ValueError(f"priors must be an rpp.paper.queries.QueryPriors, got {type(priors).__name__}")
     if isinstance(rules, str) or len(rules) == 0:
         raise ValueError(f"rules must be a non-empty sequence of rule names, got {rules!r}")
     if int(n_jobs) != n_jobs or n_jobs < 1:

@@ -72,14 +72,19 @@ class QueryPriors:
     Attributes
     ----------
     query : str
-        One of :data:`QUERY_FAMILIES`.
-    prior_i, prior_j : Gaussian or GaussianMixture
-        Model priors given :math:`s_i` and :math:`s_j` (calibrated by the
-        paper's and the book's rules).
-    baseline_i, baseline_j : Empirical
-        Discrete priors used by the :math:`W_\\infty` baseline (``"pierquin"``).
-    n_i, n_j : int
-        Sizes of the two secret-conditioned subsets (rows with ``x`` present).
+        One of ``QUERY_FAMILIES``.
+    prior_i : rpp.Gaussian or rpp.GaussianMixture
+        Model prior given :math:`s_i` (calibrated by the paper's and the book's rules).
+    prior_j : rpp.Gaussian or rpp.GaussianMixture
+        Model prior given :math:`s_j`.
+    baseline_i : rpp.Empirical
+        Discrete prior given :math:`s_i` used by the :math:`W_\\infty` baseline (``"pierquin"``).
+    baseline_j : rpp.Empirical
+        The same given :math:`s_j`.
+    n_i : int
+        Size of the subset with :math:`s_i` (rows with ``x`` present).
+    n_j : int
+        Size of the subset with :math:`s_j`.
     details : dict
         Query-specific information (fitted models, query point, settings).
     """
@@ -153,7 +158,7 @@ def data_resolution(*samples):
 
 
 def quantile_discretization(prior, n_quantiles=1000):
-    r"""The ``n_quantiles`` quantiles :math:`F^{-1}((k-1/2)/B)`, :math:`k = 1..B`, as an :class:`Empirical`.
+    r"""The ``n_quantiles`` quantiles :math:`F^{-1}((k-1/2)/B)`, :math:`k = 1..B`, as an :class:`~rpp.Empirical`.
 
     The quantile discretisation of a continuous prior: the empirical law of
     ``B`` matched samples (the mid-point plotting positions).  Two
@@ -335,7 +340,7 @@ def gp_priors(df, x, secret, s_i, s_j, *, features, query_point=None, max_train=
     constant mean treated as unknown under a flat prior (Rasmussen & Williams
     2006, Sec. 2.7, eq. 2.42), which adds
     :math:`(1 - 1^\top A^{-1}k_\star)^2 / (1^\top A^{-1} 1)` to the variance,
-    :math:`A = K + \sigma_n^2 I` (see :func:`_gp_latent`).
+    :math:`A = K + \sigma_n^2 I` (see ``_gp_latent``).
 
     Parameters
     ----------
@@ -435,7 +440,7 @@ def bnn_priors(df, x, secret, s_i, s_j, *, features, query_point=None, n_hidden=
     squared error (``feature_map="mlp"``: scikit-learn ``MLPRegressor``, L2
     penalty ``1e-2``, at most 500 iterations; the neural-linear model of Snoek
     et al. 2015).  The output layer :math:`(c, w)` is Bayesian with the
-    conjugate Gaussian model of :func:`_bayes_last_layer` (flat prior on
+    conjugate Gaussian model of ``_bayes_last_layer`` (flat prior on
     :math:`c`, :math:`w \sim N(0, a^{-1}I)`, noise precision :math:`b`, both
     precisions by evidence maximisation, MacKay 1992); its exact posterior gives
     the Gaussian prior :math:`N(m_s(x_\star), v_s(x_\star))` of the released

@@ -1,17 +1,13 @@
 r"""Calibration rules as pure functions: each returns the noise one order :math:`D_\alpha(i\|j)` needs.
 
-=============================  ===============================================================
-module                         rules
-=============================  ===============================================================
-:mod:`.gaussian`               Theorem III.5 closed form, Algorithm 1 as published, the exact
-                               (corrected) Gaussian calibration -- vectorised
-:mod:`.mixture`                Theorem IV.1 with its domain (``"gmm-ot"``), the tight
-                               joint-convexity coupling (``"gmm-ot-tight"``)
-:mod:`.exact`                  the minimal noise by certified quadrature (any priors)
-:mod:`.pierquin`               the :math:`W_\infty` baseline of Pierquin et al. 2024
-:mod:`.w_alpha`                the α-Wasserstein conditions (``awass2026``)
-:mod:`.exponential_family`     exponential-family noise and the :math:`\alpha<1` condition
-=============================  ===============================================================
+* ``gaussian`` -- Theorem III.5 closed form, Algorithm 1 as published, the exact (corrected)
+  Gaussian calibration, vectorised;
+* ``mixture`` -- Theorem IV.1 with its domain (``"gmm-ot"``), the tight joint-convexity
+  coupling (``"gmm-ot-tight"``);
+* ``exact`` -- the minimal noise by certified quadrature (any priors);
+* ``pierquin`` -- the :math:`W_\infty` baseline of Pierquin et al. 2024;
+* ``w_alpha`` -- the α-Wasserstein conditions (``awass2026``);
+* ``exponential_family`` -- exponential-family noise and the :math:`\alpha<1` condition.
 
 :func:`rpp.calibrate` maps its method names onto these functions in one explicit table.
 """

@@ -57,6 +57,17 @@ def exponential_family_eta(prior_i, prior_j, alpha, epsilon, cost=None, rule="pa
     -------
     float
         :math:`\eta` (``inf`` when the priors coincide).
+
+    Raises
+    ------
+    ValueError
+        For priors that are not two rpp.Empirical samples, a cost that is not a metric, or values out of range.
+
+    Examples
+    --------
+    >>> from rpp import Empirical
+    >>> round(exponential_family_eta(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0), 12)  # (alpha-1) eps / (alpha |d|)
+    0.5
     """
     if not (isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical)):
         raise ValueError("exponential_family_eta needs two rpp.Empirical samples")
@@ -95,6 +106,31 @@ def two_sided_geometric_renyi(p, q, alpha, eta):
     :math:`\sum_y P_i(y)^\alpha P_j(y)^{1-\alpha}` is finite between the
     smallest and largest atom and geometric outside, where it is summed in
     closed form (:math:`\sum_{k\ge1} r^k = r/(1-r)`).  ``alpha`` in (0, 1) or (1, inf).
+
+    Parameters
+    ----------
+    p, q : Empirical
+        Integer-valued samples.
+    alpha : float
+        Order in (0, 1) or (1, inf).
+    eta : float
+        Rate, ``> 0``.
+
+    Returns
+    -------
+    float
+        The divergence.
+
+    Raises
+    ------
+    ValueError
+        For non-integer samples or values out of range.
+
+    Examples
+    --------
+    >>> from rpp import Empirical
+    >>> round(two_sided_geometric_renyi(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0), 12)
+    0.735325664056
     """
     for name, d in (("p", p), ("q", q)):
         if not isinstance(d, Empirical):
@@ -131,6 +167,33 @@ def alpha_below_one_laplace_scale(prior_i, prior_j, alpha, epsilon, rule="paper"
     :math:`\sum\pi e^{-\alpha|x-x'|/b} \ge e^{(\alpha-1)\varepsilon}`) as well as
     :math:`I_\alpha(t) \ge e^{-(1-\alpha)t}` (``rule="sharp"`` uses the better
     exponent :math:`\min(\alpha, 1-\alpha)`).  Empirical priors; one order.
+
+    Parameters
+    ----------
+    prior_i, prior_j : Empirical
+        The two samples.
+    alpha : float
+        Order in (0, 1).
+    epsilon : float
+        Budget, ``> 0``.
+    rule : {"paper", "sharp"}
+        The bound on :math:`I_\alpha`.
+
+    Returns
+    -------
+    float
+        The Laplace scale ``b``.
+
+    Raises
+    ------
+    ValueError
+        For priors that are not two rpp.Empirical samples or values out of range.
+
+    Examples
+    --------
+    >>> from rpp import Empirical
+    >>> round(alpha_below_one_laplace_scale(Empirical([0.0]), Empirical([1.0]), 0.5, 0.1), 6)
+    10.0
     """
     if not (isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical)):
         raise ValueError("alpha_below_one_laplace_scale needs two rpp.Empirical samples")

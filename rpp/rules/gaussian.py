@@ -42,6 +42,30 @@ def closed_form_variance(mu_i, var_i, mu_j, var_j, alpha, epsilon):
         + \sqrt{(\Delta-2\varepsilon\delta)^2 + \tfrac{8\varepsilon\delta^2}{\alpha-1}}\Bigr] - \sigma_i^2\Bigr).
 
     This protects the order :math:`D_\alpha(i\|j)` only.  Broadcasts.
+
+    Parameters
+    ----------
+    mu_i, var_i, mu_j, var_j : array_like
+        Means (finite) and variances (``> 0``) of the priors given :math:`s_i`, :math:`s_j`.
+    alpha : array_like
+        Order, ``> 1``.
+    epsilon : array_like
+        Budget, ``> 0``.
+
+    Returns
+    -------
+    ndarray or float
+        :math:`\theta^2 \ge 0`.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> round(float(closed_form_variance(0.0, 1.0, 2.0, 1.0, 3.0, 0.5)), 9)  # eq. (5): alpha Delta / (2 eps) - sigma^2
+    11.0
     """
     mu_i, var_i, mu_j, var_j, alpha, epsilon = _check(mu_i, var_i, mu_j, var_j, alpha, epsilon)
     dm2 = (np.asarray(mu_i, float) - mu_j) ** 2
@@ -60,8 +84,34 @@ def published_bisection_variance(mu_i, var_i, mu_j, var_j, alpha, epsilon, tol=1
 
     The initial bracket assumes the root lies below ``α∆/(2ε)``, which is false
     when the variances differ: with equal means ``R = 0`` and the algorithm
-    returns 0 although ``g(0)`` may exceed ε.  Use :func:`calibrate` with
+    returns 0 although ``g(0)`` may exceed ε.  Use :func:`rpp.calibrate` with
     ``method="exact"`` for the corrected algorithm.
+
+    Parameters
+    ----------
+    mu_i, var_i, mu_j, var_j : array_like
+        Means (finite) and variances (``> 0``) of the priors given :math:`s_i`, :math:`s_j`.
+    alpha : array_like
+        Order, ``> 1``.
+    epsilon : array_like
+        Budget, ``> 0``.
+    tol : float
+        Relative bracket width at which to stop.
+
+    Returns
+    -------
+    ndarray or float
+        ``R``, the returned variance (possibly too small).
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> float(published_bisection_variance(0.0, 0.25, 0.0, 16.0, 3.0, 0.5))  # equal means: R = 0
+    0.0
     """
     mu_i, var_i, mu_j, var_j, alpha, epsilon = _check(mu_i, var_i, mu_j, var_j, alpha, epsilon)
     mu_i, var_i, mu_j, var_j, alpha, epsilon = np.broadcast_arrays(
@@ -91,6 +141,30 @@ def gaussian_exact_variance(mu_i, var_i, mu_j, var_j, alpha, epsilon):
     Illinois (modified regula falsi) iteration that keeps the bracket, falls
     back to bisection while the lower end is +inf, and returns the feasible
     end of the bracket, so the exact divergence at the result is <= epsilon.
+
+    Parameters
+    ----------
+    mu_i, var_i, mu_j, var_j : array_like
+        Means (finite) and variances (``> 0``) of the priors given :math:`s_i`, :math:`s_j`.
+    alpha : array_like
+        Order, ``> 1``.
+    epsilon : array_like
+        Budget, ``> 0``.
+
+    Returns
+    -------
+    ndarray or float
+        The minimal :math:`\theta^2`.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> round(float(gaussian_exact_variance(0.0, 1.0, 2.0, 1.0, 3.0, 0.5)), 9)
+    11.0
     """
     arrays = np.broadcast_arrays(*_check(mu_i, var_i, mu_j, var_j, alpha, epsilon))
     shape = arrays[0].shape

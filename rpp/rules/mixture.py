@@ -21,7 +21,29 @@ __all__ = ["log_psi_terms", "gmm_ot_variance", "gmm_ot_tight_variance"]
 
 
 def log_psi_terms(ci, cj, alpha, z):
-    """Log-cost ψ_kl(θ²) of Theorem IV.1 (eq. 8); +inf outside the pair's domain."""
+    r"""Log-cost ψ_kl(θ²) of Theorem IV.1 (eq. 8); +inf outside the pair's domain.
+
+    Parameters
+    ----------
+    ci, cj : Components
+        The priors as mixtures (:func:`rpp.distributions.components`).
+    alpha : float
+        Order, ``> 1``.
+    z : float
+        Noise variance :math:`\theta^2`.
+
+    Returns
+    -------
+    ndarray, shape (K, L)
+        :math:`\psi_{kl}(\theta)`.
+
+    Examples
+    --------
+    >>> from rpp import Gaussian
+    >>> from rpp.distributions import components
+    >>> log_psi_terms(components(Gaussian(0, 1)), components(Gaussian(2, 1)), 3.0, 11.0)  # 2 * 3 * 4 / (2 * 12)
+    array([[1.]])
+    """
     x = ci.variances[:, None] + z
     d = cj.variances[None, :] - ci.variances[:, None]
     dm2 = (ci.means[:, None] - cj.means[None, :]) ** 2
@@ -49,6 +71,26 @@ def gmm_ot_variance(prior_i, prior_j, alpha, epsilon):
     As printed the theorem ignores that each ψ bound needs
     :math:`\sigma_{ik}^2+\theta^2+\alpha(\sigma_{jl}^2-\sigma_{ik}^2) > 0`; here ψ is +inf
     outside that domain, so the condition cannot hold there.
+
+    Parameters
+    ----------
+    prior_i, prior_j : Gaussian, GaussianMixture or Empirical
+        The secret-conditioned priors (read as mixtures).
+    alpha : float
+        Order, ``> 1``.
+    epsilon : float
+        Budget, ``> 0``.
+
+    Returns
+    -------
+    float
+        :math:`\theta^2`.
+
+    Examples
+    --------
+    >>> from rpp import Gaussian
+    >>> round(gmm_ot_variance(Gaussian(0, 1), Gaussian(2, 1), 3.0, 0.5), 9)  # one component: exact
+    11.0
     """
     ci, cj = components(prior_i), components(prior_j)
     plan = component_coupling(prior_i, prior_j)
@@ -130,6 +172,26 @@ def gmm_ot_tight_variance(prior_i, prior_j, alpha, epsilon):
     see ``_tight_value`` for the safeguards); the calibration is the minimal θ
     with that minimum ≤ :math:`e^{(\alpha-1)\varepsilon}`.
     It always lies between ``"exact"`` and ``"gmm-ot"``.
+
+    Parameters
+    ----------
+    prior_i, prior_j : Gaussian, GaussianMixture or Empirical
+        The secret-conditioned priors (read as mixtures).
+    alpha : float
+        Order, ``> 1``.
+    epsilon : float
+        Budget, ``> 0``.
+
+    Returns
+    -------
+    float
+        :math:`\theta^2`.
+
+    Examples
+    --------
+    >>> from rpp import Gaussian
+    >>> round(gmm_ot_tight_variance(Gaussian(0, 1), Gaussian(2, 1), 3.0, 0.5), 9)
+    11.0
     """
     ci, cj = components(prior_i), components(prior_j)
     target = (alpha - 1) * epsilon

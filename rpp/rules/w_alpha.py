@@ -265,7 +265,7 @@ def w_alpha_log_moment(prior_i, prior_j, alpha, scale, noise="laplace", rule="pa
     ========================  ====================================================
     laplace, ``"paper"``      :math:`e^{\alpha|d|/b}` -- Theorem 1, eq. (12)
     laplace, ``"sharp"``      :math:`e^{(\alpha-1)|d|/b}`
-    laplace, ``"tight"``      :math:`I_\alpha(|d|/b)` (:func:`log_laplace_shift_integral`)
+    laplace, ``"tight"``      :math:`I_\alpha(|d|/b)` (:func:`rpp.noise.log_laplace_shift_integral`)
     gaussian, either          :math:`e^{\alpha(\alpha-1)d^2/(2\sigma^2)}` -- Theorem 2, eq. (14)
     ========================  ====================================================
 
@@ -287,6 +287,19 @@ def w_alpha_log_moment(prior_i, prior_j, alpha, scale, noise="laplace", rule="pa
         ``+inf`` where the integral diverges (Gaussian noise with
         :math:`\sigma^2 \le \alpha(\alpha-1)(s_i-s_j)^2`, or ``scale = 0`` with
         priors that differ).
+
+    Raises
+    ------
+    TypeError
+        If a prior is not an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical.
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> from rpp import Empirical
+    >>> round(w_alpha_log_moment(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0), 12)  # alpha |d| / b
+    2.0
     """
     _check_args(noise, rule)
     kind = _kind(prior_i, prior_j)
@@ -312,6 +325,35 @@ def alpha_wasserstein(prior_i, prior_j, alpha, scale, noise="laplace"):
     :math:`d(z) = e^{|z|/b}`; Theorem 1 holds iff :math:`W_\alpha \le e^{(\alpha-1)\varepsilon/\alpha}`.
     Gaussian: :math:`W_{\alpha(\alpha-1)} = \bigl(\int e^{\alpha(\alpha-1)(x-x')^2/(2\sigma^2)}d\pi^*\bigr)^{1/(\alpha(\alpha-1))}`
     with :math:`d(z) = e^{z^2/(2\sigma^2)}`; Theorem 2 holds iff it is :math:`\le e^{\varepsilon/\alpha}`.
+
+    Parameters
+    ----------
+    prior_i, prior_j : Empirical or Gaussian/GaussianMixture
+        Two empirical samples or two continuous priors.
+    alpha : float
+        Order, ``> 1``.
+    scale : float
+        Noise scale.
+    noise : {"laplace", "gaussian"}
+        The noise.
+
+    Returns
+    -------
+    float
+        The distance.
+
+    Raises
+    ------
+    TypeError
+        If a prior is not an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical.
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> from rpp import Empirical
+    >>> round(alpha_wasserstein(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0), 12)  # e^{|d|/b}
+    2.718281828459
     """
     lm = w_alpha_log_moment(prior_i, prior_j, alpha, scale, noise=noise, rule="paper")
     alpha = float(alpha)
@@ -336,6 +378,37 @@ def w_alpha_scale(prior_i, prior_j, alpha, epsilon, noise="laplace", rule="paper
 
     This protects one order; :func:`rpp.calibrate` with ``method="w-alpha"``
     (rule ``"paper"``) or ``"w-alpha-tight"`` (rule ``"tight"``) protects both.
+
+    Parameters
+    ----------
+    prior_i, prior_j : Empirical or Gaussian/GaussianMixture
+        Two empirical samples or two continuous priors.
+    alpha : float
+        Order, ``> 1``.
+    epsilon : float
+        Budget, ``> 0``.
+    noise : {"laplace", "gaussian"}
+        The noise.
+    rule : str
+        See :func:`w_alpha_log_moment`.
+
+    Returns
+    -------
+    float
+        The scale ``b`` or :math:`\sigma`.
+
+    Raises
+    ------
+    TypeError
+        If a prior is not an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical.
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> from rpp import Empirical
+    >>> round(w_alpha_scale(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0), 12)  # alpha Delta / ((alpha - 1) eps)
+    2.0
     """
     _check_args(noise, rule)
     kind = _kind(prior_i, prior_j)
