@@ -37,32 +37,57 @@ from typing import TYPE_CHECKING, Any
 
 # name -> module that defines it (relative to rpp)
 _PUBLIC = {
-    "Gaussian": "distributions", "GaussianMixture": "distributions", "Empirical": "distributions",
-    "gaussian_renyi": "divergence", "renyi_divergence": "divergence", "renyi_divergence_bound": "divergence",
+    "Gaussian": "distributions",
+    "GaussianMixture": "distributions",
+    "Empirical": "distributions",
+    "gaussian_renyi": "divergence",
+    "renyi_divergence": "divergence",
+    "renyi_divergence_bound": "divergence",
     "discrete_renyi_divergence": "divergence",
-    "fit_gmm": "gmm", "bic_curve": "gmm",
-    "quantile_coupling": "transport", "w_infinity": "transport", "wasserstein": "transport",
+    "fit_gmm": "gmm",
+    "bic_curve": "gmm",
+    "quantile_coupling": "transport",
+    "w_infinity": "transport",
+    "wasserstein": "transport",
     "component_coupling": "transport",
-    "GaussianNoise": "noise", "LaplaceNoise": "noise",
-    "closed_form_variance": "rules", "published_bisection_variance": "rules",
-    "calibrate": "calibration", "Calibration": "calibration", "PrivacyWarning": "calibration",
-    "methods": "calibration", "pair_divergence": "calibration",
+    "GaussianNoise": "noise",
+    "LaplaceNoise": "noise",
+    "closed_form_variance": "rules",
+    "published_bisection_variance": "rules",
+    "calibrate": "calibration",
+    "Calibration": "calibration",
+    "PrivacyWarning": "calibration",
+    "methods": "calibration",
+    "pair_divergence": "calibration",
 }
 _SUBPACKAGES = ("noise", "rules", "discrete", "composition", "paper", "data")
 
 # Importable from rpp for the chapters and earlier versions, documented where they live.
 _COMPAT = {
     "gaussian_w2_squared": "transport",
-    "laplace_rdp": "noise", "laplace_rdp_scale": "noise", "log_laplace_shift_integral": "noise",
-    "laplace_renyi_divergence_bound": "noise", "laplace_renyi_divergence": "noise",
+    "laplace_rdp": "noise",
+    "laplace_rdp_scale": "noise",
+    "log_laplace_shift_integral": "noise",
+    "laplace_renyi_divergence_bound": "noise",
+    "laplace_renyi_divergence": "noise",
     "laplace_noisy_logpdf": "noise",
-    "w_alpha_scale": "rules", "w_alpha_log_moment": "rules", "alpha_wasserstein": "rules",
-    "exponential_family_eta": "rules", "two_sided_geometric_renyi": "rules",
+    "w_alpha_scale": "rules",
+    "w_alpha_log_moment": "rules",
+    "alpha_wasserstein": "rules",
+    "exponential_family_eta": "rules",
+    "two_sided_geometric_renyi": "rules",
     "alpha_below_one_laplace_scale": "rules",
 }
-_COMPAT_MODULES = {"queries": "paper.queries", "experiments": "paper.experiments", "bench": "paper.bench",
-                   "distributions": "distributions", "divergence": "divergence", "transport": "transport",
-                   "gmm": "gmm", "calibration": "calibration"}
+_COMPAT_MODULES = {
+    "queries": "paper.queries",
+    "experiments": "paper.experiments",
+    "bench": "paper.bench",
+    "distributions": "distributions",
+    "divergence": "divergence",
+    "transport": "transport",
+    "gmm": "gmm",
+    "calibration": "calibration",
+}
 
 __all__ = sorted(_PUBLIC) + list(_SUBPACKAGES)
 

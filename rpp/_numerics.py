@@ -156,8 +156,14 @@ def integrate_log(
 
 
 def step_up(
-    x: float, ok: Callable[[float], bool], *, rel: float = 4e-16, grow: float = 1.0, tiny: float = 1e-300,
-    max_steps: int = 100, limit: float = np.inf,
+    x: float,
+    ok: Callable[[float], bool],
+    *,
+    rel: float = 4e-16,
+    grow: float = 1.0,
+    tiny: float = 1e-300,
+    max_steps: int = 100,
+    limit: float = np.inf,
 ) -> float:
     """Round-off guard: return ``x`` moved up by relative steps until ``ok(x)`` holds.
 

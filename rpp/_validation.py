@@ -11,8 +11,21 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["as_float_array", "finite", "positive", "alpha_order", "epsilon_budget", "rng_from", "integer",
-           "probability", "pmf", "channel", "transition_matrix", "one_of", "flag"]
+__all__ = [
+    "as_float_array",
+    "finite",
+    "positive",
+    "alpha_order",
+    "epsilon_budget",
+    "rng_from",
+    "integer",
+    "probability",
+    "pmf",
+    "channel",
+    "transition_matrix",
+    "one_of",
+    "flag",
+]
 
 _SUM_TOL = 1e-9
 
@@ -48,8 +61,9 @@ def positive(name: str, value: Any, *, allow_zero: bool = False, allow_inf: bool
     return arr
 
 
-def alpha_order(value: Any, *, name: str = "alpha", allow_below_one: bool = False, allow_one: bool = False,
-                allow_inf: bool = False) -> np.ndarray:
+def alpha_order(
+    value: Any, *, name: str = "alpha", allow_below_one: bool = False, allow_one: bool = False, allow_inf: bool = False
+) -> np.ndarray:
     """Validate a Rényi order.
 
     By default the allowed range is ``1 < alpha < inf`` (the range of the RPP
@@ -125,8 +139,7 @@ def pmf(name: str, value: Any, axis: int = -1, atol: float = _SUM_TOL) -> np.nda
         raise ValueError(f"{name} must contain finite probabilities >= 0, got {value!r}")
     s = p.sum(axis=axis)
     if not np.allclose(s, 1.0, atol=atol, rtol=0):
-        raise ValueError(f"{name} must sum to 1 along axis {axis}, got sums in "
-                         f"[{np.min(s):.6g}, {np.max(s):.6g}]")
+        raise ValueError(f"{name} must sum to 1 along axis {axis}, got sums in [{np.min(s):.6g}, {np.max(s):.6g}]")
     return p
 
 

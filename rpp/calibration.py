@@ -136,25 +136,30 @@ class Calibration:
 class _Method:
     """One row of the method table."""
 
-    scale: Callable[[Any, Any, float, float], float]   # (prior_i, prior_j, alpha, epsilon) -> scale, one order
+    scale: Callable[[Any, Any, float, float], float]  # (prior_i, prior_j, alpha, epsilon) -> scale, one order
     gaussian_variance: Callable[..., Any] | None = None  # vectorised variance for two Gaussian priors
-    step_up: bool = True                               # round-off guard on the result (not for "bisection")
+    step_up: bool = True  # round-off guard on the result (not for "bisection")
 
 
 def _scale_of_variance(rule: Callable[[Any, Any, float, float], float]) -> Callable[[Any, Any, float, float], float]:
     """Turn a rule returning a Gaussian noise variance into one returning the scale θ."""
+
     def scale(p, q, alpha, epsilon):
         return float(np.sqrt(rule(p, q, alpha, epsilon)))
+
     return scale
 
 
 def _on_gaussians(name: str, rule: Callable[..., Any]) -> Callable[[Any, Any, float, float], float]:
     """A vectorised rule of :mod:`rpp.rules.gaussian`, applied to two rpp.Gaussian priors."""
+
     def variance(p, q, alpha, epsilon):
         if not (isinstance(p, Gaussian) and isinstance(q, Gaussian)):
-            raise ValueError(f"method {name!r} applies to two rpp.Gaussian priors, got "
-                             f"{type(p).__name__} and {type(q).__name__}")
+            raise ValueError(
+                f"method {name!r} applies to two rpp.Gaussian priors, got {type(p).__name__} and {type(q).__name__}"
+            )
         return float(rule(p.mean, p.var, q.mean, q.var, alpha, epsilon))
+
     return variance
 
 
@@ -166,10 +171,14 @@ def _pierquin_gaussian_variance(p, q, alpha, epsilon):
 METHODS: dict[str, dict[str, _Method]] = {
     "gaussian": {
         "exact": _Method(_scale_of_variance(exact_variance), gaussian_exact_variance),
-        "closed-form": _Method(_scale_of_variance(_on_gaussians("closed-form", closed_form_variance)),
-                               closed_form_variance),
-        "bisection": _Method(_scale_of_variance(_on_gaussians("bisection", published_bisection_variance)),
-                             published_bisection_variance, step_up=False),
+        "closed-form": _Method(
+            _scale_of_variance(_on_gaussians("closed-form", closed_form_variance)), closed_form_variance
+        ),
+        "bisection": _Method(
+            _scale_of_variance(_on_gaussians("bisection", published_bisection_variance)),
+            published_bisection_variance,
+            step_up=False,
+        ),
         "gmm-ot": _Method(_scale_of_variance(gmm_ot_variance)),
         "gmm-ot-tight": _Method(_scale_of_variance(gmm_ot_tight_variance)),
         "pierquin": _Method(_scale_of_variance(_pierquin_gaussian_variance)),
@@ -215,8 +224,9 @@ def methods(noise: str = "gaussian") -> list[str]:
     return sorted(METHODS[noise])
 
 
-def pair_divergence(prior_i: Any, prior_j: Any, *, alpha: float, scale: float, noise: str = "gaussian",
-                    directed: bool = False) -> tuple[float, float]:
+def pair_divergence(
+    prior_i: Any, prior_j: Any, *, alpha: float, scale: float, noise: str = "gaussian", directed: bool = False
+) -> tuple[float, float]:
     r"""Certified divergence of a secret pair at a noise scale, maximised over the protected orders.
 
     Returns ``(value, error)`` with ``value + error`` an upper bound of
@@ -305,8 +315,9 @@ def _point(entry, noise_cls, orders, a, e):
         # the round trip to the reported scale can cost a few ulps.  Step the scale up by relative amounts
         # from 1e-13 (x4 each time, at most 12 steps, ~5.6e-7 in all) until the certified divergence meets
         # the budget.
-        s = step_up(s, lambda x: x <= 0 or sum(certified(x)) <= e * (1 + _RTOL), rel=1e-13, grow=4.0, tiny=0.0,
-                    max_steps=12)
+        s = step_up(
+            s, lambda x: x <= 0 or sum(certified(x)) <= e * (1 + _RTOL), rel=1e-13, grow=4.0, tiny=0.0, max_steps=12
+        )
     d, de = certified(s)
     return s, d, de
 
@@ -316,8 +327,16 @@ def _out(x):
     return x if x.ndim else x.item()
 
 
-def calibrate(prior_i: Any, prior_j: Any, *, alpha: ArrayLike, epsilon: ArrayLike, method: str = "exact",
-              noise: str = "gaussian", directed: bool = False) -> Calibration:
+def calibrate(
+    prior_i: Any,
+    prior_j: Any,
+    *,
+    alpha: ArrayLike,
+    epsilon: ArrayLike,
+    method: str = "exact",
+    noise: str = "gaussian",
+    directed: bool = False,
+) -> Calibration:
     r"""Noise scale for (α, ε)-Rényi Pufferfish Privacy of one secret pair.
 
     The rule ``method`` of the noise family ``noise`` (table in the module docstring) gives
@@ -401,8 +420,20 @@ def calibrate(prior_i: Any, prior_j: Any, *, alpha: ArrayLike, epsilon: ArrayLik
         warnings.warn(
             f"method {method!r} returned noise below what (alpha, epsilon)-RPP needs for "
             f"{int(np.size(guaranteed) - np.count_nonzero(guaranteed))} of {np.size(guaranteed)} "
-            "point(s); use method='exact'", PrivacyWarning, stacklevel=2)
-    return Calibration(scale=_out(scale), variance=_out(var), divergence=_out(div),
-                       divergence_error=_out(err), guaranteed=_out(guaranteed), method=method, noise=noise,
-                       alpha=_out(alpha), epsilon=_out(epsilon), directed=directed,
-                       details={"orders": len(orders)})
+            "point(s); use method='exact'",
+            PrivacyWarning,
+            stacklevel=2,
+        )
+    return Calibration(
+        scale=_out(scale),
+        variance=_out(var),
+        divergence=_out(div),
+        divergence_error=_out(err),
+        guaranteed=_out(guaranteed),
+        method=method,
+        noise=noise,
+        alpha=_out(alpha),
+        epsilon=_out(epsilon),
+        directed=directed,
+        details={"orders": len(orders)},
+    )

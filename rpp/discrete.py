@@ -32,7 +32,6 @@ __all__ = [
 ]
 
 
-
 def hockey_stick_divergence(p, q, epsilon):
     r"""Smallest ``delta`` such that ``P(A) <= e^epsilon Q(A) + delta`` for every event ``A``.
 
@@ -70,8 +69,7 @@ def hockey_stick_divergence(p, q, epsilon):
     p = v.pmf("p", p)
     q = v.pmf("q", q)
     if p.ndim != 1 or p.shape != q.shape:
-        raise ValueError(
-            f"p and q must be 1-D vectors of the same length, got shapes {p.shape} and {q.shape}")
+        raise ValueError(f"p and q must be 1-D vectors of the same length, got shapes {p.shape} and {q.shape}")
     eps = v.positive("epsilon", epsilon, allow_zero=True)
     out = np.clip(p - np.exp(eps)[..., None] * q, 0.0, None).sum(axis=-1)
     return float(out) if out.ndim == 0 else out
@@ -196,15 +194,16 @@ def conditional_output_pmf(prior, channel, secret):
     secret = np.asarray(secret)
     if secret.dtype != bool or secret.shape != prior.shape:
         raise ValueError(
-            f"secret must be a boolean mask of shape {prior.shape}, got dtype {secret.dtype} "
-            f"and shape {secret.shape}")
+            f"secret must be a boolean mask of shape {prior.shape}, got dtype {secret.dtype} and shape {secret.shape}"
+        )
     if channel.shape[0] != prior.shape[0]:
-        raise ValueError(
-            f"channel must have one row per database ({prior.shape[0]}), got {channel.shape[0]}")
+        raise ValueError(f"channel must have one row per database ({prior.shape[0]}), got {channel.shape[0]}")
     mass = prior[secret].sum()
     if mass <= 0:
-        raise ValueError("secret must have positive prior probability; Pufferfish only "
-                         "constrains secrets that the prior considers possible")
+        raise ValueError(
+            "secret must have positive prior probability; Pufferfish only "
+            "constrains secrets that the prior considers possible"
+        )
     return (prior * secret) @ channel / mass
 
 
@@ -305,12 +304,12 @@ def posterior_odds(prior, channel, secret_i, secret_j):
     secret_j = np.asarray(secret_j)
     if np.any(secret_i & secret_j):
         raise ValueError("secret_i and secret_j must be mutually exclusive")
-    joint = prior[:, None] * channel            # P(x, y)
-    p_y = joint.sum(axis=0)                      # P(y)
+    joint = prior[:, None] * channel  # P(x, y)
+    p_y = joint.sum(axis=0)  # P(y)
     if np.any(p_y <= 0):
         raise ValueError("every output must have positive probability under the prior")
-    post_i = joint[secret_i].sum(axis=0) / p_y   # P(s_i | y)
-    post_j = joint[secret_j].sum(axis=0) / p_y   # P(s_j | y)
+    post_i = joint[secret_i].sum(axis=0) / p_y  # P(s_i | y)
+    post_j = joint[secret_j].sum(axis=0) / p_y  # P(s_j | y)
     with np.errstate(divide="ignore"):
         post = np.where(post_j > 0, post_i / np.where(post_j > 0, post_j, 1.0), np.inf)
     return float(prior[secret_i].sum() / prior[secret_j].sum()), post
@@ -345,5 +344,6 @@ def pufferfish_leakage(p, q, axis=-1):
     >>> round(float(pufferfish_leakage([0.75, 0.25], [0.25, 0.75])), 12)  # log 3
     1.098612288668
     """
-    return np.maximum(discrete_renyi_divergence(p, q, np.inf, axis=axis),
-                      discrete_renyi_divergence(q, p, np.inf, axis=axis))
+    return np.maximum(
+        discrete_renyi_divergence(p, q, np.inf, axis=axis), discrete_renyi_divergence(q, p, np.inf, axis=axis)
+    )

@@ -69,7 +69,7 @@ class Gaussian:
 
     def logpdf(self, x):
         z = (np.asarray(x, dtype=float) - self.mean) / self.std
-        return -0.5 * z ** 2 - np.log(self.std) - _LOG_SQRT_2PI
+        return -0.5 * z**2 - np.log(self.std) - _LOG_SQRT_2PI
 
     def pdf(self, x):
         return np.exp(self.logpdf(x))
@@ -125,8 +125,8 @@ class GaussianMixture:
             raise ValueError("weights must have at least one component")
         if not (w.size == mu.size == var.size):
             raise ValueError(
-                f"weights, means and variances must have the same length, got "
-                f"{w.size}, {mu.size}, {var.size}")
+                f"weights, means and variances must have the same length, got {w.size}, {mu.size}, {var.size}"
+            )
         total = w.sum()
         if abs(total - 1.0) > _WEIGHT_TOL:
             raise ValueError(f"weights must sum to 1 (within {_WEIGHT_TOL}), got sum {total!r}")
@@ -136,9 +136,11 @@ class GaussianMixture:
         self.variances = var[keep]
 
     def __repr__(self):
-        return (f"GaussianMixture(weights={self.weights.round(6).tolist()}, "
-                f"means={self.means.round(6).tolist()}, "
-                f"variances={self.variances.round(6).tolist()})")
+        return (
+            f"GaussianMixture(weights={self.weights.round(6).tolist()}, "
+            f"means={self.means.round(6).tolist()}, "
+            f"variances={self.variances.round(6).tolist()})"
+        )
 
     @property
     def n_components(self):
@@ -299,9 +301,7 @@ def components(prior):
         return Components(prior.weights, prior.means, prior.variances)
     if isinstance(prior, Empirical):
         return Components(prior.probs, prior.support, np.zeros(prior.support.size))
-    raise TypeError(
-        "prior must be an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical, "
-        f"got {type(prior).__name__}")
+    raise TypeError(f"prior must be an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical, got {type(prior).__name__}")
 
 
 def check_prior(name, prior):
@@ -330,6 +330,7 @@ def check_prior(name, prior):
     Gaussian(mean=0.0, var=1.0)
     """
     if not isinstance(prior, (Gaussian, GaussianMixture, Empirical)):
-        raise TypeError(f"{name} must be an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical, "
-                        f"got {type(prior).__name__}")
+        raise TypeError(
+            f"{name} must be an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical, got {type(prior).__name__}"
+        )
     return prior

@@ -98,7 +98,8 @@ def gaussian_renyi(mu0, var0, mu1, var1, alpha):
         dinf = np.where(
             var0 < var1,
             delta2 / (2 * (var1 - var0)) + 0.5 * np.log(var1 / var0),
-            np.where((var0 == var1) & (delta2 == 0), 0.0, np.inf))
+            np.where((var0 == var1) & (delta2 == 0), 0.0, np.inf),
+        )
         out[inf] = dinf[inf]
 
         # Finite alpha != 1.
@@ -180,7 +181,7 @@ def discrete_renyi_divergence(p, q, alpha, axis=-1):
 # Quadrature for mixtures
 # ----------------------------------------------------------------------------
 
-_CHUNK = 2 ** 22  # entries of the (points x components) work array evaluated at once
+_CHUNK = 2**22  # entries of the (points x components) work array evaluated at once
 
 
 def _mix_logpdf(x, w, m, var):
@@ -193,10 +194,10 @@ def _mix_logpdf(x, w, m, var):
     step = max(1, _CHUNK // m.size)
     out = np.empty(x.size)
     for start in range(0, x.size, step):
-        xs = x[start:start + step]
+        xs = x[start : start + step]
         lp = (-0.5 / var) * (xs[:, None] - m) ** 2 + const
         top = lp.max(axis=1)
-        out[start:start + step] = top + np.log(np.exp(lp - top[:, None]).sum(axis=1))
+        out[start : start + step] = top + np.log(np.exp(lp - top[:, None]).sum(axis=1))
     return out
 
 
@@ -434,7 +435,9 @@ def renyi_divergence(p, q, alpha, noise_var=0.0):
     t_arr = v.positive("noise_var", noise_var, allow_zero=True)
     if alpha_arr.ndim or t_arr.ndim:
         a_b, t_b = np.broadcast_arrays(alpha_arr, t_arr)
-        out = np.array([renyi_divergence(p, q, float(a), float(t)) for a, t in zip(a_b.ravel(), t_b.ravel(), strict=True)])
+        out = np.array(
+            [renyi_divergence(p, q, float(a), float(t)) for a, t in zip(a_b.ravel(), t_b.ravel(), strict=True)]
+        )
         return out.reshape(a_b.shape)
     alpha, t = float(alpha_arr), float(t_arr)
     if t == 0:

@@ -80,8 +80,14 @@ def _fit_one(x, k, random_state, reg_covar, n_init):
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.mixture import GaussianMixture as _SkGMM
 
-    model = _SkGMM(n_components=k, covariance_type="full", random_state=random_state,
-                   reg_covar=reg_covar, n_init=n_init, max_iter=500)
+    model = _SkGMM(
+        n_components=k,
+        covariance_type="full",
+        random_state=random_state,
+        reg_covar=reg_covar,
+        n_init=n_init,
+        max_iter=500,
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         model.fit(x[:, None])
@@ -178,5 +184,12 @@ def fit_gmm(samples, max_components=10, criterion="bic", random_state=0, reg_cov
     order = np.argsort(best.means_.ravel())
     w = best.weights_[order]
     bic = scores if criterion == "bic" else np.array([m.bic(x[:, None]) for m in models])
-    return FittedGaussianMixture(w / w.sum(), best.means_.ravel()[order], best.covariances_.ravel()[order],
-                                 criterion=criterion, ks=ks, scores=scores, bic=bic)
+    return FittedGaussianMixture(
+        w / w.sum(),
+        best.means_.ravel()[order],
+        best.covariances_.ravel()[order],
+        criterion=criterion,
+        ks=ks,
+        scores=scores,
+        bic=bic,
+    )

@@ -25,8 +25,18 @@ from . import _validation as v
 from ._numerics import lse
 from .distributions import Components, Empirical, Gaussian, GaussianMixture, components
 
-__all__ = ["quantile_coupling", "w_infinity", "wasserstein", "gaussian_w2_squared", "optimal_plan",
-           "component_coupling", "mixture_quantile_at_score", "quantile_difference_tail", "QuantileDifference", "mirrored"]
+__all__ = [
+    "quantile_coupling",
+    "w_infinity",
+    "wasserstein",
+    "gaussian_w2_squared",
+    "optimal_plan",
+    "component_coupling",
+    "mixture_quantile_at_score",
+    "quantile_difference_tail",
+    "QuantileDifference",
+    "mirrored",
+]
 
 
 def _as_empirical(name, p):
@@ -116,8 +126,10 @@ def w_infinity(p, q):
     if isinstance(p, Gaussian) and isinstance(q, Gaussian):
         return abs(p.mean - q.mean) if p.var == q.var else np.inf
     if isinstance(p, GaussianMixture) or isinstance(q, GaussianMixture):
-        raise ValueError("w_infinity needs two rpp.Empirical samples or two rpp.Gaussian priors; "
-                         "for mixtures pass the data samples instead")
+        raise ValueError(
+            "w_infinity needs two rpp.Empirical samples or two rpp.Gaussian priors; "
+            "for mixtures pass the data samples instead"
+        )
     x, y, _ = quantile_coupling(p, q)
     return float(np.max(np.abs(x - y)))
 
@@ -225,10 +237,11 @@ def _linprog_plan(a, b, C):
     from scipy.optimize import linprog
 
     K, L = C.shape
-    rows = np.kron(np.eye(K), np.ones((1, L)))           # sum_l P_kl = a_k
-    cols = np.kron(np.ones((1, K)), np.eye(L))[:-1]      # sum_k P_kl = b_l (one constraint is redundant)
-    res = linprog(C.ravel(), A_eq=np.vstack([rows, cols]), b_eq=np.concatenate([a, b[:-1]]),
-                  bounds=(0, None), method="highs")
+    rows = np.kron(np.eye(K), np.ones((1, L)))  # sum_l P_kl = a_k
+    cols = np.kron(np.ones((1, K)), np.eye(L))[:-1]  # sum_k P_kl = b_l (one constraint is redundant)
+    res = linprog(
+        C.ravel(), A_eq=np.vstack([rows, cols]), b_eq=np.concatenate([a, b[:-1]]), bounds=(0, None), method="highs"
+    )
     if res.status != 0:  # pragma: no cover - the transport polytope is never empty
         raise RuntimeError(f"linprog failed on the transport problem: {res.message}")
     return np.maximum(res.x.reshape(K, L), 0.0)
@@ -287,6 +300,7 @@ def component_coupling(prior_i, prior_j, cost="w2"):
 # Monotone coupling of continuous priors: quantiles at a normal score
 # ----------------------------------------------------------------------------
 
+
 def mixture_quantile_at_score(c, z):
     r""":math:`F^{-1}(\Phi(z))` for a Gaussian mixture (components ``c``), for any real ``z``.
 
@@ -305,17 +319,17 @@ def mixture_quantile_at_score(c, z):
     cand = c.means[None, :] + s[None, :] * z[:, None]
     lo, hi = cand.min(axis=1), cand.max(axis=1)
     target = special.log_ndtr(-np.abs(z))
-    sgn = np.where(z > 0, -1.0, 1.0)            # h increasing (cdf) or decreasing (survival)
-    x = np.dot(cand, c.weights)                 # start inside the bracket
+    sgn = np.where(z > 0, -1.0, 1.0)  # h increasing (cdf) or decreasing (survival)
+    x = np.dot(cand, c.weights)  # start inside the bracket
     act = np.ones(z.shape, bool)
     for _ in range(100):
         xa = x[act]
         u = (xa[:, None] - c.means[None, :]) / s[None, :]
         lF = lse(lw + special.log_ndtr(sgn[act][:, None] * u), axis=1)
         h = lF - target[act]
-        lpdf = lse(lnorm - 0.5 * u ** 2, axis=1)
+        lpdf = lse(lnorm - 0.5 * u**2, axis=1)
         # update the bracket with the sign of h (h increasing in x when sgn = +1)
-        right = sgn[act] * h < 0                # root lies to the right of xa
+        right = sgn[act] * h < 0  # root lies to the right of xa
         lo_a = np.where(right, xa, lo[act])
         hi_a = np.where(right, hi[act], xa)
         slope = sgn[act] * np.exp(lpdf - lF)
@@ -343,16 +357,17 @@ def quantile_difference_tail(ci, cj, Z):
     because :math:`\bar\Phi(z-a) \ge e^{az-a^2/2}\bar\Phi(z)` for :math:`a \ge 0`.
     Requires ``Z**2 >= 2 L`` for both mixtures.
     """
+
     def bounds(c):
         s = np.sqrt(c.variances)
         smax = s.max()
         widest = np.flatnonzero(s == smax)
         K = widest[np.argmax(c.means[widest])]
         L = -np.log(c.weights[K])
-        if Z ** 2 < 2 * L:
+        if Z**2 < 2 * L:
             raise ValueError(f"Z must satisfy Z**2 >= 2 log(1/w_K) = {2 * L}, got Z = {Z}")
-        lo_const = c.means[K] - smax * 2 * L / Z     # lower: mu_K + s z - s 2L/Z
-        hi_const = c.means.max()                     # upper: max mu + s_max z
+        lo_const = c.means[K] - smax * 2 * L / Z  # lower: mu_K + s z - s 2L/Z
+        hi_const = c.means.max()  # upper: max mu + s_max z
         return smax, lo_const, hi_const
 
     si, li, hi_i = bounds(ci)

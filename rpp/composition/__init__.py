@@ -13,48 +13,140 @@ Top-:math:`k` mechanisms (``markov``, ``topk``).
 ``example3_*``, ``example5_*``, ``simulate_example*``, ``ASIA``, ``CAPTURE24_STATES``) live in
 :mod:`rpp.paper.composition_examples` and stay importable from here (loaded on first use).
 """
+
 import importlib
 
 from ..discrete import pufferfish_leakage
 from ..divergence import discrete_renyi_divergence as discrete_renyi
 from .bayesnet import bfs_neighbour_sets, bn_ab_curve, bn_joint, moral_graph
 from .collapse import composed_output_distribution, posterior_of_secret
-from .gaussian import (conditional_weights, farthest_low_sets, gaussian_region_ab_curve, gp_covariance,
-                       log_interval_prob, region_grid, region_influence_direct, region_influence_sweep)
-from .influence import (a_dagger, a_dagger_uncertain, a_star_bruteforce, ab_curve_bruteforce, best_b,
-                        conditional_marginal, dependent_dp_curve, entry_secret_pairs, epsilon_dp_from_curve,
-                        epsilon_puffer_from_curve, group_dp_curve, misspecified_epsilon, per_entry_dp_curve,
-                        pufferfish_epsilon_exact, randomized_response_mechanism, secret_conditionals,
-                        theorem4_epsilon, uncertain_ratio_bound)
-from .markov import (chain_ab_curve, chain_ab_interior, chain_joint, chain_quilt_table, fit_transition_matrix,
-                     interior_leak_profile, mqm_sigma_chain, mqm_sigma_interior, simulate_chains,
-                     smooth_transition_matrix, stationary_distribution, two_state_ab_exact, two_state_ab_paper,
-                     two_state_side_logratios)
+from .gaussian import (
+    conditional_weights,
+    farthest_low_sets,
+    gaussian_region_ab_curve,
+    gp_covariance,
+    log_interval_prob,
+    region_grid,
+    region_influence_direct,
+    region_influence_sweep,
+)
+from .influence import (
+    a_dagger,
+    a_dagger_uncertain,
+    a_star_bruteforce,
+    ab_curve_bruteforce,
+    best_b,
+    conditional_marginal,
+    dependent_dp_curve,
+    entry_secret_pairs,
+    epsilon_dp_from_curve,
+    epsilon_puffer_from_curve,
+    group_dp_curve,
+    misspecified_epsilon,
+    per_entry_dp_curve,
+    pufferfish_epsilon_exact,
+    randomized_response_mechanism,
+    secret_conditionals,
+    theorem4_epsilon,
+    uncertain_ratio_bound,
+)
+from .markov import (
+    chain_ab_curve,
+    chain_ab_interior,
+    chain_joint,
+    chain_quilt_table,
+    fit_transition_matrix,
+    interior_leak_profile,
+    mqm_sigma_chain,
+    mqm_sigma_interior,
+    simulate_chains,
+    smooth_transition_matrix,
+    stationary_distribution,
+    two_state_ab_exact,
+    two_state_ab_paper,
+    two_state_side_logratios,
+)
 from .nfc import composed_leakage_exact, nfc_dual, nfc_matrix, nfc_min_epsilon, nfc_primal, nfc_violation
 from .topk import activity_chain, em_topk, laplace_topk, topk_metrics, true_topk
 
 __all__ = [
-    "discrete_renyi", "pufferfish_leakage", "posterior_of_secret", "composed_output_distribution",
-    "nfc_matrix", "nfc_primal", "nfc_dual", "nfc_min_epsilon", "composed_leakage_exact", "nfc_violation",
-    "conditional_marginal", "a_dagger", "a_dagger_uncertain", "uncertain_ratio_bound", "a_star_bruteforce",
-    "ab_curve_bruteforce", "entry_secret_pairs", "epsilon_puffer_from_curve", "best_b", "epsilon_dp_from_curve",
-    "theorem4_epsilon", "per_entry_dp_curve", "group_dp_curve", "dependent_dp_curve", "misspecified_epsilon",
-    "randomized_response_mechanism", "pufferfish_epsilon_exact", "secret_conditionals",
-    "stationary_distribution", "chain_joint", "two_state_side_logratios", "two_state_ab_paper",
-    "two_state_ab_exact", "chain_quilt_table", "chain_ab_curve", "chain_ab_interior", "interior_leak_profile",
-    "mqm_sigma_chain", "mqm_sigma_interior", "smooth_transition_matrix", "fit_transition_matrix",
+    "discrete_renyi",
+    "pufferfish_leakage",
+    "posterior_of_secret",
+    "composed_output_distribution",
+    "nfc_matrix",
+    "nfc_primal",
+    "nfc_dual",
+    "nfc_min_epsilon",
+    "composed_leakage_exact",
+    "nfc_violation",
+    "conditional_marginal",
+    "a_dagger",
+    "a_dagger_uncertain",
+    "uncertain_ratio_bound",
+    "a_star_bruteforce",
+    "ab_curve_bruteforce",
+    "entry_secret_pairs",
+    "epsilon_puffer_from_curve",
+    "best_b",
+    "epsilon_dp_from_curve",
+    "theorem4_epsilon",
+    "per_entry_dp_curve",
+    "group_dp_curve",
+    "dependent_dp_curve",
+    "misspecified_epsilon",
+    "randomized_response_mechanism",
+    "pufferfish_epsilon_exact",
+    "secret_conditionals",
+    "stationary_distribution",
+    "chain_joint",
+    "two_state_side_logratios",
+    "two_state_ab_paper",
+    "two_state_ab_exact",
+    "chain_quilt_table",
+    "chain_ab_curve",
+    "chain_ab_interior",
+    "interior_leak_profile",
+    "mqm_sigma_chain",
+    "mqm_sigma_interior",
+    "smooth_transition_matrix",
+    "fit_transition_matrix",
     "simulate_chains",
-    "gp_covariance", "log_interval_prob", "conditional_weights", "region_grid", "region_influence_sweep",
-    "gaussian_region_ab_curve", "farthest_low_sets", "region_influence_direct",
-    "bn_joint", "moral_graph", "bfs_neighbour_sets", "bn_ab_curve",
-    "activity_chain", "em_topk", "laplace_topk", "topk_metrics", "true_topk",
+    "gp_covariance",
+    "log_interval_prob",
+    "conditional_weights",
+    "region_grid",
+    "region_influence_sweep",
+    "gaussian_region_ab_curve",
+    "farthest_low_sets",
+    "region_influence_direct",
+    "bn_joint",
+    "moral_graph",
+    "bfs_neighbour_sets",
+    "bn_ab_curve",
+    "activity_chain",
+    "em_topk",
+    "laplace_topk",
+    "topk_metrics",
+    "true_topk",
 ]
 
-_PAPER = frozenset([
-    "example1_mechanism", "example1_expected_runs", "example1_runs_bound", "simulate_example1",
-    "example3_mechanism", "simulate_example3", "example5_epsilon", "example5_epsilon_bruteforce",
-    "example5_mechanism", "simulate_example5", "ASIA", "CAPTURE24_STATES",
-])
+_PAPER = frozenset(
+    [
+        "example1_mechanism",
+        "example1_expected_runs",
+        "example1_runs_bound",
+        "simulate_example1",
+        "example3_mechanism",
+        "simulate_example3",
+        "example5_epsilon",
+        "example5_epsilon_bruteforce",
+        "example5_mechanism",
+        "simulate_example5",
+        "ASIA",
+        "CAPTURE24_STATES",
+    ]
+)
 
 
 def __getattr__(name):

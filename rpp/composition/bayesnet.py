@@ -3,6 +3,7 @@ r"""Bayesian-network priors and their :math:`a(b)`-influence curve (Bai et al. 2
 A network is a dict ``node -> (parents, table of Pr(node = 1 | parent values))`` of binary
 nodes; the Asia network used by the book is :data:`rpp.paper.composition_examples.ASIA`.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -13,6 +14,7 @@ import numpy as np
 from .influence import a_star_bruteforce
 
 __all__ = ["bn_joint", "moral_graph", "bfs_neighbour_sets", "bn_ab_curve"]
+
 
 def bn_joint(network):
     r"""Joint pmf :math:`\prod_v\Pr(x_v\mid x_{\mathrm{pa}(v)})` of a binary network, shape ``(2,)*n``.
@@ -94,8 +96,9 @@ def bn_ab_curve(network, bs, method="exact", uncertainty=None):
             if method == "exact":
                 cands = [H for H in itertools.combinations(range(n), b) if k in H]
             elif method == "estimate":
-                cands = [tuple(sorted({k} | {names.index(u) for u in N}))
-                         for N in bfs_neighbour_sets(network, v, b - 1)]
+                cands = [
+                    tuple(sorted({k} | {names.index(u) for u in N})) for N in bfs_neighbour_sets(network, v, b - 1)
+                ]
             else:
                 raise ValueError(f"method must be 'exact' or 'estimate', got {method!r}")
             val, _ = a_star_bruteforce(J, si, sj, b, uncertainty, candidates=cands)

@@ -4,6 +4,7 @@ r"""Posteriors and repeated runs of finite mechanisms (Bai et al. 2026, Section 
 computations behind privacy collapse under composition; the paper's Examples 1, 3 and 5
 are in :mod:`rpp.paper.composition_examples`.
 """
+
 from __future__ import annotations
 
 import numpy as np

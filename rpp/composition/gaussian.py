@@ -15,6 +15,7 @@ conditional log-odds :math:`f(\mu)=\log\Pr(R_1\mid\mu)/\Pr(R_2\mid\mu)`, the lea
 :math:`\max_\mu|f(\mu)-\log\Pr(R_1)/\Pr(R_2)|` is at most the *range*
 :math:`\max_\mu f-\min_\mu f`; we compute this (marginal-free) upper bound.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -25,9 +26,16 @@ from scipy.special import log_ndtr
 from .. import _validation as v
 from .._numerics import lse
 
-__all__ = ["gp_covariance", "log_interval_prob", "conditional_weights", "region_grid",
-           "region_influence_sweep", "gaussian_region_ab_curve", "farthest_low_sets",
-           "region_influence_direct"]
+__all__ = [
+    "gp_covariance",
+    "log_interval_prob",
+    "conditional_weights",
+    "region_grid",
+    "region_influence_sweep",
+    "gaussian_region_ab_curve",
+    "farthest_low_sets",
+    "region_influence_direct",
+]
 
 
 def gp_covariance(n, ell):
@@ -86,7 +94,7 @@ def region_influence_sweep(w, s, gamma, delta, regions=None, n_mu=401):
     # for every pair (r1, r2): range over mu of lp[r1]-lp[r2]; vectorised in chunks
     best = 0.0
     for k in range(0, regions.size, 64):
-        d = lp[k:k + 64, None, :] - lp[None, :, :]
+        d = lp[k : k + 64, None, :] - lp[None, :, :]
         best = max(best, float(np.max(d.max(-1) - d.min(-1))))
     return best
 
@@ -108,8 +116,7 @@ def farthest_low_sets(n, center, b):
     return out
 
 
-def gaussian_region_ab_curve(n, ell, gamma, delta, bs, n_mu=401, regions=None, center=None,
-                             all_low_sets=False):
+def gaussian_region_ab_curve(n, ell, gamma, delta, bs, n_mu=401, regions=None, center=None, all_low_sets=False):
     r""":math:`\hat a(b)` for the truncated-Gaussian prior by the paper's one-dimensional sweep.
 
     Secret coordinate :math:`i^\star=\lceil n/2\rceil` (``center``, 0-based default
@@ -137,8 +144,7 @@ def gaussian_region_ab_curve(n, ell, gamma, delta, bs, n_mu=401, regions=None, c
     return np.array(out)
 
 
-def region_influence_direct(n, ell, gamma, delta, center, high, regions=None, n_grid=41,
-                            n_quad=4001):
+def region_influence_direct(n, ell, gamma, delta, center, high, regions=None, n_grid=41, n_quad=4001):
     r"""Slow direct computation of the same range bound under the *exact* truncated prior.
 
     For :math:`\mathbf x_{\mathcal L}` on a grid over :math:`[-\gamma,\gamma]^{|\mathcal L|}`,

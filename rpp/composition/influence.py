@@ -14,6 +14,7 @@ with one axis per entry. A *secret* is a boolean mask over that array.
 * Theorem 4: mechanisms with :math:`\epsilon_{DP,\ell}\le(\epsilon_{puffer,\ell}-a_\ell)/b_\ell`
   jointly satisfy :math:`\max_\ell a_\ell+\sum_\ell(\epsilon_{puffer,\ell}-a_\ell)`-Pufferfish.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -24,13 +25,23 @@ from .. import _validation as v
 from ..discrete import conditional_output_pmf, product_channel, pufferfish_leakage, randomized_response
 
 __all__ = [
-    "conditional_marginal", "a_dagger", "a_dagger_uncertain", "a_star_bruteforce",
-    "ab_curve_bruteforce", "entry_secret_pairs",
-    "epsilon_puffer_from_curve", "best_b", "epsilon_dp_from_curve",
+    "conditional_marginal",
+    "a_dagger",
+    "a_dagger_uncertain",
+    "a_star_bruteforce",
+    "ab_curve_bruteforce",
+    "entry_secret_pairs",
+    "epsilon_puffer_from_curve",
+    "best_b",
+    "epsilon_dp_from_curve",
     "theorem4_epsilon",
-    "per_entry_dp_curve", "group_dp_curve", "dependent_dp_curve",
+    "per_entry_dp_curve",
+    "group_dp_curve",
+    "dependent_dp_curve",
     "misspecified_epsilon",
-    "randomized_response_mechanism", "pufferfish_epsilon_exact", "secret_conditionals",
+    "randomized_response_mechanism",
+    "pufferfish_epsilon_exact",
+    "secret_conditionals",
 ]
 
 
@@ -68,8 +79,7 @@ def a_dagger(joint, s_i, s_j, low):
     """
     if len(low) == 0:
         return 0.0
-    return _max_abs_log_ratio(conditional_marginal(joint, s_i, low),
-                              conditional_marginal(joint, s_j, low))
+    return _max_abs_log_ratio(conditional_marginal(joint, s_i, low), conditional_marginal(joint, s_j, low))
 
 
 def a_dagger_uncertain(joint, s_i, s_j, low, lower=0.8, upper=1.2):
@@ -280,7 +290,7 @@ def randomized_response_mechanism(n, eps_dp, k=2):
     eps_dp = float(v.positive("eps_dp", eps_dp, allow_zero=True))
     k = v.integer("k", k, 2)
     if eps_dp == 0:
-        return np.full((k ** n, k ** n), float(k) ** -n)
+        return np.full((k**n, k**n), float(k) ** -n)
     return product_channel(*[randomized_response(eps_dp, k)] * n)
 
 
@@ -292,8 +302,10 @@ def secret_conditionals(joint, mechanism, s_i, s_j):
     (:func:`rpp.discrete.conditional_output_pmf` for each).
     """
     flat = np.ravel(np.asarray(joint, float))
-    return (conditional_output_pmf(flat, mechanism, np.ravel(np.asarray(s_i, bool))),
-            conditional_output_pmf(flat, mechanism, np.ravel(np.asarray(s_j, bool))))
+    return (
+        conditional_output_pmf(flat, mechanism, np.ravel(np.asarray(s_i, bool))),
+        conditional_output_pmf(flat, mechanism, np.ravel(np.asarray(s_j, bool))),
+    )
 
 
 def pufferfish_epsilon_exact(joint, mechanism, pairs):
@@ -302,5 +314,4 @@ def pufferfish_epsilon_exact(joint, mechanism, pairs):
     ``joint`` is the prior pmf (any shape, flattened in C order), ``mechanism`` the
     (N, Ω) matrix of output probabilities and ``pairs`` a list of ``(s_i, s_j, ...)`` masks.
     """
-    return max(float(pufferfish_leakage(*secret_conditionals(joint, mechanism, p[0], p[1])))
-               for p in pairs)
+    return max(float(pufferfish_leakage(*secret_conditionals(joint, mechanism, p[0], p[1]))) for p in pairs)

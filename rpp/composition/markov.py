@@ -13,6 +13,7 @@ nodes closest to :math:`X_i`, at distances :math:`d_L` (left) and :math:`d_R` (r
 
 and the two boundary nodes are conditionally independent given :math:`X_i`.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,11 +22,20 @@ from .. import _validation as v
 from .influence import uncertain_ratio_bound
 
 __all__ = [
-    "stationary_distribution", "chain_joint",
-    "two_state_side_logratios", "two_state_ab_paper", "two_state_ab_exact",
-    "chain_quilt_table", "chain_ab_curve", "chain_ab_interior",
-    "mqm_sigma_chain", "mqm_sigma_interior", "interior_leak_profile",
-    "smooth_transition_matrix", "fit_transition_matrix", "simulate_chains",
+    "stationary_distribution",
+    "chain_joint",
+    "two_state_side_logratios",
+    "two_state_ab_paper",
+    "two_state_ab_exact",
+    "chain_quilt_table",
+    "chain_ab_curve",
+    "chain_ab_interior",
+    "mqm_sigma_chain",
+    "mqm_sigma_interior",
+    "interior_leak_profile",
+    "smooth_transition_matrix",
+    "fit_transition_matrix",
+    "simulate_chains",
 ]
 
 
@@ -60,8 +70,10 @@ def stationary_distribution(P):
     for _ in range(max(1, int(np.ceil(np.log2(max(K, 2)))))):
         reach = reach | ((reach.astype(np.int64) @ reach.astype(np.int64)) > 0)
     if not reach.all():
-        raise ValueError("P must be the transition matrix of an irreducible chain (every state reachable "
-                         "from every other); this chain is reducible, so its stationary law is not unique")
+        raise ValueError(
+            "P must be the transition matrix of an irreducible chain (every state reachable "
+            "from every other); this chain is reducible, so its stationary law is not unique"
+        )
     w, vecs = np.linalg.eig(P.T)
     k = int(np.argmin(np.abs(w - 1)))
     pi = np.abs(np.real(vecs[:, k]))
@@ -118,7 +130,7 @@ def two_state_side_logratios(p, q, d):
     lam, pi0 = _two_state(p, q)
     d = np.asarray(d, float)
     pi1 = 1 - pi0
-    ld = lam ** d
+    ld = lam**d
     g0 = np.log(pi0 + ld * pi1) - np.log(pi0 - ld * pi0)
     g1 = np.log(pi1 - ld * pi1) - np.log(pi1 + ld * pi0)
     return np.stack([g0, g1], axis=-1)
@@ -144,8 +156,9 @@ def two_state_ab_paper(p, q, b):
     pir = pi0 if q > p else 1 - pi0
     dl = np.floor((b + 1) / 2)
     dr = np.ceil((b + 1) / 2)
+
     def f(d):
-        return np.abs(np.log((pir + lam ** d * (1 - pir)) / (pir - lam ** d * pir)))
+        return np.abs(np.log((pir + lam**d * (1 - pir)) / (pir - lam**d * pir)))
 
     return f(dl) + f(dr)
 
@@ -268,7 +281,7 @@ def mqm_sigma_chain(P, n, eps, start=None, uncertainty=None, table=None):
     v.positive("eps", eps)
     table = chain_quilt_table(P, n, start, uncertainty) if table is None else table
     sig = np.full(n, np.inf)
-    for (i, _dL, _dR, size, leak) in table:
+    for i, _dL, _dR, size, leak in table:
         e = float(np.max(leak))
         if e < eps:
             sig[i] = min(sig[i], size / (eps - e))
@@ -383,8 +396,7 @@ def mqm_sigma_interior(P, eps, chain_length, uncertainty=None, profile=None, sma
     if ok.any():
         sigma = min(sigma, float(np.min(sizes[ok] / (eps - e[ok]))))
     floor = profile["e_floor"]
-    certified = (floor >= eps or (profile["smax"] + 1) / (eps - floor) >= sigma
-                 or chain_length <= profile["smax"] + 1)
+    certified = floor >= eps or (profile["smax"] + 1) / (eps - floor) >= sigma or chain_length <= profile["smax"] + 1
     if not certified:
         raise ValueError(f"quilt search incomplete for eps={eps}: increase smax (now {profile['smax']})")
     return float(sigma)

@@ -17,6 +17,7 @@ holds with the dual's :math:`\beta` (Bai et al. 2026, Thm. 1, Eq. (1)); a positi
 :math:`v` means that running the mechanism :math:`r` times leaks about :math:`r(\epsilon+v)`,
 so :math:`r\epsilon`-linear composition fails.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -27,8 +28,7 @@ from scipy.optimize import linprog
 from .. import _validation as v
 from .._numerics import lse
 
-__all__ = ["nfc_matrix", "nfc_primal", "nfc_dual", "nfc_min_epsilon",
-           "composed_leakage_exact", "nfc_violation"]
+__all__ = ["nfc_matrix", "nfc_primal", "nfc_dual", "nfc_min_epsilon", "composed_leakage_exact", "nfc_violation"]
 
 
 def nfc_matrix(p_d, p_others, eps=0.0):
@@ -44,8 +44,7 @@ def nfc_matrix(p_d, p_others, eps=0.0):
     p_others = v.pmf("p_others", np.atleast_2d(p_others), axis=1)
     keep = p_d > 0
     with np.errstate(divide="ignore"):
-        A = (np.log(p_d)[:, None] - np.broadcast_to(np.asarray(eps, float), p_d.shape)[:, None]
-             - np.log(p_others.T))
+        A = np.log(p_d)[:, None] - np.broadcast_to(np.asarray(eps, float), p_d.shape)[:, None] - np.log(p_others.T)
     A = A[keep]
     return np.minimum(A, 1e6)
 
@@ -60,8 +59,15 @@ def nfc_primal(A):
     # variables (w_1..w_J, t); minimise -t; constraints t - (w^T A)_l <= 0
     c = np.r_[np.zeros(J), -1.0]
     A_ub = np.c_[-A.T, np.ones(m)]
-    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(m), A_eq=np.r_[np.ones(J), 0.0][None, :],
-                  b_eq=[1.0], bounds=[(0, None)] * J + [(None, None)], method="highs")
+    res = linprog(
+        c,
+        A_ub=A_ub,
+        b_ub=np.zeros(m),
+        A_eq=np.r_[np.ones(J), 0.0][None, :],
+        b_eq=[1.0],
+        bounds=[(0, None)] * J + [(None, None)],
+        method="highs",
+    )
     if res.status != 0:
         raise RuntimeError(f"primal LP failed: {res.message}")
     return -res.fun, res.x[:J]
@@ -76,8 +82,15 @@ def nfc_dual(A):
     J, m = A.shape
     c = np.r_[np.zeros(m), 1.0]
     A_ub = np.c_[A, -np.ones(J)]
-    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(J), A_eq=np.r_[np.ones(m), 0.0][None, :],
-                  b_eq=[1.0], bounds=[(0, None)] * m + [(None, None)], method="highs")
+    res = linprog(
+        c,
+        A_ub=A_ub,
+        b_ub=np.zeros(J),
+        A_eq=np.r_[np.ones(m), 0.0][None, :],
+        b_eq=[1.0],
+        bounds=[(0, None)] * m + [(None, None)],
+        method="highs",
+    )
     if res.status != 0:
         raise RuntimeError(f"dual LP failed: {res.message}")
     return res.fun, res.x[:m]

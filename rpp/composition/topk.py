@@ -9,14 +9,15 @@ r"""Noisy Top-:math:`k` queries on categorical time series (Bai et al. 2026, Sec
   :math:`\ell_1` change of a histogram when one entry changes), then the top-:math:`k` noisy
   counts (Song, Wang & Chaudhuri 2017).
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from .. import _validation as v
 
-__all__ = ["activity_chain", "em_topk", "laplace_topk", "topk_metrics",
-           "true_topk"]
+__all__ = ["activity_chain", "em_topk", "laplace_topk", "topk_metrics", "true_topk"]
+
 
 def activity_chain(popularity, persistence):
     r"""Documented simulation chain :math:`P=\rho I+(1-\rho)\mathbf 1\mathbf w^\top`.

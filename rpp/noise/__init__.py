@@ -16,6 +16,15 @@ from .laplace import LaplaceNoise
 from .laplace_divergence import laplace_noisy_logpdf, laplace_renyi_divergence, laplace_renyi_divergence_bound
 from .laplace_rdp import laplace_rdp, laplace_rdp_scale, log_laplace_shift_integral
 
-__all__ = ["GaussianNoise", "LaplaceNoise", "gaussian_divergence_upper", "certified_gaussian_divergence",
-           "laplace_rdp", "laplace_rdp_scale", "log_laplace_shift_integral", "laplace_renyi_divergence_bound",
-           "laplace_renyi_divergence", "laplace_noisy_logpdf"]
+__all__ = [
+    "GaussianNoise",
+    "LaplaceNoise",
+    "gaussian_divergence_upper",
+    "certified_gaussian_divergence",
+    "laplace_rdp",
+    "laplace_rdp_scale",
+    "log_laplace_shift_integral",
+    "laplace_renyi_divergence_bound",
+    "laplace_renyi_divergence",
+    "laplace_noisy_logpdf",
+]

@@ -20,11 +20,12 @@ from ..divergence import gaussian_renyi, renyi_divergence_bound
 
 __all__ = ["GaussianNoise", "gaussian_divergence_upper", "certified_gaussian_divergence"]
 
-_U = 2.0 ** -53  # unit round-off
+_U = 2.0**-53  # unit round-off
 
 
-def gaussian_divergence_upper(mu_i: ArrayLike, var_i: ArrayLike, mu_j: ArrayLike, var_j: ArrayLike,
-                              alpha: ArrayLike, z: ArrayLike) -> Any:
+def gaussian_divergence_upper(
+    mu_i: ArrayLike, var_i: ArrayLike, mu_j: ArrayLike, var_j: ArrayLike, alpha: ArrayLike, z: ArrayLike
+) -> Any:
     r"""Certified upper bound on :math:`D_\alpha(N(\mu_i,\sigma_i^2+z)\|N(\mu_j,\sigma_j^2+z))`.
 
     Near the edge of the domain the divergence is ill-conditioned:
@@ -83,8 +84,9 @@ def gaussian_divergence_upper(mu_i: ArrayLike, var_i: ArrayLike, mu_j: ArrayLike
     return np.where(one_x_low > 0, np.maximum(val, 0.0), np.inf)
 
 
-def certified_gaussian_divergence(mu_i: ArrayLike, var_i: ArrayLike, mu_j: ArrayLike, var_j: ArrayLike,
-                                  alpha: ArrayLike, z: ArrayLike) -> tuple[Any, Any]:
+def certified_gaussian_divergence(
+    mu_i: ArrayLike, var_i: ArrayLike, mu_j: ArrayLike, var_j: ArrayLike, alpha: ArrayLike, z: ArrayLike
+) -> tuple[Any, Any]:
     r"""``(value, error)`` of :math:`D_\alpha(N(\mu_i,\sigma_i^2+z)\|N(\mu_j,\sigma_j^2+z))`, ``value + error`` certified.
 
     ``value`` is the closed form :func:`rpp.gaussian_renyi` (capped by the bound),
@@ -162,7 +164,7 @@ class GaussianNoise:
     @property
     def variance(self) -> float:
         r"""Noise variance :math:`\theta^2`."""
-        return self.scale ** 2
+        return self.scale**2
 
     def divergence(self, p: Any, q: Any, alpha: float) -> tuple[float, float]:
         r"""``(value, error)`` of :math:`D_\alpha(p * N(0,\theta^2)\,\|\,q * N(0,\theta^2))`; ``value + error`` is certified.
@@ -173,7 +175,7 @@ class GaussianNoise:
         """
         check_prior("p", p)
         check_prior("q", q)
-        z = self.scale ** 2
+        z = self.scale**2
         if isinstance(p, Gaussian) and isinstance(q, Gaussian):
             return certified_gaussian_divergence(p.mean, p.var, q.mean, q.var, alpha, z)
         return renyi_divergence_bound(p, q, alpha, z)

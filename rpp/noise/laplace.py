@@ -54,7 +54,7 @@ class LaplaceNoise:
     @property
     def variance(self) -> float:
         r"""Noise variance :math:`2b^2`."""
-        return 2 * self.scale ** 2
+        return 2 * self.scale**2
 
     def divergence(self, p: Any, q: Any, alpha: float) -> tuple[float, float]:
         r"""``(value, error)`` of :math:`D_\alpha(p * \mathrm{Lap}(b)\,\|\,q * \mathrm{Lap}(b))` (:func:`rpp.laplace_renyi_divergence_bound`)."""

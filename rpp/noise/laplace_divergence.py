@@ -60,19 +60,18 @@ _GL_GAP = float(np.max(np.diff(np.concatenate([[-1.0], _GL_X, [1.0]]))))
 _N_GL = 20
 # Semi-minor axes (in units of b) tried for the Bernstein ellipse of each panel.
 _YM = np.array([0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.25])
-_TOL = 1e-15            # target error of one panel, relative to the integral
+_TOL = 1e-15  # target error of one panel, relative to the integral
 _MAX_PANELS = 400_000
-_MAX_LEVELS = 200       # bisection levels
-_CHUNK = 2_000_000      # entries of a (points x atoms) work array
-_U = 2.0 ** -53
+_MAX_LEVELS = 200  # bisection levels
+_CHUNK = 2_000_000  # entries of a (points x atoms) work array
+_U = 2.0**-53
 
 
 def _log_expm1(x):
     """log(e^x - 1) for x >= 0 without overflow (-inf at 0)."""
     x = np.asarray(x, float)
     with np.errstate(divide="ignore"):
-        return np.where(x > 30, x + np.log1p(-np.exp(-np.maximum(x, 30.0))),
-                        np.log(np.expm1(np.minimum(x, 30.0))))
+        return np.where(x > 30, x + np.log1p(-np.exp(-np.maximum(x, 30.0))), np.log(np.expm1(np.minimum(x, 30.0))))
 
 
 def _validate_pair(p, q):
@@ -84,6 +83,7 @@ def _validate_pair(p, q):
 # Output densities
 # ----------------------------------------------------------------------------
 
+
 def _log_conv_gauss(y, mu, s, b):
     r"""log of :math:`N(\mu, s^2) * \mathrm{Lap}(b)` at ``y`` (arrays broadcast; ``s > 0``)."""
     z = y - mu
@@ -92,8 +92,8 @@ def _log_conv_gauss(y, mu, s, b):
         # s^2/(2b^2) - zz/b + log Phi(zz/s - s/b), without cancellation
         u = s / b - zz / s
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            pos = -zz ** 2 / (2 * s ** 2) + np.log(special.erfcx(np.maximum(u, 0) / np.sqrt(2)) / 2)
-            neg = s ** 2 / (2 * b ** 2) - zz / b + special.log_ndtr(-np.minimum(u, 0))
+            pos = -(zz**2) / (2 * s**2) + np.log(special.erfcx(np.maximum(u, 0) / np.sqrt(2)) / 2)
+            neg = s**2 / (2 * b**2) - zz / b + special.log_ndtr(-np.minimum(u, 0))
         return np.where(u > 0, pos, neg)
 
     return np.logaddexp(term(z), term(-z)) - np.log(2 * b)
@@ -104,7 +104,7 @@ def _log_density(y, comp, b):
     y = np.asarray(y, float)
     step = max(1, _CHUNK // comp.weights.size)
     if y.size > step:
-        return np.concatenate([_log_density(y[i:i + step], comp, b) for i in range(0, y.size, step)])
+        return np.concatenate([_log_density(y[i : i + step], comp, b) for i in range(0, y.size, step)])
     lw = np.log(comp.weights)
     s = np.sqrt(comp.variances)
     atom = s == 0
@@ -157,6 +157,7 @@ def laplace_noisy_logpdf(prior, y, scale):
 # Two empirical priors: certified quadrature
 # ----------------------------------------------------------------------------
 
+
 def _atoms_log_integral(P, Q, alpha, b):
     r"""``(log I, rel_err)`` for :math:`I = \int p^\alpha q^{1-\alpha}`, p, q Laplace mixtures at atoms (certified).
 
@@ -169,13 +170,13 @@ def _atoms_log_integral(P, Q, alpha, b):
     """
     xs = np.union1d(P.means, Q.means)
     lwp, lwq = np.log(P.weights), np.log(Q.weights)
-    dp = P.means[None, :] - xs[:, None]          # atom positions relative to every anchor
+    dp = P.means[None, :] - xs[:, None]  # atom positions relative to every anchor
     dq = Q.means[None, :] - xs[:, None]
     lnorm = np.log(2 * b)
 
     def log_mix(lw, d, anc, off):
         out_l, out_e = np.empty(off.size), np.empty(off.size)
-        step = max(1, _CHUNK // lw.size)           # bound the memory of the (nodes x atoms) arrays
+        step = max(1, _CHUNK // lw.size)  # bound the memory of the (nodes x atoms) arrays
         for i in range(0, off.size, step):
             sl = slice(i, i + step)
             e = np.abs(d[anc[sl]] - off[sl, None]) / b
@@ -204,7 +205,7 @@ def _atoms_log_integral(P, Q, alpha, b):
     # exact tails: beyond the extreme atoms f(y) = f(Y) e^{-|y - Y|/b}
     logs = [np.log(b) + ends[0], np.log(b) + ends[-1]]
     errs = list(np.log(b) + ends[[0, -1]] + _log_expm1(dends[[0, -1]]))
-    L = alpha + abs(1 - alpha)                 # Lipschitz constant of log f in units of b
+    L = alpha + abs(1 - alpha)  # Lipschitz constant of log f in units of b
     anc, sa, sc = [], [], []
     for k in range(n_at - 1):
         half_gap = 0.5 * (xs[k + 1] - xs[k])
@@ -234,11 +235,10 @@ def _atoms_log_integral(P, Q, alpha, b):
         ym = _YM[None, :]
         semi_major = np.hypot(ym, ht[:, None])
         with np.errstate(over="ignore"):
-            log_rho = np.arcsinh(ym / ht[:, None])      # rho = (ym + semi_major) / ht, stably
-        reach = np.maximum(ym ** 2 / (semi_major + ht[:, None]), 0.5 * _GL_GAP * ht[:, None])
+            log_rho = np.arcsinh(ym / ht[:, None])  # rho = (ym + semi_major) / ht, stably
+        reach = np.maximum(ym**2 / (semi_major + ht[:, None]), 0.5 * _GL_GAP * ht[:, None])
         log_m = mx[:, None] + L * reach + max(alpha - 1, 0.0) * (-np.log(np.cos(ym)))
-        log_b = (np.log(half)[:, None] + np.log(64 / 15) + log_m - 2 * _N_GL * log_rho
-                 - np.log(-np.expm1(-2 * log_rho)))
+        log_b = np.log(half)[:, None] + np.log(64 / 15) + log_m - 2 * _N_GL * log_rho - np.log(-np.expm1(-2 * log_rho))
         bound = log_b.min(axis=1)
         total = lse(np.concatenate([logs, gl]))
         ok = bound <= np.log(_TOL) + total
@@ -271,17 +271,18 @@ def _atoms_log_integral(P, Q, alpha, b):
 # Priors with Gaussian components
 # ----------------------------------------------------------------------------
 
+
 def _tail_log_amplitude(comp, b, sign):
     r"""log A with :math:`2b\,p(y) \approx A e^{-\mathrm{sign}\cdot y/b}` in the ``sign`` tail."""
     s2 = comp.variances
-    return lse(np.log(comp.weights) + s2 / (2 * b ** 2) + sign * comp.means / b)
+    return lse(np.log(comp.weights) + s2 / (2 * b**2) + sign * comp.means / b)
 
 
 def _smooth_log_integral(P, Q, alpha, b):
     s = np.sqrt(np.concatenate([P.variances, Q.variances]))
     mu = np.concatenate([P.means, Q.means])
-    hi = float(np.max(mu + s ** 2 / b + 10 * s))
-    lo = float(np.min(mu - s ** 2 / b - 10 * s))
+    hi = float(np.max(mu + s**2 / b + 10 * s))
+    lo = float(np.min(mu - s**2 / b - 10 * s))
     hi = max(hi, float(mu.max()) + 40 * b)
     lo = min(lo, float(mu.min()) - 40 * b)
 
@@ -294,7 +295,7 @@ def _smooth_log_integral(P, Q, alpha, b):
     gs = s[s > 0]
     if gs.size:
         pts.append((mu[s > 0][:, None] + gs[:, None] * np.linspace(-12, 12, 25)).ravel())
-        pts.append((mu[s > 0][:, None] + (gs ** 2 / b)[:, None] * np.array([-1.0, 1.0])).ravel())
+        pts.append((mu[s > 0][:, None] + (gs**2 / b)[:, None] * np.array([-1.0, 1.0])).ravel())
     scale = max(b, float(gs.min()) if gs.size else b)
     geo = scale * 2.0 ** np.arange(-3, 80)
     geo = geo[geo < (hi - lo)]
@@ -310,20 +311,25 @@ def _smooth_log_integral(P, Q, alpha, b):
         lt = alpha * la + (1 - alpha) * lq - sign * end / b - np.log(2.0)  # integral of A..e^{-y/b}/(2b)
         tails.append(lt)
         if alpha > 1:
-            tail_err_factor = phi10 ** (1 - alpha) - phi10 ** alpha
+            tail_err_factor = phi10 ** (1 - alpha) - phi10**alpha
         else:
             tail_err_factor = 1 - phi10
         tail_err = max(tail_err, tail_err_factor)
     log_tail = lse(tails)
     log_i = float(np.logaddexp(log_body, log_tail))
-    rel = (rel_body * np.exp(log_body - log_i) + tail_err * np.exp(log_tail - log_i)
-           + 8 * _U * (alpha + abs(1 - alpha)) * ((hi - lo) / b + 60) + 1e-13)
+    rel = (
+        rel_body * np.exp(log_body - log_i)
+        + tail_err * np.exp(log_tail - log_i)
+        + 8 * _U * (alpha + abs(1 - alpha)) * ((hi - lo) / b + 60)
+        + 1e-13
+    )
     return log_i, float(rel)
 
 
 # ----------------------------------------------------------------------------
 # Public divergences
 # ----------------------------------------------------------------------------
+
 
 def laplace_renyi_divergence_bound(p, q, alpha, scale):
     r"""Value and error bound of :math:`D_\alpha(p * \mathrm{Lap}(b) \,\|\, q * \mathrm{Lap}(b))`.
@@ -375,8 +381,12 @@ def laplace_renyi_divergence_bound(p, q, alpha, scale):
     if atoms and P.weights.size == 1 and Q.weights.size == 1:
         val = float(laplace_rdp(abs(P.means[0] - Q.means[0]), b, alpha))
         return val, float(16 * _U * (val + abs(P.means[0] - Q.means[0]) / b) + 1e-300)
-    if atoms and P.weights.size == Q.weights.size and np.array_equal(P.means, Q.means) \
-            and np.array_equal(P.weights, Q.weights):
+    if (
+        atoms
+        and P.weights.size == Q.weights.size
+        and np.array_equal(P.means, Q.means)
+        and np.array_equal(P.weights, Q.weights)
+    ):
         return 0.0, 0.0
     if atoms:
         log_i, rel = _atoms_log_integral(P, Q, alpha, b)
@@ -427,7 +437,11 @@ def laplace_renyi_divergence(p, q, alpha, scale):
     s = v.positive("scale", scale, allow_zero=True)
     if a.ndim or s.ndim:
         a_b, s_b = np.broadcast_arrays(a, s)
-        out = np.array([laplace_renyi_divergence_bound(p, q, float(x), float(y))[0]
-                        for x, y in zip(a_b.ravel(), s_b.ravel(), strict=True)])
+        out = np.array(
+            [
+                laplace_renyi_divergence_bound(p, q, float(x), float(y))[0]
+                for x, y in zip(a_b.ravel(), s_b.ravel(), strict=True)
+            ]
+        )
         return out.reshape(a_b.shape)
     return laplace_renyi_divergence_bound(p, q, float(a), float(s))[0]

@@ -9,6 +9,7 @@ r"""The examples of Bai et al. (2026) reproduced in chapter 7: collapse mechanis
 
 Re-exported, under the same names, by :mod:`rpp.composition`.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -16,10 +17,18 @@ import numpy as np
 from .. import _validation as v
 
 __all__ = [
-    "example1_mechanism", "example1_expected_runs", "example1_runs_bound", "simulate_example1",
-    "example3_mechanism", "simulate_example3",
-    "example5_epsilon", "example5_epsilon_bruteforce", "example5_mechanism", "simulate_example5",
-    "ASIA", "CAPTURE24_STATES",
+    "example1_mechanism",
+    "example1_expected_runs",
+    "example1_runs_bound",
+    "simulate_example1",
+    "example3_mechanism",
+    "simulate_example3",
+    "example5_epsilon",
+    "example5_epsilon_bruteforce",
+    "example5_mechanism",
+    "simulate_example5",
+    "ASIA",
+    "CAPTURE24_STATES",
 ]
 
 #: The Asia network, as ``node -> (parents, table of Pr(node = 1 | parent values))``.
@@ -35,11 +44,20 @@ ASIA = {
 }
 
 
-
 #: The 11 activity classes of the Capture-24 WillettsMET2018 annotation (Bai et al. App. D.1).
-CAPTURE24_STATES = ("bicycling", "gym", "sitstand+activity", "sitstand+lowactivity", "sitting",
-                    "sleep", "sports", "standing", "vehicle", "walking", "walking+activity")
-
+CAPTURE24_STATES = (
+    "bicycling",
+    "gym",
+    "sitstand+activity",
+    "sitstand+lowactivity",
+    "sitting",
+    "sleep",
+    "sports",
+    "standing",
+    "vehicle",
+    "walking",
+    "walking+activity",
+)
 
 
 # ----------------------------------------------------------------------------- Example 1
@@ -151,7 +169,7 @@ def simulate_example1(prior, s1_mask, n_trials, rng, max_runs=10_000):
 
 # ----------------------------------------------------------------------------- Example 3
 def _bits(n):
-    return ((np.arange(2 ** n)[:, None] >> np.arange(n - 1, -1, -1)) & 1).astype(np.int8)
+    return ((np.arange(2**n)[:, None] >> np.arange(n - 1, -1, -1)) & 1).astype(np.int8)
 
 
 def example3_mechanism(n, p_one=0.5):
@@ -179,8 +197,8 @@ def example3_mechanism(n, p_one=0.5):
     a = bits[:, 1:] ^ bits[:, [0]]
     a_idx = (a * (1 << np.arange(n - 2, -1, -1))).sum(1)
     par = bits.sum(1) % 2 if n % 2 == 1 else bits[:, 1:].sum(1) % 2
-    mech = np.zeros((2 ** n, 2 ** (n - 1) + 2))
-    rows = np.arange(2 ** n)
+    mech = np.zeros((2**n, 2 ** (n - 1) + 2))
+    rows = np.arange(2**n)
     mech[rows, a_idx] += 0.5
     mech[rows, 2 ** (n - 1) + par] += 0.5
     return prior, mech, bits
@@ -237,8 +255,16 @@ def example5_epsilon(LT, UT, LF, UF):
         \bigl|\log\tfrac{1-U_T}{1-L_F}\bigr|,\bigl|\log\tfrac{1-L_T}{1-U_F}\bigr|\Bigr).
     """
     _check_bounds(LT, UT, LF, UF)
-    vals = [UT / LF, LT / UF, (1 - UT) / UF, (1 - LT) / LF,
-            LT / (1 - LF), UT / (1 - UF), (1 - UT) / (1 - LF), (1 - LT) / (1 - UF)]
+    vals = [
+        UT / LF,
+        LT / UF,
+        (1 - UT) / UF,
+        (1 - LT) / LF,
+        LT / (1 - LF),
+        UT / (1 - UF),
+        (1 - UT) / (1 - LF),
+        (1 - LT) / (1 - UF),
+    ]
     return float(np.max(np.abs(np.log(vals))))
 
 

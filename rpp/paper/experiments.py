@@ -41,24 +41,71 @@ from ..rules.pierquin import pierquin_variance
 from ..transport import w_infinity
 from .queries import QueryPriors, paper_method, query_priors
 
-__all__ = ["COLUMNS", "PAPER_SETTINGS", "AWASS_SETTINGS", "load_setting", "pierquin_variance", "sweep",
-           "reduction_table", "headline", "check_guarantees", "resolve_rule"]
+__all__ = [
+    "COLUMNS",
+    "PAPER_SETTINGS",
+    "AWASS_SETTINGS",
+    "load_setting",
+    "pierquin_variance",
+    "sweep",
+    "reduction_table",
+    "headline",
+    "check_guarantees",
+    "resolve_rule",
+]
 
 #: Columns of the table returned by :func:`sweep`.
-COLUMNS = ["dataset", "query", "rule", "method", "prior", "alpha", "epsilon", "directed", "theta", "variance",
-           "divergence", "divergence_error", "guaranteed", "model_divergence", "model_guaranteed", "w_inf"]
+COLUMNS = [
+    "dataset",
+    "query",
+    "rule",
+    "method",
+    "prior",
+    "alpha",
+    "epsilon",
+    "directed",
+    "theta",
+    "variance",
+    "divergence",
+    "divergence_error",
+    "guaranteed",
+    "model_divergence",
+    "model_guaranteed",
+    "w_inf",
+]
 
 _RTOL = 1e-9
 
 #: The three settings of Yang et al. 2026, Sec. V-A (released column, secret column, secrets) with the
 #: book's choices of data file and model inputs (the paper does not state them).
 PAPER_SETTINGS: dict[str, dict[str, Any]] = {
-    "adult": dict(loader="load_adult", load_kwargs={"split": "train"}, x="education-num", secret="race",
-                  s_i="White", s_j="Other", features=["age", "hours-per-week"]),
-    "heart": dict(loader="load_heart_disease", load_kwargs={"sources": "cleveland"}, x="oldpeak",
-                  secret="slope", s_i=1.0, s_j=3.0, features=["age", "thalach"]),
-    "student": dict(loader="load_student", load_kwargs={"subject": "mat"}, x="G3", secret="schoolsup",
-                    s_i="no", s_j="yes", features=["age", "absences"]),
+    "adult": dict(
+        loader="load_adult",
+        load_kwargs={"split": "train"},
+        x="education-num",
+        secret="race",
+        s_i="White",
+        s_j="Other",
+        features=["age", "hours-per-week"],
+    ),
+    "heart": dict(
+        loader="load_heart_disease",
+        load_kwargs={"sources": "cleveland"},
+        x="oldpeak",
+        secret="slope",
+        s_i=1.0,
+        s_j=3.0,
+        features=["age", "thalach"],
+    ),
+    "student": dict(
+        loader="load_student",
+        load_kwargs={"subject": "mat"},
+        x="G3",
+        secret="schoolsup",
+        s_i="no",
+        s_j="yes",
+        features=["age", "absences"],
+    ),
 }
 
 #: The secret pairs of the α-Wasserstein paper (awass2026, Sec. V) with the same released columns.
@@ -92,6 +139,7 @@ def load_setting(setting, df=None, queries=("raw", "mean", "gp", "bnn"), **optio
     """
     if df is None:
         from .. import data
+
         df = getattr(data, setting["loader"])(**setting.get("load_kwargs", {}))
     out = {}
     for q in queries:
@@ -125,6 +173,7 @@ def resolve_rule(priors, rule):
 
 def _resolve(rule, priors):
     """(method, prior_i, prior_j, prior label) for a rule."""
+
     def label(p):
         if isinstance(p, Empirical):
             return "empirical" if priors.query == "raw" else "quantiles"
@@ -139,8 +188,10 @@ def _resolve(rule, priors):
     else:
         m, (p, q) = rule, (priors.prior_i, priors.prior_j)
     if m not in methods("gaussian"):
-        raise ValueError(f"rule must be 'paper', 'pierquin', a method of rpp.calibration.methods() "
-                         f"{methods('gaussian')} or '<method>:baseline', got {rule!r}")
+        raise ValueError(
+            f"rule must be 'paper', 'pierquin', a method of rpp.calibration.methods() "
+            f"{methods('gaussian')} or '<method>:baseline', got {rule!r}"
+        )
     return m, p, q, label(p)
 
 
@@ -155,8 +206,15 @@ def _point(p, q, mp, mq, alpha, epsilon, method, directed, model_check):
         mdiv, merr = 0.0, 0.0
     else:
         mdiv, merr = cal.divergence, cal.divergence_error
-    return (float(cal.scale), float(cal.variance), float(cal.divergence), float(cal.divergence_error),
-            bool(cal.guaranteed), float(mdiv), float(merr))
+    return (
+        float(cal.scale),
+        float(cal.variance),
+        float(cal.divergence),
+        float(cal.divergence_error),
+        bool(cal.guaranteed),
+        float(mdiv),
+        float(merr),
+    )
 
 
 def sweep(priors, rules, *, alpha, epsilon, directed=False, dataset="", progress=False, n_jobs=1):
@@ -218,8 +276,7 @@ def sweep(priors, rules, *, alpha, epsilon, directed=False, dataset="", progress
         tasks += rule_tasks
     if tasks:
         out = _run_tasks(tasks, progress, n_jobs, f"{dataset} {priors.query}".strip())
-        names = ["theta", "variance", "divergence", "divergence_error", "guaranteed", "model_divergence",
-                 "model_error"]
+        names = ["theta", "variance", "divergence", "divergence_error", "guaranteed", "model_divergence", "model_error"]
         for rule in {t[0] for t in tasks}:
             rows = [r for t, r in zip(tasks, out, strict=True) if t[0] == rule]
             for j, name in enumerate(names):
@@ -227,13 +284,28 @@ def sweep(priors, rules, *, alpha, epsilon, directed=False, dataset="", progress
     frames = []
     for rule in rules:
         r = results[rule]
-        frames.append(pd.DataFrame({
-            "dataset": dataset, "query": priors.query, "rule": rule, "method": r["method"], "prior": r["prior"],
-            "alpha": a_f, "epsilon": e_f, "directed": bool(directed), "theta": r["theta"],
-            "variance": r["variance"], "divergence": r["divergence"], "divergence_error": r["divergence_error"],
-            "guaranteed": np.asarray(r["guaranteed"], bool), "model_divergence": r["model_divergence"],
-            "model_guaranteed": r["model_divergence"] + r["model_error"] <= e_f * (1 + _RTOL),
-            "w_inf": r["w_inf"]}))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "dataset": dataset,
+                    "query": priors.query,
+                    "rule": rule,
+                    "method": r["method"],
+                    "prior": r["prior"],
+                    "alpha": a_f,
+                    "epsilon": e_f,
+                    "directed": bool(directed),
+                    "theta": r["theta"],
+                    "variance": r["variance"],
+                    "divergence": r["divergence"],
+                    "divergence_error": r["divergence_error"],
+                    "guaranteed": np.asarray(r["guaranteed"], bool),
+                    "model_divergence": r["model_divergence"],
+                    "model_guaranteed": r["model_divergence"] + r["model_error"] <= e_f * (1 + _RTOL),
+                    "w_inf": r["w_inf"],
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)[COLUMNS]
 
 
@@ -248,9 +320,18 @@ def _sweep_rule(priors, rule, a_f, e_f, directed):
         pairs = [_model_divergence(mp, mq, a_f[k], var[k], directed) for k in range(a_f.size)]
         div, err = np.array([r[0] for r in pairs]), np.array([r[1] for r in pairs])
         guar = div + err <= e_f * (1 + _RTOL)
-        return dict(method=method, prior="gaussian", w_inf=w_inf, theta=np.sqrt(var), variance=var,
-                    divergence=div, divergence_error=err, guaranteed=guar,
-                    model_divergence=div, model_error=err), []
+        return dict(
+            method=method,
+            prior="gaussian",
+            w_inf=w_inf,
+            theta=np.sqrt(var),
+            variance=var,
+            divergence=div,
+            divergence_error=err,
+            guaranteed=guar,
+            model_divergence=div,
+            model_error=err,
+        ), []
     if isinstance(p, Gaussian) and isinstance(q, Gaussian):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", PrivacyWarning)
@@ -258,11 +339,18 @@ def _sweep_rule(priors, rule, a_f, e_f, directed):
         var = np.atleast_1d(np.asarray(cal.variance, float))
         div = np.atleast_1d(np.asarray(cal.divergence, float))
         err = np.atleast_1d(np.asarray(cal.divergence_error, float))
-        return dict(method=method, prior=plabel, w_inf=w_inf,
-                    theta=np.atleast_1d(np.asarray(cal.scale, float)), variance=var,
-                    divergence=div, divergence_error=err,
-                    guaranteed=np.atleast_1d(np.asarray(cal.guaranteed, bool)),
-                    model_divergence=div, model_error=err), []
+        return dict(
+            method=method,
+            prior=plabel,
+            w_inf=w_inf,
+            theta=np.atleast_1d(np.asarray(cal.scale, float)),
+            variance=var,
+            divergence=div,
+            divergence_error=err,
+            guaranteed=np.atleast_1d(np.asarray(cal.guaranteed, bool)),
+            model_divergence=div,
+            model_error=err,
+        ), []
     tasks = [(rule, k, (p, q, mp, mq, a_f[k], e_f[k], method, directed, not model)) for k in range(a_f.size)]
     return dict(method=method, prior=plabel, w_inf=w_inf), tasks
 
@@ -272,12 +360,14 @@ def _run_tasks(tasks, progress, n_jobs, desc):
     bar = None
     if progress:
         from tqdm.auto import tqdm
+
         bar = tqdm(total=len(tasks), desc=desc, leave=False)
     try:
         if n_jobs == 1:
             gen = (_point(*t[2]) for t in tasks)
         else:
             from joblib import Parallel, delayed
+
             gen = Parallel(n_jobs=int(n_jobs), return_as="generator")(delayed(_point)(*t[2]) for t in tasks)
         out = []
         for r in gen:
@@ -302,8 +392,7 @@ def check_guarantees(table, rules=None, on="guaranteed"):
     return sel[~sel[on].astype(bool)]
 
 
-def reduction_table(table, *, baseline="pierquin", reference="exact", exclude_zero=True,
-                    by=("dataset", "query")):
+def reduction_table(table, *, baseline="pierquin", reference="exact", exclude_zero=True, by=("dataset", "query")):
     r"""Noise reduction of every rule against the baseline, per panel.
 
     For each panel (a group of ``by`` plus ``alpha`` and ``directed``) and rule
@@ -354,10 +443,14 @@ def reduction_table(table, *, baseline="pierquin", reference="exact", exclude_ze
             with np.errstate(divide="ignore", invalid="ignore"):
                 rho = np.where(np.isinf(base), 1.0, 1.0 - th / base)
             rec = dict(zip(keys, panel if isinstance(panel, tuple) else (panel,), strict=True))
-            rec.update(rule=rule, n_points=int(use.sum()), n_zero=int((ok & (th == 0)).sum()),
-                       n_inf_baseline=int((use & np.isinf(base)).sum()),
-                       reduction=100 * float(np.mean(rho[use])) if use.any() else np.nan,
-                       above_baseline=int((ok & (th > base)).sum()))
+            rec.update(
+                rule=rule,
+                n_points=int(use.sum()),
+                n_zero=int((ok & (th == 0)).sum()),
+                n_inf_baseline=int((use & np.isinf(base)).sum()),
+                reduction=100 * float(np.mean(rho[use])) if use.any() else np.nan,
+                above_baseline=int((ok & (th > base)).sum()),
+            )
             if ref is not None:
                 rpos = ok & (ref > 0)
                 rec["ratio_to_reference"] = float(np.mean(th[rpos] / ref[rpos])) if rpos.any() else np.nan

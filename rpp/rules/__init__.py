@@ -19,7 +19,21 @@ from .mixture import gmm_ot_tight_variance, gmm_ot_variance, log_psi_terms
 from .pierquin import pierquin_laplace_scale, pierquin_variance
 from .w_alpha import alpha_wasserstein, w_alpha_log_moment, w_alpha_scale
 
-__all__ = ["closed_form_variance", "published_bisection_variance", "gaussian_exact_variance", "log_psi_terms",
-           "gmm_ot_variance", "gmm_ot_tight_variance", "exact_variance", "exact_laplace_scale", "pierquin_variance",
-           "pierquin_laplace_scale", "w_alpha_log_moment", "alpha_wasserstein", "w_alpha_scale",
-           "exponential_family_eta", "two_sided_geometric_renyi", "alpha_below_one_laplace_scale"]
+__all__ = [
+    "closed_form_variance",
+    "published_bisection_variance",
+    "gaussian_exact_variance",
+    "log_psi_terms",
+    "gmm_ot_variance",
+    "gmm_ot_tight_variance",
+    "exact_variance",
+    "exact_laplace_scale",
+    "pierquin_variance",
+    "pierquin_laplace_scale",
+    "w_alpha_log_moment",
+    "alpha_wasserstein",
+    "w_alpha_scale",
+    "exponential_family_eta",
+    "two_sided_geometric_renyi",
+    "alpha_below_one_laplace_scale",
+]

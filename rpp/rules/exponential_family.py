@@ -93,6 +93,7 @@ def exponential_family_eta(prior_i, prior_j, alpha, epsilon, cost=None, rule="pa
 
     def g(eta):
         return lse(lm + kappa * eta * c) - target
+
     return float(largest_feasible(g, target / (kappa * c.max())))
 
 
@@ -141,7 +142,7 @@ def two_sided_geometric_renyi(p, q, alpha, eta):
     eta = float(v.positive("eta", eta))
     lo = min(p.support.min(), q.support.min())
     hi = max(p.support.max(), q.support.max())
-    if hi - lo > 10 ** 6:
+    if hi - lo > 10**6:
         raise ValueError("the integer support spans more than 10**6 values")
     y = np.arange(lo, hi + 1, dtype=float)
     lnorm = np.log(-np.expm1(-eta)) - np.log1p(np.exp(-eta))
@@ -151,7 +152,7 @@ def two_sided_geometric_renyi(p, q, alpha, eta):
 
     lf = alpha * logpmf(p) + (1 - alpha) * logpmf(q)
     # beyond hi: every term is r^k times the value at hi, k >= 1; same below lo
-    log_geo = -eta - np.log(-np.expm1(-eta))   # log(r / (1 - r))
+    log_geo = -eta - np.log(-np.expm1(-eta))  # log(r / (1 - r))
     log_i = lse(np.concatenate([lf, [lf[-1] + log_geo, lf[0] + log_geo]]))
     return float(max(0.0, log_i / (alpha - 1)))
 
@@ -209,11 +210,12 @@ def alpha_below_one_laplace_scale(prior_i, prior_j, alpha, epsilon, rule="paper"
     if np.all(d == 0):
         return 0.0
     k = alpha if rule == "paper" else min(alpha, 1 - alpha)
-    target = (alpha - 1) * epsilon    # negative
-    if m[d == 0].sum() >= np.exp(target):    # already met without noise (the b -> 0 limit)
+    target = (alpha - 1) * epsilon  # negative
+    if m[d == 0].sum() >= np.exp(target):  # already met without noise (the b -> 0 limit)
         return 0.0
 
     def g(t):  # increasing in t; feasible iff <= 0
         return target - lse(np.log(m) - k * d * t)
+
     t = largest_feasible(g, (1 - alpha) * epsilon / (k * d.max()))
     return float(step_up(1.0 / t, lambda b: g(1.0 / b) <= 0))

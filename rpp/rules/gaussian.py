@@ -22,8 +22,14 @@ __all__ = ["closed_form_variance", "published_bisection_variance", "gaussian_exa
 
 def _check(mu_i, var_i, mu_j, var_j, alpha, epsilon):
     """Validate the arguments shared by the rules of this module."""
-    return (v.finite("mu_i", mu_i), v.positive("var_i", var_i), v.finite("mu_j", mu_j), v.positive("var_j", var_j),
-            v.alpha_order(alpha), v.epsilon_budget(epsilon))
+    return (
+        v.finite("mu_i", mu_i),
+        v.positive("var_i", var_i),
+        v.finite("mu_j", mu_j),
+        v.positive("var_j", var_j),
+        v.alpha_order(alpha),
+        v.epsilon_budget(epsilon),
+    )
 
 
 def closed_form_variance(mu_i, var_i, mu_j, var_j, alpha, epsilon):
@@ -71,7 +77,7 @@ def closed_form_variance(mu_i, var_i, mu_j, var_j, alpha, epsilon):
     dm2 = (np.asarray(mu_i, float) - mu_j) ** 2
     delta = np.asarray(var_j, float) - var_i
     b = dm2 - 2 * epsilon * delta
-    x = alpha / (4 * epsilon) * (b + np.sqrt(b ** 2 + 8 * epsilon * delta ** 2 / (alpha - 1)))
+    x = alpha / (4 * epsilon) * (b + np.sqrt(b**2 + 8 * epsilon * delta**2 / (alpha - 1)))
     return np.maximum(0.0, x - var_i)
 
 
@@ -115,7 +121,8 @@ def published_bisection_variance(mu_i, var_i, mu_j, var_j, alpha, epsilon, tol=1
     """
     mu_i, var_i, mu_j, var_j, alpha, epsilon = _check(mu_i, var_i, mu_j, var_j, alpha, epsilon)
     mu_i, var_i, mu_j, var_j, alpha, epsilon = np.broadcast_arrays(
-        *(np.asarray(a, float) for a in (mu_i, var_i, mu_j, var_j, alpha, epsilon)))
+        *(np.asarray(a, float) for a in (mu_i, var_i, mu_j, var_j, alpha, epsilon))
+    )
     L = np.zeros(alpha.shape)
     R = alpha * (mu_i - mu_j) ** 2 / (2 * epsilon)
     for _ in range(2000):

@@ -49,7 +49,7 @@ def log_psi_terms(ci, cj, alpha, z):
     dm2 = (ci.means[:, None] - cj.means[None, :]) ** 2
     s = x + alpha * d
     with np.errstate(divide="ignore", invalid="ignore"):
-        psi = (alpha - 1) / (2 * s) * (alpha * dm2 + alpha ** 2 * d ** 2 / ((alpha - 1) * x))
+        psi = (alpha - 1) / (2 * s) * (alpha * dm2 + alpha**2 * d**2 / ((alpha - 1) * x))
     ok = (s > 0) & (x > 0)
     psi = np.where(ok, psi, np.inf)
     # 0 * inf: a zero-variance pair with no offset at z = 0 has no divergence.
@@ -121,13 +121,18 @@ def _pair_log_costs(ci, cj, alpha, z):
         if ok.any():
             shape = ok.shape
             out[ok] = (alpha - 1) * gaussian_divergence_upper(
-                np.broadcast_to(ci.means[:, None], shape)[ok], np.broadcast_to(ci.variances[:, None], shape)[ok],
-                np.broadcast_to(cj.means[None, :], shape)[ok], np.broadcast_to(cj.variances[None, :], shape)[ok],
-                alpha, z)
+                np.broadcast_to(ci.means[:, None], shape)[ok],
+                np.broadcast_to(ci.variances[:, None], shape)[ok],
+                np.broadcast_to(cj.means[None, :], shape)[ok],
+                np.broadcast_to(cj.variances[None, :], shape)[ok],
+                alpha,
+                z,
+            )
         return out
     # certified upper bound (robust to round-off at the edge of the domain)
-    return (alpha - 1) * gaussian_divergence_upper(ci.means[:, None], ci.variances[:, None], cj.means[None, :],
-                                          cj.variances[None, :], alpha, z)
+    return (alpha - 1) * gaussian_divergence_upper(
+        ci.means[:, None], ci.variances[:, None], cj.means[None, :], cj.variances[None, :], alpha, z
+    )
 
 
 def _plan_value(plan, logc):

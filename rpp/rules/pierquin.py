@@ -60,7 +60,7 @@ def pierquin_variance(w_inf: ArrayLike, alpha: ArrayLike, epsilon: ArrayLike) ->
     alpha = v.alpha_order(alpha)
     epsilon = v.epsilon_budget(epsilon)
     with np.errstate(invalid="ignore"):
-        return alpha * w ** 2 / (2 * epsilon)
+        return alpha * w**2 / (2 * epsilon)
 
 
 def pierquin_laplace_scale(prior_i: Any, prior_j: Any, alpha: float, epsilon: float) -> float:

@@ -69,6 +69,7 @@ RULES = {"laplace": ("paper", "sharp", "tight"), "gaussian": ("paper", "tight")}
 # Per-pair costs, as functions of the distance d and of t (1/b or 1/sigma^2)
 # ----------------------------------------------------------------------------
 
+
 class _Cost:
     r"""Log of a per-pair cost :math:`\log c(d; t)`, increasing in :math:`|d|` and :math:`t`.
 
@@ -84,7 +85,7 @@ class _Cost:
         if self.kind == "abs":
             return self.k * t * d
         if self.kind == "sq":
-            return self.k * t * d ** 2
+            return self.k * t * d**2
         return log_laplace_shift_integral(t * d, self.alpha)
 
     # -- D ~ N(m, var): closed forms of log E c(D) ---------------------------------
@@ -94,8 +95,12 @@ class _Cost:
         if var == 0:
             return k * abs(m)
         s = np.sqrt(var)
-        return float(np.logaddexp(k * m + k ** 2 * var / 2 + special.log_ndtr(m / s + k * s),
-                                  -k * m + k ** 2 * var / 2 + special.log_ndtr(-m / s + k * s)))
+        return float(
+            np.logaddexp(
+                k * m + k**2 * var / 2 + special.log_ndtr(m / s + k * s),
+                -k * m + k**2 * var / 2 + special.log_ndtr(-m / s + k * s),
+            )
+        )
 
     def log_gauss_mean(self, m, var, t):
         if self.kind == "abs":
@@ -105,7 +110,7 @@ class _Cost:
             g = 1 - 2 * c * var
             if g <= 0:
                 return np.inf
-            return float(-0.5 * np.log(g) + c * m ** 2 / g)
+            return float(-0.5 * np.log(g) + c * m**2 / g)
         a = self.alpha
         la = np.log(a / (2 * a - 1)) + self._log_mean_exp_abs((a - 1) * t, m, var)
         lb = np.log((a - 1) / (2 * a - 1)) + self._log_mean_exp_abs(-a * t, m, var)
@@ -115,21 +120,20 @@ class _Cost:
         r"""Log of a bound on :math:`\int_Z^\infty c(a z + C)\,\varphi(z)\,dz` (``a, C >= 0``)."""
         if self.kind in ("abs", "lap"):
             k = self.k * t if self.kind == "abs" else (self.alpha - 1) * t  # I_alpha(s) <= e^{(alpha-1)s}
-            return k * C + k ** 2 * a ** 2 / 2 + special.log_ndtr(-(Z - k * a))
+            return k * C + k**2 * a**2 / 2 + special.log_ndtr(-(Z - k * a))
         c = self.k * t
-        g = 1 - 2 * c * a ** 2
+        g = 1 - 2 * c * a**2
         if g <= 0:
             return np.inf
         centre = 2 * c * a * C / g
-        return (-0.5 * np.log(g) + 2 * c ** 2 * a ** 2 * C ** 2 / g + c * C ** 2
-                + special.log_ndtr(-np.sqrt(g) * (Z - centre)))
+        return -0.5 * np.log(g) + 2 * c**2 * a**2 * C**2 / g + c * C**2 + special.log_ndtr(-np.sqrt(g) * (Z - centre))
 
 
 def _cost(noise, rule, alpha):
     if noise == "gaussian":
-        return _Cost("sq", alpha * (alpha - 1) / 2, alpha)   # t = 1/sigma^2
+        return _Cost("sq", alpha * (alpha - 1) / 2, alpha)  # t = 1/sigma^2
     if rule == "paper":
-        return _Cost("abs", alpha, alpha)                    # t = 1/b
+        return _Cost("abs", alpha, alpha)  # t = 1/b
     if rule == "sharp":
         return _Cost("abs", alpha - 1, alpha)
     return _Cost("lap", 1.0, alpha)
@@ -139,7 +143,7 @@ def _t_of(noise, scale):
     """t = 1/b (Laplace) or 1/sigma^2 (Gaussian); +inf for scale 0."""
     scale = np.float64(scale)
     with np.errstate(divide="ignore", over="ignore"):
-        return float(1.0 / scale if noise == "laplace" else 1.0 / scale ** 2)
+        return float(1.0 / scale if noise == "laplace" else 1.0 / scale**2)
 
 
 def _scale_of(noise, t):
@@ -161,9 +165,11 @@ def _kind(prior_i, prior_j):
     if ei and ej:
         return "empirical"
     if ei or ej:
-        raise ValueError("the alpha-Wasserstein conditions need two rpp.Empirical samples or two continuous "
-                         f"priors (rpp.Gaussian/rpp.GaussianMixture), got {type(prior_i).__name__} and "
-                         f"{type(prior_j).__name__}")
+        raise ValueError(
+            "the alpha-Wasserstein conditions need two rpp.Empirical samples or two continuous "
+            f"priors (rpp.Gaussian/rpp.GaussianMixture), got {type(prior_i).__name__} and "
+            f"{type(prior_j).__name__}"
+        )
     if isinstance(prior_i, Gaussian) and isinstance(prior_j, Gaussian):
         return "gaussian"
     return "mixture"
@@ -172,7 +178,7 @@ def _kind(prior_i, prior_j):
 def _quantised(x):
     """Smallest 8 * 1.5**k >= x (so that grids repeat across noise scales and the memo is reused)."""
     k = max(0, int(np.ceil(np.log(max(x, 8.0) / 8.0) / np.log(1.5) - 1e-12)))
-    return 8.0 * 1.5 ** k
+    return 8.0 * 1.5**k
 
 
 def _initial_range(ci, cj, cost, t):
@@ -181,7 +187,7 @@ def _initial_range(ci, cj, cost, t):
     a_probe, C_probe = quantile_difference_tail(ci, cj, max(8.0, np.sqrt(2 * Lmax) + 1.0))
     if cost.kind == "sq":
         c = cost.k * t
-        g = 1 - 2 * c * a_probe ** 2
+        g = 1 - 2 * c * a_probe**2
         if g <= 0:
             return None
         centre, width = 2 * c * a_probe * C_probe / g, 1 / np.sqrt(g)
@@ -217,7 +223,7 @@ def _continuous_log_moment(prior_i, prior_j, cost, t, dz=None):
     def log_f_mag(z):
         lc = cost.log(dz(z), t)
         # value and magnitude of its terms (round-off allowance of rpp._numerics.integrate_log)
-        return lc - 0.5 * z ** 2 - 0.5 * np.log(2 * np.pi), np.abs(lc) + 0.5 * z ** 2 + 1.0
+        return lc - 0.5 * z**2 - 0.5 * np.log(2 * np.pi), np.abs(lc) + 0.5 * z**2 + 1.0
 
     def log_f(z):
         return log_f_mag(z)[0]
@@ -226,7 +232,7 @@ def _continuous_log_moment(prior_i, prior_j, cost, t, dz=None):
         grid = np.linspace(-Z, Z, int(min(4001, 40 * Z + 1)))
         body_probe = lse(log_f(grid)) + np.log(grid[1] - grid[0])
         tails = []
-        for (pi, pj) in ((ci, cj), (ri, rj)):
+        for pi, pj in ((ci, cj), (ri, rj)):
             a, C = quantile_difference_tail(pi, pj, Z)
             tails.append(cost.log_tail_bound(a, C, Z, t))
         log_tail = lse(tails)
@@ -311,8 +317,12 @@ def w_alpha_log_moment(prior_i, prior_j, alpha, scale, noise="laplace", rule="pa
         d, m = _empirical_coupling(prior_i, prior_j)
         return _empirical_log_moment(d, m, cost, t)
     if np.isinf(t):
-        same = (isinstance(prior_i, Gaussian) and isinstance(prior_j, Gaussian)
-                and prior_i.mean == prior_j.mean and prior_i.var == prior_j.var)
+        same = (
+            isinstance(prior_i, Gaussian)
+            and isinstance(prior_j, Gaussian)
+            and prior_i.mean == prior_j.mean
+            and prior_i.var == prior_j.var
+        )
         return 0.0 if same else np.inf
     val, rel = _continuous_log_moment(prior_i, prior_j, cost, t)
     return float(val + np.log1p(rel)) if np.isfinite(val) else np.inf
@@ -424,33 +434,42 @@ def w_alpha_scale(prior_i, prior_j, alpha, epsilon, noise="laplace", rule="paper
 
         def g(t):
             return _empirical_log_moment(d, m, cost, t) - target
-        t0 = 1.0 / wmax if noise == "laplace" else 1.0 / wmax ** 2
+
+        t0 = 1.0 / wmax if noise == "laplace" else 1.0 / wmax**2
         t = largest_feasible(g, t0 * epsilon / alpha)
         # round-off guard on the scale actually returned
         return float(step_up(_scale_of(noise, t), lambda s: g(_t_of(noise, s)) <= 0))
 
     ci, cj = components(prior_i), components(prior_j)
-    same = (isinstance(prior_i, Gaussian) and isinstance(prior_j, Gaussian)
-            and prior_i.mean == prior_j.mean and prior_i.var == prior_j.var)
+    same = (
+        isinstance(prior_i, Gaussian)
+        and isinstance(prior_j, Gaussian)
+        and prior_i.mean == prior_j.mean
+        and prior_i.var == prior_j.var
+    )
     if same:
         return 0.0
-    spread = (float(np.max(np.abs(ci.means[:, None] - cj.means[None, :])))
-              + float(np.sqrt(ci.variances.max()) + np.sqrt(cj.variances.max())))
+    spread = float(np.max(np.abs(ci.means[:, None] - cj.means[None, :]))) + float(
+        np.sqrt(ci.variances.max()) + np.sqrt(cj.variances.max())
+    )
     dz = QuantileDifference(ci, cj)
     if noise == "laplace":
+
         def f(b):
             if b <= 0:
                 return np.inf
             val, rel = _continuous_log_moment(prior_i, prior_j, cost, 1.0 / b, dz)
             return val + np.log1p(rel) - target
+
         return float(min_feasible(f, 0.0, alpha * spread / ((alpha - 1) * epsilon), rtol=1e-10))
     ds = abs(np.sqrt(ci.variances.max()) - np.sqrt(cj.variances.max()))
-    lo = alpha * (alpha - 1) * ds ** 2
+    lo = alpha * (alpha - 1) * ds**2
 
     def f(z):
         if z <= lo:
             return np.inf
         val, rel = _continuous_log_moment(prior_i, prior_j, cost, 1.0 / z, dz)
         return val + np.log1p(rel) - target
-    z = min_feasible(f, lo, 2 * lo + alpha * spread ** 2 / (2 * epsilon), rtol=1e-10)
+
+    z = min_feasible(f, lo, 2 * lo + alpha * spread**2 / (2 * epsilon), rtol=1e-10)
     return float(np.sqrt(z))
