@@ -216,12 +216,6 @@ def pufferfish_epsilon(prior, channel, secret_i, secret_j):
     ``eps`` is ``max(D_inf(P_i || P_j), D_inf(P_j || P_i))`` (max-divergences of the
     two conditional output pmfs).  For a class of priors take the maximum over it.
 
-    Returns
-    -------
-    float
-        ``+inf`` if some output is possible under one secret and impossible under
-        the other.
-
     Parameters
     ----------
     prior : array_like, shape (n,)
@@ -230,6 +224,12 @@ def pufferfish_epsilon(prior, channel, secret_i, secret_j):
         Row-stochastic mechanism.
     secret_i, secret_j : array_like of bool, shape (n,)
         The two secrets.
+
+    Returns
+    -------
+    float
+        ``+inf`` if some output is possible under one secret and impossible under
+        the other.
 
     Raises
     ------
@@ -263,15 +263,6 @@ def posterior_odds(prior, channel, secret_i, secret_j):
     from the joint distribution of (database, output), not from the formula
     above, so that the formula can be checked against it.
 
-    Returns
-    -------
-    prior_odds : float
-        ``P(s_i) / P(s_j)``.
-    post_odds : ndarray, shape (m,)
-        ``P(s_i | y) / P(s_j | y)`` for every output ``y`` (``+inf`` where
-        ``P(s_j | y) = 0``).  Every output must have positive probability under the
-        prior, otherwise a ``ValueError`` is raised.
-
     Parameters
     ----------
     prior : array_like, shape (n,)
@@ -280,6 +271,15 @@ def posterior_odds(prior, channel, secret_i, secret_j):
         Row-stochastic mechanism.
     secret_i, secret_j : array_like of bool, shape (n,)
         Two mutually exclusive secrets.
+
+    Returns
+    -------
+    prior_odds : float
+        ``P(s_i) / P(s_j)``.
+    post_odds : ndarray, shape (m,)
+        ``P(s_i | y) / P(s_j | y)`` for every output ``y`` (``+inf`` where
+        ``P(s_j | y) = 0``).  Every output must have positive probability under the
+        prior, otherwise a ``ValueError`` is raised.
 
     Raises
     ------

@@ -50,17 +50,15 @@ from .influence import (
     theorem4_epsilon,
     uncertain_ratio_bound,
 )
+from .chain_data import fit_transition_matrix, simulate_chains, smooth_transition_matrix
 from .markov import (
     chain_ab_curve,
     chain_ab_interior,
     chain_joint,
     chain_quilt_table,
-    fit_transition_matrix,
     interior_leak_profile,
     mqm_sigma_chain,
     mqm_sigma_interior,
-    simulate_chains,
-    smooth_transition_matrix,
     stationary_distribution,
     two_state_ab_exact,
     two_state_ab_paper,

@@ -20,6 +20,13 @@ def bn_joint(network):
     r"""Joint pmf :math:`\prod_v\Pr(x_v\mid x_{\mathrm{pa}(v)})` of a binary network, shape ``(2,)*n``.
 
     Axis order = insertion order of ``network`` (returned as the second value).
+
+    Examples
+    --------
+    >>> from rpp.paper.composition_examples import ASIA
+    >>> J, names = bn_joint(ASIA)
+    >>> J.shape, round(float(J.sum()), 12)
+    ((2, 2, 2, 2, 2, 2, 2, 2), 1.0)
     """
     names = list(network)
     n = len(names)
@@ -40,7 +47,14 @@ def bn_joint(network):
 
 
 def moral_graph(network):
-    """Adjacency sets of the moral graph (parents married, directions dropped)."""
+    """Adjacency sets of the moral graph (parents married, directions dropped).
+
+    Examples
+    --------
+    >>> from rpp.paper.composition_examples import ASIA
+    >>> sorted(moral_graph(ASIA)["either"])
+    ['bronc', 'dysp', 'lung', 'tub', 'xray']
+    """
     adj = {v: set() for v in network}
     for v, (parents, _) in network.items():
         for p in parents:
@@ -58,6 +72,12 @@ def bfs_neighbour_sets(network, node, size):
     The ``size`` nodes closest to ``node`` in the moral graph (breadth-first order); when the
     last layer has more nodes than needed, every choice among them is a candidate.
     Returns a list of tuples of node names.
+
+    Examples
+    --------
+    >>> from rpp.paper.composition_examples import ASIA
+    >>> bfs_neighbour_sets(ASIA, "either", 2)[:2]
+    [('bronc', 'dysp'), ('bronc', 'lung')]
     """
     adj = moral_graph(network)
     dist = {node: 0}

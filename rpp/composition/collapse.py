@@ -21,6 +21,11 @@ def posterior_of_secret(prior, mechanism, secret_mask):
     ``prior`` has shape (N,), ``mechanism`` (N, Ω) with rows
     :math:`\Pr(\mathcal M(D)=\cdot)`, ``secret_mask`` a boolean (N,) array for
     :math:`s(D)`. Outputs of zero probability get ``nan``-free value equal to the prior.
+
+    Examples
+    --------
+    >>> posterior_of_secret([0.5, 0.5], np.array([[0.75, 0.25], [0.25, 0.75]]), np.array([True, False]))
+    array([0.75, 0.25])
     """
     prior = v.pmf("prior", prior)
     mechanism = v.pmf("mechanism", mechanism, axis=1)
@@ -36,6 +41,11 @@ def composed_output_distribution(mechanism, runs):
 
     Row :math:`D` of the result is :math:`\Pr(\mathcal M(D)=\omega_1)\cdots\Pr(\mathcal M(D)=\omega_r)`
     over the :math:`\Omega^r` output tuples (lexicographic order).
+
+    Examples
+    --------
+    >>> composed_output_distribution(np.array([[0.75, 0.25], [0.25, 0.75]]), 2)[0]  # outputs (0,0), (0,1), (1,0), (1,1)
+    array([0.5625, 0.1875, 0.1875, 0.0625])
     """
     mechanism = v.pmf("mechanism", mechanism, axis=1)
     runs = v.integer("runs", runs, 1)

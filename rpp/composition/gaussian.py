@@ -39,7 +39,15 @@ __all__ = [
 
 
 def gp_covariance(n, ell):
-    r""":math:`\Sigma_{jk}=\exp(-(j-k)^2/\ell)`, :math:`j,k=1..n`."""
+    r""":math:`\Sigma_{jk}=\exp(-(j-k)^2/\ell)`, :math:`j,k=1..n`.
+
+    Examples
+    --------
+    >>> gp_covariance(3, 1.0).round(6)
+    array([[1.      , 0.367879, 0.018316],
+           [0.367879, 1.      , 0.367879],
+           [0.018316, 0.367879, 1.      ]])
+    """
     n = v.integer("n", n, 1)
     v.positive("ell", ell)
     j = np.arange(n)
@@ -47,7 +55,13 @@ def gp_covariance(n, ell):
 
 
 def log_interval_prob(lo, hi, mu, s):
-    r""":math:`\log[\Phi((hi-\mu)/s)-\Phi((lo-\mu)/s)]`, stable in both tails (broadcasts)."""
+    r""":math:`\log[\Phi((hi-\mu)/s)-\Phi((lo-\mu)/s)]`, stable in both tails (broadcasts).
+
+    Examples
+    --------
+    >>> round(float(log_interval_prob(-1.0, 1.0, 0.0, 1.0)), 12)  # log P(|Z| < 1)
+    -0.381715146302
+    """
     a = (np.asarray(lo, float) - mu) / s
     b = (np.asarray(hi, float) - mu) / s
     a, b = np.broadcast_arrays(a, b)
@@ -72,7 +86,13 @@ def conditional_weights(Sigma, i, low):
 
 
 def region_grid(gamma, delta, step=None):
-    r"""Left ends :math:`r\in[-\gamma,\gamma-\delta]` of the region secrets (default step :math:`\delta`)."""
+    r"""Left ends :math:`r\in[-\gamma,\gamma-\delta]` of the region secrets (default step :math:`\delta`).
+
+    Examples
+    --------
+    >>> region_grid(1.0, 0.5)
+    array([-1. , -0.5,  0. ,  0.5])
+    """
     step = delta if step is None else step
     k = int(np.floor((2 * gamma - delta) / step + 1e-9))
     return -gamma + step * np.arange(k + 1)

@@ -47,7 +47,14 @@ __all__ = [
 
 # ----------------------------------------------------------------------------- a-dagger
 def conditional_marginal(joint, secret, low):
-    r""":math:`\Pr[\mathrm{Data}_{\mathcal L}=\cdot\mid s]` as an array over the axes ``low``."""
+    r""":math:`\Pr[\mathrm{Data}_{\mathcal L}=\cdot\mid s]` as an array over the axes ``low``.
+
+    Examples
+    --------
+    >>> J = np.array([[0.4, 0.1], [0.1, 0.4]])
+    >>> conditional_marginal(J, np.array([[True, True], [False, False]]), (1,))
+    array([0.8, 0.2])
+    """
     joint = np.asarray(joint, float)
     secret = np.asarray(secret, bool)
     ps = joint[secret].sum()
@@ -76,6 +83,13 @@ def a_dagger(joint, s_i, s_j, low):
     ``low`` is the tuple of axes in :math:`\mathcal L`; with ``low=()`` the value is 0.
     Cells impossible under both secrets are ignored; a cell possible under only one gives
     ``inf``.
+
+    Examples
+    --------
+    >>> J = np.array([[0.4, 0.1], [0.1, 0.4]])
+    >>> s_i = np.array([[True, True], [False, False]])
+    >>> round(a_dagger(J, s_i, ~s_i, (1,)), 12)  # log(0.8 / 0.2)
+    1.38629436112
     """
     if len(low) == 0:
         return 0.0
@@ -95,6 +109,13 @@ def a_dagger_uncertain(joint, s_i, s_j, low, lower=0.8, upper=1.2):
        \log\frac{\overline{P}_j(D_{\mathcal L})}{\underline{P}_i(D_{\mathcal L})}\Bigr\}.
 
     (The formula of Sec. 6.3.2 is lost in the text extraction; this is our derivation.)
+
+    Examples
+    --------
+    >>> J = np.array([[0.4, 0.1], [0.1, 0.4]])
+    >>> s_i = np.array([[True, True], [False, False]])
+    >>> round(float(a_dagger_uncertain(J, s_i, ~s_i, (1,))), 12)  # >= a_dagger = log 4
+    1.791759469228
     """
     if not (0 < lower <= 1 <= upper):
         raise ValueError(f"need 0 < lower <= 1 <= upper, got lower={lower}, upper={upper}")
@@ -113,6 +134,11 @@ def uncertain_ratio_bound(xi, xj, lower=0.8, upper=1.2, axis=-1):
 
     ``xi``, ``xj`` are the *joint* cell probabilities :math:`p(D_{\mathcal L},s_i)`,
     :math:`p(D_{\mathcal L},s_j)` (not normalised).
+
+    Examples
+    --------
+    >>> round(float(uncertain_ratio_bound([0.4, 0.1], [0.1, 0.4])), 12)
+    1.791759469228
     """
     xi, xj = np.broadcast_arrays(np.asarray(xi, float), np.asarray(xj, float))
     Si = xi.sum(axis=axis, keepdims=True)
@@ -137,6 +163,13 @@ def a_star_bruteforce(joint, s_i, s_j, b, uncertainty=None, candidates=None):
     axes); the minimum over a sub-family is an *upper bound* on :math:`a^\star`
     (Sec. 6.3.1). ``uncertainty=(lower, upper)`` uses :func:`a_dagger_uncertain`.
     Returns ``(value, best_H)``.
+
+    Examples
+    --------
+    >>> J = np.array([[0.4, 0.1], [0.1, 0.4]])
+    >>> s_i = np.array([[True, True], [False, False]])
+    >>> a_star_bruteforce(J, s_i, ~s_i, 1)
+    (1.3862943611198906, (0,))
     """
     joint = np.asarray(joint, float)
     n = joint.ndim
@@ -160,6 +193,11 @@ def entry_secret_pairs(shape, entries=None):
     r"""Secret pairs :math:`(X_k=x, X_k=x')`, :math:`x<x'`, for the given entries.
 
     Returns a list of ``(s_i, s_j, k)`` boolean masks over an array of shape ``shape``.
+
+    Examples
+    --------
+    >>> len(entry_secret_pairs((2, 2)))  # X_0 = 0 vs 1, X_1 = 0 vs 1
+    2
     """
     n = len(shape)
     entries = range(n) if entries is None else entries
@@ -176,6 +214,11 @@ def ab_curve_bruteforce(joint, bs, pairs=None, uncertainty=None):
 
     ``pairs`` defaults to all single-entry value pairs (:func:`entry_secret_pairs`).
     Exponential cost: for tiny tables (≲ 12 binary entries) only.
+
+    Examples
+    --------
+    >>> ab_curve_bruteforce(np.array([[0.4, 0.1], [0.1, 0.4]]), [0, 1, 2])
+    array([       inf, 1.38629436, 0.        ])
     """
     joint = v.pmf("joint", np.ravel(joint)).reshape(np.shape(joint))
     pairs = entry_secret_pairs(joint.shape) if pairs is None else pairs
@@ -187,7 +230,13 @@ def ab_curve_bruteforce(joint, bs, pairs=None, uncertainty=None):
 
 # ----------------------------------------------------------------------------- Theorems 3–4
 def epsilon_puffer_from_curve(eps_dp, bs, a):
-    r"""Best Theorem-3 guarantee :math:`\min_b\,(b\,\epsilon_{DP}+a(b))` (vectorised in ``eps_dp``)."""
+    r"""Best Theorem-3 guarantee :math:`\min_b\,(b\,\epsilon_{DP}+a(b))` (vectorised in ``eps_dp``).
+
+    Examples
+    --------
+    >>> float(epsilon_puffer_from_curve(0.5, [0, 1, 2], [np.inf, 0.3, 0.0]))  # min(inf, 0.8, 1.0)
+    0.8
+    """
     eps_dp = v.positive("eps_dp", eps_dp, allow_zero=True)
     bs, a = np.asarray(bs, float), np.asarray(a, float)
     vals = bs[None, :] * np.atleast_1d(eps_dp)[:, None] + a[None, :]
@@ -196,7 +245,13 @@ def epsilon_puffer_from_curve(eps_dp, bs, a):
 
 
 def best_b(eps_dp, bs, a):
-    r""":math:`\arg\min_b\,b\,\epsilon_{DP}+a(b)` (vectorised in ``eps_dp``)."""
+    r""":math:`\arg\min_b\,b\,\epsilon_{DP}+a(b)` (vectorised in ``eps_dp``).
+
+    Examples
+    --------
+    >>> int(best_b(0.5, [0, 1, 2], [np.inf, 0.3, 0.0]))
+    1
+    """
     eps_dp = v.positive("eps_dp", eps_dp, allow_zero=True)
     bs, a = np.asarray(bs), np.asarray(a, float)
     vals = bs[None, :] * np.atleast_1d(eps_dp)[:, None] + a[None, :]
@@ -210,6 +265,11 @@ def epsilon_dp_from_curve(eps_puffer, bs, a):
     Returns ``(eps_dp, b)``. If no point has :math:`a(b)<\epsilon_{puffer}` the target is
     infeasible and ``(0.0, None)`` is returned (zero budget = infinite noise, never
     under-noised).
+
+    Examples
+    --------
+    >>> epsilon_dp_from_curve(1.0, [1, 2], [0.3, 0.0])  # max(0.7 / 1, 1.0 / 2)
+    (0.7, 1)
     """
     v.positive("eps_puffer", eps_puffer)
     bs, a = np.asarray(bs, float), np.asarray(a, float)
@@ -224,7 +284,13 @@ def epsilon_dp_from_curve(eps_puffer, bs, a):
 
 
 def theorem4_epsilon(eps_puffers, a_points):
-    r"""Theorem 4: joint guarantee :math:`\max_\ell a_\ell+\sum_\ell(\epsilon_{puffer,\ell}-a_\ell)`."""
+    r"""Theorem 4: joint guarantee :math:`\max_\ell a_\ell+\sum_\ell(\epsilon_{puffer,\ell}-a_\ell)`.
+
+    Examples
+    --------
+    >>> theorem4_epsilon([1.0, 1.0], [0.2, 0.3])  # 0.3 + 0.8 + 0.7
+    1.8
+    """
     e = np.asarray(eps_puffers, float)
     a = np.asarray(a_points, float)
     if e.shape != a.shape or e.ndim != 1:
@@ -236,13 +302,25 @@ def theorem4_epsilon(eps_puffers, a_points):
 
 # ----------------------------------------------------------------------------- special cases
 def per_entry_dp_curve(bs):
-    r"""Per-entry DP as an :math:`a(b)` curve: :math:`a(0)=\infty`, :math:`a(b)=0` for :math:`b\ge1` (Sec. 6.4)."""
+    r"""Per-entry DP as an :math:`a(b)` curve: :math:`a(0)=\infty`, :math:`a(b)=0` for :math:`b\ge1` (Sec. 6.4).
+
+    Examples
+    --------
+    >>> per_entry_dp_curve([0, 1, 2])
+    array([inf,  0.,  0.])
+    """
     bs = np.asarray(bs)
     return np.where(bs >= 1, 0.0, np.inf)
 
 
 def group_dp_curve(bs, group_records, n_attributes):
-    r"""Group DP over :math:`m'` records of :math:`n` attributes: :math:`a(b)=\infty` for :math:`b<m'n`, else 0."""
+    r"""Group DP over :math:`m'` records of :math:`n` attributes: :math:`a(b)=\infty` for :math:`b<m'n`, else 0.
+
+    Examples
+    --------
+    >>> group_dp_curve([1, 2, 4], 2, 2)
+    array([inf, inf,  0.])
+    """
     v.integer("group_records", group_records, 1)
     v.integer("n_attributes", n_attributes, 1)
     bs = np.asarray(bs)
@@ -250,7 +328,13 @@ def group_dp_curve(bs, group_records, n_attributes):
 
 
 def dependent_dp_curve(bs, L):
-    r"""Dependent DP (each item correlated with at most :math:`L-1` others): :math:`a(b)=\infty` for :math:`b<L`, else 0."""
+    r"""Dependent DP (each item correlated with at most :math:`L-1` others): :math:`a(b)=\infty` for :math:`b<L`, else 0.
+
+    Examples
+    --------
+    >>> dependent_dp_curve([1, 2, 3], 2)
+    array([inf,  0.,  0.])
+    """
     v.integer("L", L, 1)
     bs = np.asarray(bs)
     return np.where(bs >= L, 0.0, np.inf)
@@ -264,6 +348,11 @@ def misspecified_epsilon(eps_puffer, b_star, a1_at_bstar, bs, a2):
 
     .. math:: \epsilon'_{puffer}=\inf_b\Bigl(a_2(b)+b\,\frac{\epsilon_{puffer}-a_1(b^\star)}{b^\star}\Bigr)
        \le\epsilon_{puffer}+a_2(b^\star)-a_1(b^\star).
+
+    Examples
+    --------
+    >>> misspecified_epsilon(1.0, 1, 0.2, np.array([1, 2]), np.array([0.3, 0.1]))
+    (1.1, 1.1)
     """
     bs, a2 = np.asarray(bs, float), np.asarray(a2, float)
     if b_star not in bs:
@@ -285,6 +374,12 @@ def randomized_response_mechanism(n, eps_dp, k=2):
     :math:`e^{\epsilon}/(e^{\epsilon}+k-1)`, replaced by each other value with probability
     :math:`1/(e^{\epsilon}+k-1)` (Warner 1965); :math:`\epsilon_{DP}=0` is the uniform channel.
     Returns the (k**n, k**n) matrix ``M[D, O]`` in row-major (``np.ndindex``) order.
+
+    Examples
+    --------
+    >>> randomized_response_mechanism(1, np.log(3))
+    array([[0.75, 0.25],
+           [0.25, 0.75]])
     """
     n = v.integer("n", n, 1)
     eps_dp = float(v.positive("eps_dp", eps_dp, allow_zero=True))
@@ -300,6 +395,12 @@ def secret_conditionals(joint, mechanism, s_i, s_j):
     ``joint`` is the prior pmf (any shape, flattened in C order), ``mechanism`` the (N, Ω)
     channel and ``s_i``, ``s_j`` boolean masks of the shape of ``joint``
     (:func:`rpp.discrete.conditional_output_pmf` for each).
+
+    Examples
+    --------
+    >>> M = randomized_response_mechanism(1, np.log(3))
+    >>> secret_conditionals([0.5, 0.5], M, np.array([True, False]), np.array([False, True]))
+    (array([0.75, 0.25]), array([0.25, 0.75]))
     """
     flat = np.ravel(np.asarray(joint, float))
     return (
@@ -313,5 +414,11 @@ def pufferfish_epsilon_exact(joint, mechanism, pairs):
 
     ``joint`` is the prior pmf (any shape, flattened in C order), ``mechanism`` the
     (N, Ω) matrix of output probabilities and ``pairs`` a list of ``(s_i, s_j, ...)`` masks.
+
+    Examples
+    --------
+    >>> M = randomized_response_mechanism(2, 0.5)  # independent entries: Pufferfish = DP
+    >>> round(pufferfish_epsilon_exact(np.full(4, 0.25), M, entry_secret_pairs((2, 2))), 12)
+    0.5
     """
     return max(float(pufferfish_leakage(*secret_conditionals(joint, mechanism, p[0], p[1]))) for p in pairs)

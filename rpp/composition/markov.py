@@ -33,9 +33,6 @@ __all__ = [
     "mqm_sigma_chain",
     "mqm_sigma_interior",
     "interior_leak_profile",
-    "smooth_transition_matrix",
-    "fit_transition_matrix",
-    "simulate_chains",
 ]
 
 
@@ -84,6 +81,12 @@ def chain_joint(P, n, start=None):
     r"""Joint pmf of :math:`(X_1,\dots,X_n)` as an array of shape ``(K,)*n`` (brute force).
 
     ``start`` is the law of :math:`X_1` (default: stationary).
+
+    Examples
+    --------
+    >>> chain_joint([[0.9, 0.1], [0.2, 0.8]], 2).round(6)
+    array([[0.6     , 0.066667],
+           [0.066667, 0.266667]])
     """
     P = v.transition_matrix("P", P)
     n = v.integer("n", n, 1)
@@ -126,6 +129,11 @@ def two_state_side_logratios(p, q, d):
     With :math:`\lambda=p+q-1` and :math:`\pi_0=(1-q)/(2-p-q)`,
     :math:`P^d(x,y)=\pi_y+\lambda^d(\delta_{xy}-\pi_y)`; by reversibility this is also the
     left-side log-ratio. Returns an array of shape ``(..., 2)``.
+
+    Examples
+    --------
+    >>> two_state_side_logratios(0.1, 0.2, 1)
+    array([-2.07944154,  1.5040774 ])
     """
     lam, pi0 = _two_state(p, q)
     d = np.asarray(d, float)
@@ -148,6 +156,11 @@ def two_state_ab_paper(p, q, b):
 
     The paper states only :math:`q>p` (:math:`\pi_r=\pi_0`). Valid for a stationary start,
     an interior node and :math:`p+q\ge1` (see :func:`two_state_ab_exact`).
+
+    Examples
+    --------
+    >>> round(float(two_state_ab_paper(0.1, 0.2, 2)), 12)  # the paper's bound, >= the exact value
+    3.19184715248
     """
     lam, pi0 = _two_state(p, q)
     b = np.asarray(b)
@@ -171,6 +184,11 @@ def two_state_ab_exact(p, q, b):
 
     (the two signs of the secret pair). Valid in every regime, including negatively
     correlated chains (:math:`p+q<1`). ``b`` may be an array.
+
+    Examples
+    --------
+    >>> round(two_state_ab_exact(0.1, 0.2, 2), 12)
+    3.114338015962
     """
     _two_state(p, q)
     bs = np.atleast_1d(np.asarray(b))
@@ -222,6 +240,11 @@ def chain_quilt_table(P, n, start=None, uncertainty=None):
     ``dL``/``dR`` is ``None`` when the high-influence set reaches the chain's end on that
     side; ``size`` is the minimal :math:`|\mathcal H|`; ``leak`` the (K, K) pairwise leakage
     (see ``_pair_leak``). Cost :math:`O(n^3K^2)` — for short chains.
+
+    Examples
+    --------
+    >>> len(chain_quilt_table([[0.9, 0.1], [0.2, 0.8]], 3))
+    10
     """
     P = v.transition_matrix("P", P)
     n = v.integer("n", n, 1)
@@ -250,6 +273,11 @@ def chain_ab_curve(P, n, bs, start=None, uncertainty=None, table=None):
     :math:`a(b)=\max_i\max_{x<x'}\min_{\text{quilts of }i,\ |\mathcal H|\le b}\mathrm{leak}_{x,x'}`
     (Bai et al. 2026, Def. 2; adding far nodes to :math:`\mathcal H` never increases the
     leakage, so "≤ b" equals "= b"). Works for any start law and any number of states.
+
+    Examples
+    --------
+    >>> chain_ab_curve([[0.9, 0.1], [0.2, 0.8]], 3, [1, 2, 3])
+    array([4.15888308, 2.07944154, 0.        ])
     """
     table = chain_quilt_table(P, n, start, uncertainty) if table is None else table
     K = table[0][4].shape[0]
@@ -277,6 +305,11 @@ def mqm_sigma_chain(P, n, eps, start=None, uncertainty=None, table=None):
     (:math:`L` = Lipschitz constant of the query) gives :math:`\epsilon`-Pufferfish.
     Equivalently :math:`\epsilon_{DP}=1/\sigma_{\max}` (Bai et al. 2026, Sec. 6.1).
     Returns ``(sigma_max, sigma_per_node)``.
+
+    Examples
+    --------
+    >>> round(mqm_sigma_chain([[0.9, 0.1], [0.2, 0.8]], 3, 5.0)[0], 6)
+    0.6
     """
     v.positive("eps", eps)
     table = chain_quilt_table(P, n, start, uncertainty) if table is None else table
@@ -400,57 +433,3 @@ def mqm_sigma_interior(P, eps, chain_length, uncertainty=None, profile=None, sma
     if not certified:
         raise ValueError(f"quilt search incomplete for eps={eps}: increase smax (now {profile['smax']})")
     return float(sigma)
-
-
-# ----------------------------------------------------------------------------- fitting / simulation
-def smooth_transition_matrix(P, tau=1e-5):
-    r"""Smoothing of Bai et al. (2026), App. D.2.
-
-    1. add :math:`\tau` to every zero entry of each row;
-    2. subtract the added mass proportionally from the non-zero entries, so rows still sum
-       to one and all entries stay non-negative.
-    """
-    P = np.asarray(P, float)
-    v.positive("tau", tau)
-    if P.ndim != 2 or np.any(P < 0):
-        raise ValueError("P must be a non-negative matrix")
-    out = P.copy()
-    zero = P == 0
-    added = tau * zero.sum(1, keepdims=True)
-    nz_mass = np.where(zero, 0, P).sum(1, keepdims=True)
-    if np.any(added >= nz_mass):
-        raise ValueError("tau too large for some row")
-    out = np.where(zero, tau, P * (1 - added / nz_mass))
-    return out
-
-
-def fit_transition_matrix(sequences, K, tau=1e-5):
-    r"""Maximum-likelihood transition matrix from integer sequences, then smoothing (App. D.2).
-
-    Rows of never-visited states are set to the uniform law on the other states before
-    smoothing (as the paper's "others" row).
-    """
-    seq = np.asarray(sequences)
-    K = v.integer("K", K, 2)
-    C = np.zeros((K, K))
-    np.add.at(C, (seq[:, :-1].ravel(), seq[:, 1:].ravel()), 1)
-    rows = C.sum(1, keepdims=True)
-    uni = (1 - np.eye(K)) / (K - 1)
-    P = np.where(rows > 0, C / np.where(rows > 0, rows, 1), uni)
-    return smooth_transition_matrix(P, tau)
-
-
-def simulate_chains(P, n_seq, T, rng, start=None):
-    r"""Simulate ``n_seq`` independent chains of length ``T`` (vectorised inverse-CDF sampling)."""
-    P = v.transition_matrix("P", P)
-    n_seq = v.integer("n_seq", n_seq, 1)
-    T = v.integer("T", T, 1)
-    start = stationary_distribution(P) if start is None else v.pmf("start", start)
-    cum = np.cumsum(P, axis=1)
-    cum[:, -1] = 1.0
-    u = rng.random((n_seq, T))
-    x = np.empty((n_seq, T), dtype=np.int64)
-    x[:, 0] = np.searchsorted(np.cumsum(start), u[:, 0], side="right").clip(max=P.shape[0] - 1)
-    for t in range(1, T):
-        x[:, t] = (cum[x[:, t - 1]] <= u[:, t, None]).sum(1)
-    return x

@@ -39,6 +39,11 @@ def nfc_matrix(p_d, p_others, eps=0.0):
     Outputs with :math:`p_D(\omega)=0` are dropped (they impose no constraint); an output
     with :math:`p_D>0=p_{D_\ell}` gives :math:`+\infty`, replaced by a large finite number
     (1e6) so the LP stays well posed.
+
+    Examples
+    --------
+    >>> nfc_matrix([0.5, 0.5], [[0.25, 0.75]]).shape
+    (2, 1)
     """
     p_d = v.pmf("p_d", p_d)
     p_others = v.pmf("p_others", np.atleast_2d(p_others), axis=1)
@@ -53,6 +58,11 @@ def nfc_primal(A):
     r"""Solve :math:`\max_{w\in\Delta}\min_\ell (w^\top A)_\ell` with ``linprog``.
 
     Returns ``(value, w)``; ``w`` is the output-frequency vector of the attack.
+
+    Examples
+    --------
+    >>> nfc_primal(nfc_matrix([0.5, 0.5], [[0.25, 0.75]]))
+    (0.6931471805599453, array([1., 0.]))
     """
     A = np.asarray(A, float)
     J, m = A.shape
@@ -77,6 +87,11 @@ def nfc_dual(A):
     r"""Solve :math:`\min_{\beta\in\Delta}\max_j (A\beta)_j` with ``linprog``.
 
     Returns ``(value, beta)``; ``beta`` is the convex combination of the NfC constraint.
+
+    Examples
+    --------
+    >>> nfc_dual(nfc_matrix([0.5, 0.5], [[0.25, 0.75]]))  # the primal's value
+    (0.6931471805599453, array([1.]))
     """
     A = np.asarray(A, float)
     J, m = A.shape
@@ -102,6 +117,11 @@ def nfc_min_epsilon(mechanism, s1_mask, support=None):
     For each :math:`D` (in ``support``) with :math:`s_1(D)` the dual LP against the
     :math:`s_2`-datasets is solved, and vice versa. Returns ``(eps, records)`` where
     ``records`` is a list of ``(D, direction, value, beta)``.
+
+    Examples
+    --------
+    >>> round(nfc_min_epsilon(np.array([[0.75, 0.25], [0.25, 0.75]]), np.array([True, False]))[0], 12)  # log 3
+    1.098612288668
     """
     mechanism = v.pmf("mechanism", mechanism, axis=1)
     s1 = np.asarray(s1_mask, bool)
@@ -133,6 +153,11 @@ def composed_leakage_exact(mechanism, prior, s1_mask, runs):
     Both sums depend on the output sequence only through its *type* (the counts of each
     output), so the maximum is over the :math:`\binom{r+|\Omega|-1}{|\Omega|-1}` types
     (computed in log space).
+
+    Examples
+    --------
+    >>> round(composed_leakage_exact(np.array([[0.75, 0.25], [0.25, 0.75]]), [0.5, 0.5], np.array([True, False]), 2), 12)  # 2 log 3
+    2.197224577336
     """
     mechanism = v.pmf("mechanism", mechanism, axis=1)
     prior = v.pmf("prior", prior)
@@ -158,6 +183,11 @@ def nfc_violation(p_d, p_others, beta, eps):
     r"""Largest violation :math:`\max_\omega[\log p_D(\omega)-\epsilon-\sum_\ell\beta_\ell\log p_{D_\ell}(\omega)]`.
 
     Non-positive means the NfC constraint with weights ``beta`` holds.
+
+    Examples
+    --------
+    >>> nfc_violation([0.5, 0.5], [[0.25, 0.75]], [1.0], 0.0)  # log(0.5 / 0.25)
+    0.6931471805599453
     """
     p_d = np.asarray(p_d, float)
     p_others = np.atleast_2d(np.asarray(p_others, float))

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .. import _validation as v
+from .base import AdditiveNoise
 from ..distributions import Gaussian, check_prior
 from ..divergence import gaussian_renyi, renyi_divergence_bound
 
@@ -122,7 +122,7 @@ def certified_gaussian_divergence(
     return value, err
 
 
-class GaussianNoise:
+class GaussianNoise(AdditiveNoise):
     r"""Additive Gaussian noise :math:`N(0, \theta^2)` (the Gaussian mechanism, Yang et al. 2026, Sec. II).
 
     Parameters
@@ -150,21 +150,10 @@ class GaussianNoise:
     #: Name of the family in :func:`rpp.calibrate` (``noise=...``).
     name = "gaussian"
 
-    def __init__(self, scale: float) -> None:
-        self.scale = float(v.positive("scale", scale, allow_zero=True))
-
-    def __repr__(self) -> str:
-        return f"GaussianNoise(scale={self.scale!r})"
-
     @staticmethod
     def variance_of(scale: ArrayLike) -> Any:
         r"""Variance :math:`\theta^2` of the noise at scale(s) :math:`\theta`."""
         return np.asarray(scale, dtype=float) ** 2
-
-    @property
-    def variance(self) -> float:
-        r"""Noise variance :math:`\theta^2`."""
-        return self.scale**2
 
     def divergence(self, p: Any, q: Any, alpha: float) -> tuple[float, float]:
         r"""``(value, error)`` of :math:`D_\alpha(p * N(0,\theta^2)\,\|\,q * N(0,\theta^2))`; ``value + error`` is certified.
@@ -180,8 +169,5 @@ class GaussianNoise:
             return certified_gaussian_divergence(p.mean, p.var, q.mean, q.var, alpha, z)
         return renyi_divergence_bound(p, q, alpha, z)
 
-    def release(self, x: ArrayLike, rng: Any = None) -> Any:
-        """Return ``x + N(0, scale^2)`` elementwise; ``rng`` is ``None``, a seed or a Generator."""
-        x = v.finite("x", x)
-        out = x + v.rng_from(rng).normal(0.0, self.scale, size=x.shape)
-        return out if out.ndim else float(out)
+    def _draw(self, rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+        return rng.normal(0.0, self.scale, size=shape)

@@ -7,13 +7,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .. import _validation as v
+from .base import AdditiveNoise
 from .laplace_divergence import laplace_renyi_divergence_bound
 
 __all__ = ["LaplaceNoise"]
 
 
-class LaplaceNoise:
+class LaplaceNoise(AdditiveNoise):
     r"""Additive Laplace noise :math:`\mathrm{Lap}(b)` (the Laplace mechanism :math:`M(x) = x + Z`).
 
     Parameters
@@ -40,28 +40,14 @@ class LaplaceNoise:
     #: Name of the family in :func:`rpp.calibrate` (``noise=...``).
     name = "laplace"
 
-    def __init__(self, scale: float) -> None:
-        self.scale = float(v.positive("scale", scale, allow_zero=True))
-
-    def __repr__(self) -> str:
-        return f"LaplaceNoise(scale={self.scale!r})"
-
     @staticmethod
     def variance_of(scale: ArrayLike) -> Any:
         r"""Variance :math:`2b^2` of the noise at scale(s) :math:`b`."""
         return 2 * np.asarray(scale, dtype=float) ** 2
 
-    @property
-    def variance(self) -> float:
-        r"""Noise variance :math:`2b^2`."""
-        return 2 * self.scale**2
-
     def divergence(self, p: Any, q: Any, alpha: float) -> tuple[float, float]:
         r"""``(value, error)`` of :math:`D_\alpha(p * \mathrm{Lap}(b)\,\|\,q * \mathrm{Lap}(b))` (:func:`rpp.laplace_renyi_divergence_bound`)."""
         return laplace_renyi_divergence_bound(p, q, alpha, self.scale)
 
-    def release(self, x: ArrayLike, rng: Any = None) -> Any:
-        """Return ``x + Lap(scale)`` elementwise; ``rng`` is ``None``, a seed or a Generator."""
-        x = v.finite("x", x)
-        out = x + v.rng_from(rng).laplace(0.0, self.scale, size=x.shape)
-        return out if out.ndim else float(out)
+    def _draw(self, rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+        return rng.laplace(0.0, self.scale, size=shape)

@@ -60,6 +60,12 @@ def _gp_latent(Z, y, zq, random_state):
     return y_mean + y_std * mean, y_std**2 * var, gp
 
 
+def _model_query(query, priors, data, n_quantiles, details):
+    """QueryPriors of a model query: Gaussian priors, their quantile discretisations as baselines."""
+    baselines = [quantile_discretization(p, n_quantiles) for p in priors]
+    return QueryPriors(query, priors[0], priors[1], baselines[0], baselines[1], data[0][2], data[1][2], details)
+
+
 def gp_priors(df, x, secret, s_i, s_j, *, features, query_point=None, max_train=350, random_state=0, n_quantiles=1000):
     r"""GP query: latent GP posterior at a fixed query point, one GP per secret subset.
 
@@ -102,14 +108,11 @@ def gp_priors(df, x, secret, s_i, s_j, *, features, query_point=None, max_train=
         m, var, gp = _gp_latent(Z, y, zq, random_state)
         priors.append(Gaussian(m, var))
         models.append(gp)
-    return QueryPriors(
+    return _model_query(
         "gp",
-        priors[0],
-        priors[1],
-        quantile_discretization(priors[0], n_quantiles),
-        quantile_discretization(priors[1], n_quantiles),
-        data[0][2],
-        data[1][2],
+        priors,
+        data,
+        n_quantiles,
         {
             "features": list(features),
             "query_point": xq,
@@ -230,14 +233,11 @@ def bnn_priors(
         mean, var, info = _bayes_last_layer(Phi, y, phi_q)
         priors.append(Gaussian(mean, var))
         fits.append({"W": W, "c": c, **info})
-    return QueryPriors(
+    return _model_query(
         "bnn",
-        priors[0],
-        priors[1],
-        quantile_discretization(priors[0], n_quantiles),
-        quantile_discretization(priors[1], n_quantiles),
-        data[0][2],
-        data[1][2],
+        priors,
+        data,
+        n_quantiles,
         {
             "features": list(features),
             "query_point": xq,
