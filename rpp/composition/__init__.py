@@ -30,25 +30,25 @@ from .gaussian import (
     region_influence_direct,
     region_influence_sweep,
 )
+from .exact import pufferfish_epsilon_exact, randomized_response_mechanism, secret_conditionals
 from .influence import (
     a_dagger,
     a_dagger_uncertain,
     a_star_bruteforce,
     ab_curve_bruteforce,
-    best_b,
     conditional_marginal,
-    dependent_dp_curve,
     entry_secret_pairs,
+    uncertain_ratio_bound,
+)
+from .theorems import (
+    best_b,
+    dependent_dp_curve,
     epsilon_dp_from_curve,
     epsilon_puffer_from_curve,
     group_dp_curve,
     misspecified_epsilon,
     per_entry_dp_curve,
-    pufferfish_epsilon_exact,
-    randomized_response_mechanism,
-    secret_conditionals,
     theorem4_epsilon,
-    uncertain_ratio_bound,
 )
 from .chain_data import fit_transition_matrix, simulate_chains, smooth_transition_matrix
 from .markov import (

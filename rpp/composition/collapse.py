@@ -22,6 +22,25 @@ def posterior_of_secret(prior, mechanism, secret_mask):
     :math:`\Pr(\mathcal M(D)=\cdot)`, ``secret_mask`` a boolean (N,) array for
     :math:`s(D)`. Outputs of zero probability get ``nan``-free value equal to the prior.
 
+    Parameters
+    ----------
+    prior : array_like, shape (N,)
+        Prior over the datasets.
+    mechanism : array_like, shape (N, Ω)
+        Row-stochastic output probabilities of every dataset.
+    secret_mask : array_like of bool, shape (N,)
+        The datasets where the secret holds.
+
+    Returns
+    -------
+    ndarray, shape (Ω,)
+        The posterior of the secret after each output.
+
+    Raises
+    ------
+    ValueError
+        If ``prior`` or ``mechanism`` is not a distribution.
+
     Examples
     --------
     >>> posterior_of_secret([0.5, 0.5], np.array([[0.75, 0.25], [0.25, 0.75]]), np.array([True, False]))
@@ -41,6 +60,23 @@ def composed_output_distribution(mechanism, runs):
 
     Row :math:`D` of the result is :math:`\Pr(\mathcal M(D)=\omega_1)\cdots\Pr(\mathcal M(D)=\omega_r)`
     over the :math:`\Omega^r` output tuples (lexicographic order).
+
+    Parameters
+    ----------
+    mechanism : array_like, shape (N, Ω)
+        Row-stochastic output probabilities of every dataset.
+    runs : int
+        Number of independent runs, ``>= 1``.
+
+    Returns
+    -------
+    ndarray, shape (N, Ω**runs)
+        The output distribution of every dataset.
+
+    Raises
+    ------
+    ValueError
+        If ``mechanism`` is not row-stochastic or ``runs < 1``.
 
     Examples
     --------

@@ -40,6 +40,25 @@ def nfc_matrix(p_d, p_others, eps=0.0):
     with :math:`p_D>0=p_{D_\ell}` gives :math:`+\infty`, replaced by a large finite number
     (1e6) so the LP stays well posed.
 
+    Parameters
+    ----------
+    p_d : array_like, shape (Ω,)
+        Output distribution of the dataset :math:`D`.
+    p_others : array_like, shape (m, Ω)
+        Output distributions of the datasets of the other secret.
+    eps : float or array_like
+        Budget (scalar or per output).
+
+    Returns
+    -------
+    ndarray
+        The payoff matrix (outputs with :math:`p_D > 0` by datasets).
+
+    Raises
+    ------
+    ValueError
+        If ``p_d`` or ``p_others`` is not a distribution.
+
     Examples
     --------
     >>> nfc_matrix([0.5, 0.5], [[0.25, 0.75]]).shape
@@ -58,6 +77,18 @@ def nfc_primal(A):
     r"""Solve :math:`\max_{w\in\Delta}\min_\ell (w^\top A)_\ell` with ``linprog``.
 
     Returns ``(value, w)``; ``w`` is the output-frequency vector of the attack.
+
+    Parameters
+    ----------
+    A : ndarray
+        Payoff matrix (:func:`nfc_matrix`).
+
+    Returns
+    -------
+    value : float
+        The game's value.
+    w : ndarray
+        The maximising output frequencies.
 
     Examples
     --------
@@ -88,6 +119,18 @@ def nfc_dual(A):
 
     Returns ``(value, beta)``; ``beta`` is the convex combination of the NfC constraint.
 
+    Parameters
+    ----------
+    A : ndarray
+        Payoff matrix (:func:`nfc_matrix`).
+
+    Returns
+    -------
+    value : float
+        The game's value.
+    beta : ndarray
+        The minimising weights on the other datasets.
+
     Examples
     --------
     >>> nfc_dual(nfc_matrix([0.5, 0.5], [[0.25, 0.75]]))  # the primal's value
@@ -117,6 +160,27 @@ def nfc_min_epsilon(mechanism, s1_mask, support=None):
     For each :math:`D` (in ``support``) with :math:`s_1(D)` the dual LP against the
     :math:`s_2`-datasets is solved, and vice versa. Returns ``(eps, records)`` where
     ``records`` is a list of ``(D, direction, value, beta)``.
+
+    Parameters
+    ----------
+    mechanism : array_like, shape (N, Ω)
+        Row-stochastic output probabilities of every dataset.
+    s1_mask : array_like of bool, shape (N,)
+        The datasets of the first secret.
+    support : array_like of int, optional
+        Datasets to check (all if omitted).
+
+    Returns
+    -------
+    eps : float
+        The smallest budget.
+    records : list of tuple
+        ``(D, direction, value, beta)`` for every dataset.
+
+    Raises
+    ------
+    ValueError
+        If ``mechanism`` is not row-stochastic.
 
     Examples
     --------
@@ -154,6 +218,27 @@ def composed_leakage_exact(mechanism, prior, s1_mask, runs):
     output), so the maximum is over the :math:`\binom{r+|\Omega|-1}{|\Omega|-1}` types
     (computed in log space).
 
+    Parameters
+    ----------
+    mechanism : array_like, shape (N, Ω)
+        Row-stochastic output probabilities of every dataset.
+    prior : array_like, shape (N,)
+        Prior over the datasets.
+    s1_mask : array_like of bool, shape (N,)
+        The datasets of the first secret.
+    runs : int
+        Number of independent runs, ``>= 1``.
+
+    Returns
+    -------
+    float
+        The leakage of the composition.
+
+    Raises
+    ------
+    ValueError
+        If ``mechanism`` or ``prior`` is not a distribution or ``runs < 1``.
+
     Examples
     --------
     >>> round(composed_leakage_exact(np.array([[0.75, 0.25], [0.25, 0.75]]), [0.5, 0.5], np.array([True, False]), 2), 12)  # 2 log 3
@@ -183,6 +268,27 @@ def nfc_violation(p_d, p_others, beta, eps):
     r"""Largest violation :math:`\max_\omega[\log p_D(\omega)-\epsilon-\sum_\ell\beta_\ell\log p_{D_\ell}(\omega)]`.
 
     Non-positive means the NfC constraint with weights ``beta`` holds.
+
+    Parameters
+    ----------
+    p_d : array_like, shape (Ω,)
+        Output distribution of the dataset :math:`D`.
+    p_others : array_like, shape (m, Ω)
+        Output distributions of the datasets of the other secret.
+    beta : array_like
+        Weights of the constraint (a probability vector).
+    eps : float or array_like
+        Budget (scalar or per output).
+
+    Returns
+    -------
+    float
+        The largest violation.
+
+    Raises
+    ------
+    ValueError
+        If ``beta`` is not a probability vector.
 
     Examples
     --------
