@@ -34,7 +34,7 @@ RUN := env PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSER
 # figure that a cell does not display explicitly would silently vanish from the book.
 BOOK_RUN := env -u MPLBACKEND PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSERSITE=1
 
-.PHONY: book book-fresh test page browser-test pdf student clean venv check-python
+.PHONY: book book-fresh test page browser-test pdf student clean venv check-python lint
 
 venv: $(STAMP)
 
@@ -70,7 +70,7 @@ book-fresh: $(STAMP)
 
 # pytest exits 5 when it collects no tests: that is a failure here, never a pass.
 test: $(STAMP)
-	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto tests/; rc=$$?; \
+	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto tests/ --doctest-modules rpp; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests in tests/" >&2; fi; \
 	exit $$rc
 	@set -- book/*.ipynb; \
@@ -142,3 +142,10 @@ student: $(STAMP)
 
 clean:
 	rm -rf _build
+
+# Lint and type check of the package (configured in pyproject.toml): ruff's pyflakes, bugbear,
+# pyupgrade and mccabe (complexity <= 12) rules, the ruff formatter, and mypy.
+lint: $(STAMP)
+	$(BIN)/ruff check rpp
+	$(BIN)/ruff format --check rpp
+	$(BIN)/mypy

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import as_float_array, positive
+from . import _validation as v
 from .divergence import discrete_renyi_divergence
 
 __all__ = [
@@ -28,22 +28,8 @@ __all__ = [
     "conditional_output_pmf",
     "pufferfish_epsilon",
     "posterior_odds",
+    "pufferfish_leakage",
 ]
-
-_SUM_TOL = 1e-9
-
-
-def _pmf(name, value):
-    """Validate a probability vector (last axis = support)."""
-    arr = as_float_array(name, value)
-    if arr.ndim == 0:
-        raise ValueError(f"{name} must be a 1-D probability vector, got a scalar")
-    if not np.isfinite(arr).all() or (arr < 0).any():
-        raise ValueError(f"{name} must have entries in [0, 1], got {value!r}")
-    total = arr.sum(axis=-1)
-    if not np.allclose(total, 1.0, rtol=0, atol=_SUM_TOL):
-        raise ValueError(f"{name} must sum to 1 along its last axis, got sums {total!r}")
-    return arr
 
 
 def hockey_stick_divergence(p, q, epsilon):
@@ -69,13 +55,22 @@ def hockey_stick_divergence(p, q, epsilon):
     -------
     float or ndarray
         ``delta`` for each ``epsilon`` (shape of ``epsilon``), in ``[0, 1]``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> hockey_stick_divergence([0.5, 0.5], [0.25, 0.75], 0.0)  # total variation
+    0.25
     """
-    p = _pmf("p", p)
-    q = _pmf("q", q)
+    p = v.pmf("p", p)
+    q = v.pmf("q", q)
     if p.ndim != 1 or p.shape != q.shape:
-        raise ValueError(
-            f"p and q must be 1-D vectors of the same length, got shapes {p.shape} and {q.shape}")
-    eps = positive("epsilon", epsilon, allow_zero=True)
+        raise ValueError(f"p and q must be 1-D vectors of the same length, got shapes {p.shape} and {q.shape}")
+    eps = v.positive("epsilon", epsilon, allow_zero=True)
     out = np.clip(p - np.exp(eps)[..., None] * q, 0.0, None).sum(axis=-1)
     return float(out) if out.ndim == 0 else out
 
@@ -99,8 +94,19 @@ def randomized_response(epsilon, k=2):
     -------
     ndarray, shape (k, k)
         Row-stochastic matrix.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> randomized_response(np.log(3))
+    array([[0.75, 0.25],
+           [0.25, 0.75]])
     """
-    eps = float(positive("epsilon", epsilon))
+    eps = float(v.positive("epsilon", epsilon))
     if int(k) != k or k < 2:
         raise ValueError(f"k must be an integer >= 2, got {k!r}")
     k = int(k)
@@ -108,17 +114,6 @@ def randomized_response(epsilon, k=2):
     stay = 1.0 / (1.0 + (k - 1) * np.exp(-eps))
     move = np.exp(-eps) * stay
     return np.where(np.eye(k, dtype=bool), stay, move)
-
-
-def _channel(name, value):
-    arr = as_float_array(name, value)
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D channel matrix, got shape {arr.shape}")
-    if not np.isfinite(arr).all() or (arr < 0).any():
-        raise ValueError(f"{name} must have entries in [0, 1]")
-    if not np.allclose(arr.sum(axis=1), 1.0, rtol=0, atol=_SUM_TOL):
-        raise ValueError(f"{name} rows must sum to 1 (row-stochastic), got {arr.sum(axis=1)!r}")
-    return arr
 
 
 def product_channel(*channels):
@@ -139,12 +134,22 @@ def product_channel(*channels):
     -------
     ndarray
         Row-stochastic matrix of shape ``(prod k_r, prod m_r)``.
+
+    Raises
+    ------
+    ValueError
+        With no channel, or a channel that is not row-stochastic.
+
+    Examples
+    --------
+    >>> product_channel(randomized_response(1.0), randomized_response(1.0)).shape
+    (4, 4)
     """
     if not channels:
         raise ValueError("channels must contain at least one channel matrix, got none")
     out = np.ones((1, 1))
     for r, ch in enumerate(channels):
-        out = np.kron(out, _channel(f"channels[{r}]", ch))
+        out = np.kron(out, v.channel(f"channels[{r}]", ch))
     return out
 
 
@@ -173,21 +178,32 @@ def conditional_output_pmf(prior, channel, secret):
     -------
     ndarray, shape (m,)
         The conditional output pmf.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> conditional_output_pmf([0.5, 0.5], randomized_response(np.log(3)), np.array([True, False]))
+    array([0.75, 0.25])
     """
-    prior = _pmf("prior", prior)
-    channel = _channel("channel", channel)
+    prior = v.pmf("prior", prior)
+    channel = v.channel("channel", channel)
     secret = np.asarray(secret)
     if secret.dtype != bool or secret.shape != prior.shape:
         raise ValueError(
-            f"secret must be a boolean mask of shape {prior.shape}, got dtype {secret.dtype} "
-            f"and shape {secret.shape}")
+            f"secret must be a boolean mask of shape {prior.shape}, got dtype {secret.dtype} and shape {secret.shape}"
+        )
     if channel.shape[0] != prior.shape[0]:
-        raise ValueError(
-            f"channel must have one row per database ({prior.shape[0]}), got {channel.shape[0]}")
+        raise ValueError(f"channel must have one row per database ({prior.shape[0]}), got {channel.shape[0]}")
     mass = prior[secret].sum()
     if mass <= 0:
-        raise ValueError("secret must have positive prior probability; Pufferfish only "
-                         "constrains secrets that the prior considers possible")
+        raise ValueError(
+            "secret must have positive prior probability; Pufferfish only "
+            "constrains secrets that the prior considers possible"
+        )
     return (prior * secret) @ channel / mass
 
 
@@ -200,11 +216,31 @@ def pufferfish_epsilon(prior, channel, secret_i, secret_j):
     ``eps`` is ``max(D_inf(P_i || P_j), D_inf(P_j || P_i))`` (max-divergences of the
     two conditional output pmfs).  For a class of priors take the maximum over it.
 
+    Parameters
+    ----------
+    prior : array_like, shape (n,)
+        Prior over the databases.
+    channel : array_like, shape (n, m)
+        Row-stochastic mechanism.
+    secret_i, secret_j : array_like of bool, shape (n,)
+        The two secrets.
+
     Returns
     -------
     float
         ``+inf`` if some output is possible under one secret and impossible under
         the other.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> K = randomized_response(np.log(3))
+    >>> round(float(pufferfish_epsilon([0.5, 0.5], K, np.array([True, False]), np.array([False, True]))), 12)
+    1.098612288668
     """
     p_i = conditional_output_pmf(prior, channel, secret_i)
     p_j = conditional_output_pmf(prior, channel, secret_j)
@@ -227,6 +263,15 @@ def posterior_odds(prior, channel, secret_i, secret_j):
     from the joint distribution of (database, output), not from the formula
     above, so that the formula can be checked against it.
 
+    Parameters
+    ----------
+    prior : array_like, shape (n,)
+        Prior over the databases.
+    channel : array_like, shape (n, m)
+        Row-stochastic mechanism.
+    secret_i, secret_j : array_like of bool, shape (n,)
+        Two mutually exclusive secrets.
+
     Returns
     -------
     prior_odds : float
@@ -235,9 +280,20 @@ def posterior_odds(prior, channel, secret_i, secret_j):
         ``P(s_i | y) / P(s_j | y)`` for every output ``y`` (``+inf`` where
         ``P(s_j | y) = 0``).  Every output must have positive probability under the
         prior, otherwise a ``ValueError`` is raised.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> K = randomized_response(np.log(3))
+    >>> posterior_odds([0.5, 0.5], K, np.array([True, False]), np.array([False, True]))
+    (1.0, array([3.        , 0.33333333]))
     """
-    prior = _pmf("prior", prior)
-    channel = _channel("channel", channel)
+    prior = v.pmf("prior", prior)
+    channel = v.channel("channel", channel)
     for name, s in (("secret_i", secret_i), ("secret_j", secret_j)):
         s = np.asarray(s)
         if s.dtype != bool or s.shape != prior.shape:
@@ -248,12 +304,46 @@ def posterior_odds(prior, channel, secret_i, secret_j):
     secret_j = np.asarray(secret_j)
     if np.any(secret_i & secret_j):
         raise ValueError("secret_i and secret_j must be mutually exclusive")
-    joint = prior[:, None] * channel            # P(x, y)
-    p_y = joint.sum(axis=0)                      # P(y)
+    joint = prior[:, None] * channel  # P(x, y)
+    p_y = joint.sum(axis=0)  # P(y)
     if np.any(p_y <= 0):
         raise ValueError("every output must have positive probability under the prior")
-    post_i = joint[secret_i].sum(axis=0) / p_y   # P(s_i | y)
-    post_j = joint[secret_j].sum(axis=0) / p_y   # P(s_j | y)
+    post_i = joint[secret_i].sum(axis=0) / p_y  # P(s_i | y)
+    post_j = joint[secret_j].sum(axis=0) / p_y  # P(s_j | y)
     with np.errstate(divide="ignore"):
         post = np.where(post_j > 0, post_i / np.where(post_j > 0, post_j, 1.0), np.inf)
     return float(prior[secret_i].sum() / prior[secret_j].sum()), post
+
+
+def pufferfish_leakage(p, q, axis=-1):
+    r"""Pufferfish leakage :math:`\max_\omega|\log p(\omega)/q(\omega)|` of one secret pair.
+
+    Equals :math:`\max\{D_\infty(p\|q), D_\infty(q\|p)\}`: the smallest
+    :math:`\epsilon` with :math:`e^{-\epsilon}\le p(\omega)/q(\omega)\le e^{\epsilon}`
+    (Kifer & Machanavajjhala 2014, Def. 3.4; Bai et al. 2026, Def. 5).
+
+    Parameters
+    ----------
+    p, q : array_like
+        Output pmfs of the two secrets (broadcast), summing to 1 along ``axis``.
+    axis : int
+        Axis holding the outputs.
+
+    Returns
+    -------
+    float or ndarray
+        The leakage, ``+inf`` if an output is possible under one secret only.
+
+    Raises
+    ------
+    ValueError
+        If ``p`` or ``q`` is not a probability vector.
+
+    Examples
+    --------
+    >>> round(float(pufferfish_leakage([0.75, 0.25], [0.25, 0.75])), 12)  # log 3
+    1.098612288668
+    """
+    return np.maximum(
+        discrete_renyi_divergence(p, q, np.inf, axis=axis), discrete_renyi_divergence(q, p, np.inf, axis=axis)
+    )

@@ -19,11 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from . import _validation as v
+from ._numerics import lse
 
-__all__ = ["Gaussian", "GaussianMixture", "Empirical", "components"]
+__all__ = ["Gaussian", "GaussianMixture", "Empirical", "Components", "components", "check_prior"]
+
+_LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
 
 _WEIGHT_TOL = 1e-8
 
@@ -37,6 +40,20 @@ class Gaussian:
         Mean, finite.
     var : float
         Variance, ``0 < var < inf``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+    TypeError
+        If ``mean`` or ``var`` is not numeric.
+
+    Examples
+    --------
+    >>> Gaussian(0, 4).std
+    2.0
+    >>> Gaussian(0, 1).convolve(3.0)  # Yang et al. 2026, Prop. III.2
+    Gaussian(mean=0.0, var=4.0)
     """
 
     def __init__(self, mean, var):
@@ -51,16 +68,17 @@ class Gaussian:
         return f"Gaussian(mean={self.mean!r}, var={self.var!r})"
 
     def logpdf(self, x):
-        return stats.norm.logpdf(x, self.mean, self.std)
+        z = (np.asarray(x, dtype=float) - self.mean) / self.std
+        return -0.5 * z**2 - np.log(self.std) - _LOG_SQRT_2PI
 
     def pdf(self, x):
         return np.exp(self.logpdf(x))
 
     def cdf(self, x):
-        return stats.norm.cdf(x, self.mean, self.std)
+        return special.ndtr((np.asarray(x, dtype=float) - self.mean) / self.std)
 
     def ppf(self, u):
-        return stats.norm.ppf(u, self.mean, self.std)
+        return self.mean + self.std * special.ndtri(u)
 
     def sample(self, n, rng=None):
         return v.rng_from(rng).normal(self.mean, self.std, size=n)
@@ -86,6 +104,17 @@ class GaussianMixture:
         Component means, finite.
     variances : array_like, shape (K,)
         Component variances, ``> 0``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> M = GaussianMixture([0.25, 0.75], [-1, 1], [1, 1])
+    >>> M.mean, M.n_components
+    (0.5, 2)
     """
 
     def __init__(self, weights, means, variances):
@@ -96,8 +125,8 @@ class GaussianMixture:
             raise ValueError("weights must have at least one component")
         if not (w.size == mu.size == var.size):
             raise ValueError(
-                f"weights, means and variances must have the same length, got "
-                f"{w.size}, {mu.size}, {var.size}")
+                f"weights, means and variances must have the same length, got {w.size}, {mu.size}, {var.size}"
+            )
         total = w.sum()
         if abs(total - 1.0) > _WEIGHT_TOL:
             raise ValueError(f"weights must sum to 1 (within {_WEIGHT_TOL}), got sum {total!r}")
@@ -107,9 +136,11 @@ class GaussianMixture:
         self.variances = var[keep]
 
     def __repr__(self):
-        return (f"GaussianMixture(weights={self.weights.round(6).tolist()}, "
-                f"means={self.means.round(6).tolist()}, "
-                f"variances={self.variances.round(6).tolist()})")
+        return (
+            f"GaussianMixture(weights={self.weights.round(6).tolist()}, "
+            f"means={self.means.round(6).tolist()}, "
+            f"variances={self.variances.round(6).tolist()})"
+        )
 
     @property
     def n_components(self):
@@ -126,15 +157,16 @@ class GaussianMixture:
 
     def logpdf(self, x):
         x = np.asarray(x, dtype=float)
-        lp = stats.norm.logpdf(x[..., None], self.means, np.sqrt(self.variances))
-        return special.logsumexp(lp, b=self.weights, axis=-1)
+        sd = np.sqrt(self.variances)
+        lp = -0.5 * ((x[..., None] - self.means) / sd) ** 2 - np.log(sd) - _LOG_SQRT_2PI
+        return lse(lp, b=self.weights, axis=-1)
 
     def pdf(self, x):
         return np.exp(self.logpdf(x))
 
     def cdf(self, x):
         x = np.asarray(x, dtype=float)
-        return stats.norm.cdf(x[..., None], self.means, np.sqrt(self.variances)) @ self.weights
+        return special.ndtr((x[..., None] - self.means) / np.sqrt(self.variances)) @ self.weights
 
     def ppf(self, u):
         """Quantile function by vectorised bisection (to ~1e-12 relative)."""
@@ -173,6 +205,17 @@ class Empirical:
         At least one finite value.  The sample is stored sorted in
         ``samples``; its distinct values and their probabilities in
         ``support`` and ``probs``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> E = Empirical([3, 1, 1, 2])
+    >>> E.support, E.probs
+    (array([1., 2., 3.]), array([0.5 , 0.25, 0.25]))
     """
 
     def __init__(self, samples):
@@ -231,6 +274,26 @@ def components(prior):
 
     A :class:`Gaussian` is one component, an :class:`Empirical` sample is a
     mixture of point masses (variance 0) at its distinct values.
+
+    Parameters
+    ----------
+    prior : Gaussian, GaussianMixture or Empirical
+        The prior.
+
+    Returns
+    -------
+    Components
+        ``weights``, ``means``, ``variances`` (0 for the atoms of an empirical sample).
+
+    Raises
+    ------
+    TypeError
+        For any other object.
+
+    Examples
+    --------
+    >>> components(Empirical([1.0, 2.0, 2.0])).weights
+    array([0.33333333, 0.66666667])
     """
     if isinstance(prior, Gaussian):
         return Components(np.ones(1), np.array([prior.mean]), np.array([prior.var]))
@@ -238,6 +301,36 @@ def components(prior):
         return Components(prior.weights, prior.means, prior.variances)
     if isinstance(prior, Empirical):
         return Components(prior.probs, prior.support, np.zeros(prior.support.size))
-    raise ValueError(
-        "prior must be an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical, "
-        f"got {type(prior).__name__}")
+    raise TypeError(f"prior must be an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical, got {type(prior).__name__}")
+
+
+def check_prior(name, prior):
+    """Return ``prior`` if it is a :class:`Gaussian`, :class:`GaussianMixture` or :class:`Empirical`.
+
+    Raises
+    ------
+    TypeError
+        Naming the argument ``name`` otherwise.
+
+    Parameters
+    ----------
+    name : str
+        Argument name for the message.
+    prior : object
+        The value to check.
+
+    Returns
+    -------
+    Gaussian, GaussianMixture or Empirical
+        ``prior`` itself.
+
+    Examples
+    --------
+    >>> check_prior("p", Gaussian(0, 1))
+    Gaussian(mean=0.0, var=1.0)
+    """
+    if not isinstance(prior, (Gaussian, GaussianMixture, Empirical)):
+        raise TypeError(
+            f"{name} must be an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical, got {type(prior).__name__}"
+        )
+    return prior

@@ -16,13 +16,51 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.mixture import GaussianMixture as _SkGMM
 
 from . import _validation as v
 from .distributions import GaussianMixture
 
-__all__ = ["fit_gmm", "bic_curve"]
+__all__ = ["fit_gmm", "bic_curve", "FittedGaussianMixture"]
+
+
+class FittedGaussianMixture(GaussianMixture):
+    """A :class:`~rpp.GaussianMixture` returned by :func:`fit_gmm`, with its model-selection record.
+
+    Parameters
+    ----------
+    weights : array_like
+        Weights of the selected mixture (see :class:`~rpp.GaussianMixture`).
+    means : array_like
+        Its means.
+    variances : array_like
+        Its variances.
+    criterion : str
+        The criterion used, ``"bic"`` or ``"aic"``.
+    ks : ndarray
+        The numbers of components tried.
+    scores : ndarray
+        The criterion for each ``K``.
+    bic : ndarray
+        The BIC for each ``K`` (equal to ``scores`` when ``criterion="bic"``).
+
+    Attributes
+    ----------
+    criterion_ : str
+        ``criterion`` (scikit-learn's trailing-underscore convention).
+    ks_ : ndarray
+        ``ks``.
+    scores_ : ndarray
+        ``scores``.
+    bic_ : ndarray
+        ``bic``.
+    """
+
+    def __init__(self, weights, means, variances, *, criterion, ks, scores, bic):
+        super().__init__(weights, means, variances)
+        self.criterion_: str = criterion
+        self.ks_: np.ndarray = np.asarray(ks)
+        self.scores_: np.ndarray = np.asarray(scores, dtype=float)
+        self.bic_: np.ndarray = np.asarray(bic, dtype=float)
 
 
 def _prepare(samples, max_components):
@@ -38,8 +76,18 @@ def _prepare(samples, max_components):
 
 
 def _fit_one(x, k, random_state, reg_covar, n_init):
-    model = _SkGMM(n_components=k, covariance_type="full", random_state=random_state,
-                   reg_covar=reg_covar, n_init=n_init, max_iter=500)
+    # scikit-learn is imported here, at first use (it takes most of a second to import)
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.mixture import GaussianMixture as _SkGMM
+
+    model = _SkGMM(
+        n_components=k,
+        covariance_type="full",
+        random_state=random_state,
+        reg_covar=reg_covar,
+        n_init=n_init,
+        max_iter=500,
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         model.fit(x[:, None])
@@ -47,12 +95,36 @@ def _fit_one(x, k, random_state, reg_covar, n_init):
 
 
 def bic_curve(samples, max_components=10, random_state=0, reg_covar=1e-6, n_init=1):
-    """BIC of the EM fit for ``K = 1 .. K_max`` (``K_max`` capped as in :func:`fit_gmm`).
+    r"""BIC of the EM fit for ``K = 1 .. K_max`` (``K_max`` capped as in :func:`fit_gmm`).
 
     Returns
     -------
     ks : ndarray of int
     bic : ndarray
+
+    Parameters
+    ----------
+    samples : array_like
+        At least two finite, not all equal values.
+    max_components : int
+        :math:`K_{\max}`.
+    random_state : int
+        Seed of scikit-learn's EM.
+    reg_covar : float
+        Variance floor.
+    n_init : int
+        EM restarts per ``K``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`fit_gmm`.
+
+    Examples
+    --------
+    >>> ks, bic = bic_curve(np.arange(10.0), max_components=3)
+    >>> ks
+    array([1, 2, 3])
     """
     x, k_max = _prepare(samples, max_components)
     ks = np.arange(1, k_max + 1)
@@ -84,10 +156,22 @@ def fit_gmm(samples, max_components=10, criterion="bic", random_state=0, reg_cov
 
     Returns
     -------
-    GaussianMixture
-        The selected mixture, with extra attributes ``criterion_`` (the name),
-        ``ks_`` and ``scores_`` (criterion per ``K``) and ``bic_`` (alias of
-        ``scores_`` when the criterion is BIC).
+    FittedGaussianMixture
+        The selected mixture (a :class:`~rpp.GaussianMixture`), with ``criterion_``
+        (the name), ``ks_`` and ``scores_`` (criterion per ``K``) and ``bic_``.
+
+    Raises
+    ------
+    ValueError
+        For fewer than two or constant samples, or bad options.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> x = np.concatenate([rng.normal(-3, 1, 300), rng.normal(3, 1, 300)])
+    >>> fit = fit_gmm(x, max_components=4)
+    >>> fit.n_components, fit.criterion_
+    (2, 'bic')
     """
     if criterion not in ("bic", "aic"):
         raise ValueError(f"criterion must be 'bic' or 'aic', got {criterion!r}")
@@ -99,9 +183,13 @@ def fit_gmm(samples, max_components=10, criterion="bic", random_state=0, reg_cov
     best = models[int(np.argmin(scores))]
     order = np.argsort(best.means_.ravel())
     w = best.weights_[order]
-    mix = GaussianMixture(w / w.sum(), best.means_.ravel()[order], best.covariances_.ravel()[order])
-    mix.criterion_ = criterion
-    mix.ks_ = ks
-    mix.scores_ = scores
-    mix.bic_ = scores if criterion == "bic" else np.array([m.bic(x[:, None]) for m in models])
-    return mix
+    bic = scores if criterion == "bic" else np.array([m.bic(x[:, None]) for m in models])
+    return FittedGaussianMixture(
+        w / w.sum(),
+        best.means_.ravel()[order],
+        best.covariances_.ravel()[order],
+        criterion=criterion,
+        ks=ks,
+        scores=scores,
+        bic=bic,
+    )

@@ -8,19 +8,35 @@ r"""Optimal transport in one dimension and between mixture components.
 * :func:`component_coupling` -- the discrete OT plan between mixture components
   used by Theorem IV.1 of Yang et al. 2026, with the component cost
   :math:`C_{kl} = (\mu_k-\mu'_l)^2 + (\sigma_k-\sigma'_l)^2 = W_2^2(N_k, N'_l)`,
-  solved exactly by POT's network simplex (``ot.emd``).
+  solved exactly by :func:`optimal_plan` (POT's network simplex ``ot.emd`` when POT is
+  installed, imported at first use; otherwise ``scipy.optimize.linprog(method="highs")``).
+* :func:`mixture_quantile_at_score` and :class:`QuantileDifference` -- the monotone coupling of
+  two *continuous* priors, :math:`\pi^* = (F_i^{-1}(\Phi(Z)), F_j^{-1}(\Phi(Z)))_\#\,N(0,1)`,
+  through the quantile functions at a normal score, with the tail bound
+  :func:`quantile_difference_tail` (used by the α-Wasserstein rules).
 """
 
 from __future__ import annotations
 
 import numpy as np
-import ot
+from scipy import special
 
 from . import _validation as v
-from .distributions import Empirical, Gaussian, GaussianMixture, components
+from ._numerics import lse
+from .distributions import Components, Empirical, Gaussian, GaussianMixture, components
 
-__all__ = ["quantile_coupling", "w_infinity", "wasserstein", "gaussian_w2_squared",
-           "component_coupling"]
+__all__ = [
+    "quantile_coupling",
+    "w_infinity",
+    "wasserstein",
+    "gaussian_w2_squared",
+    "optimal_plan",
+    "component_coupling",
+    "mixture_quantile_at_score",
+    "quantile_difference_tail",
+    "QuantileDifference",
+    "mirrored",
+]
 
 
 def _as_empirical(name, p):
@@ -47,6 +63,16 @@ def quantile_coupling(p, q):
     -------
     x, x_prime, mass : ndarray
         Atoms of the coupling and their probabilities (summing to 1).
+
+    Raises
+    ------
+    ValueError
+        If a prior is a Gaussian or a mixture.
+
+    Examples
+    --------
+    >>> quantile_coupling(Empirical([0, 1]), Empirical([1, 2, 3, 4]))
+    (array([0., 0., 1., 1.]), array([1., 2., 3., 4.]), array([0.25, 0.25, 0.25, 0.25]))
     """
     p = _as_empirical("p", p)
     q = _as_empirical("q", q)
@@ -76,18 +102,63 @@ def w_infinity(p, q):
       the Gaussian quantile, which is unbounded).  This is the baseline of
       Pierquin et al. 2024 for Gaussian priors; no finite value exists for
       unequal variances.
+
+    Parameters
+    ----------
+    p, q : Empirical or Gaussian
+        Two empirical samples or two Gaussians.
+
+    Returns
+    -------
+    float
+        :math:`W_\infty` (``inf`` for Gaussians with different variances).
+
+    Raises
+    ------
+    ValueError
+        For mixtures.
+
+    Examples
+    --------
+    >>> w_infinity(Empirical([0, 1]), Empirical([1, 2, 3, 4]))
+    3.0
     """
     if isinstance(p, Gaussian) and isinstance(q, Gaussian):
         return abs(p.mean - q.mean) if p.var == q.var else np.inf
     if isinstance(p, GaussianMixture) or isinstance(q, GaussianMixture):
-        raise ValueError("w_infinity needs two rpp.Empirical samples or two rpp.Gaussian priors; "
-                         "for mixtures pass the data samples instead")
+        raise ValueError(
+            "w_infinity needs two rpp.Empirical samples or two rpp.Gaussian priors; "
+            "for mixtures pass the data samples instead"
+        )
     x, y, _ = quantile_coupling(p, q)
     return float(np.max(np.abs(x - y)))
 
 
 def wasserstein(p, q, order=1.0):
-    r""":math:`W_p(p, q) = (\int |x-x'|^p d\pi^*)^{1/p}` from the monotone coupling; ``order=inf`` gives :math:`W_\infty`."""
+    r""":math:`W_p(p, q) = (\int |x-x'|^p d\pi^*)^{1/p}` from the monotone coupling; ``order=inf`` gives :math:`W_\infty`.
+
+    Parameters
+    ----------
+    p, q : Empirical or array_like
+        The two samples.
+    order : float
+        :math:`p \ge 1` (``inf`` allowed).
+
+    Returns
+    -------
+    float
+        :math:`W_p`.
+
+    Raises
+    ------
+    ValueError
+        If ``order < 1``.
+
+    Examples
+    --------
+    >>> wasserstein(Empirical([0, 1]), Empirical([1, 2, 3, 4]), order=1)
+    2.0
+    """
     order = float(v.positive("order", order, allow_inf=True))
     if order < 1:
         raise ValueError(f"order must be >= 1, got {order}")
@@ -101,8 +172,79 @@ def gaussian_w2_squared(mu0, var0, mu1, var1):
     r"""Squared 2-Wasserstein distance between 1-D Gaussians, :math:`(\mu_0-\mu_1)^2 + (\sigma_0-\sigma_1)^2`.
 
     Variances may be 0 (point masses).  Broadcasts.
+
+    Parameters
+    ----------
+    mu0, var0, mu1, var1 : array_like
+        Means and variances (``>= 0``).
+
+    Returns
+    -------
+    ndarray or float
+        :math:`W_2^2`.
+
+    Examples
+    --------
+    >>> float(gaussian_w2_squared(0.0, 1.0, 3.0, 4.0))  # 3^2 + (1 - 2)^2
+    10.0
     """
     return (np.asarray(mu0) - mu1) ** 2 + (np.sqrt(var0) - np.sqrt(var1)) ** 2
+
+
+def optimal_plan(a, b, cost):
+    r"""Exact optimal transport plan between two small discrete distributions.
+
+    Solves :math:`\min_{\Pi\ge 0,\ \Pi 1 = a,\ \Pi^\top 1 = b}\ \sum_{kl}\Pi_{kl}C_{kl}`.
+    With POT installed (imported here, at first use) this is its network simplex
+    ``ot.emd``; without it (e.g. Pyodide) the same linear program is solved by
+    ``scipy.optimize.linprog(method="highs")``.  Both return a vertex of the transport
+    polytope; when the optimum is not unique the two may pick different optimal plans
+    (the optimal *value* is the same).  The package only needs plans of at most a few
+    dozen cells (mixture components).
+
+    Parameters
+    ----------
+    a : array_like, shape (K,)
+        Source weights (non-negative, summing to 1).
+    b : array_like, shape (L,)
+        Target weights (non-negative, summing to 1).
+    cost : array_like, shape (K, L)
+        Finite cost matrix.
+
+    Returns
+    -------
+    ndarray, shape (K, L)
+        The plan.
+
+    Examples
+    --------
+    >>> optimal_plan([0.5, 0.5], [0.5, 0.5], [[0.0, 1.0], [1.0, 0.0]])
+    array([[0.5, 0. ],
+           [0. , 0.5]])
+    """
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    b = np.ascontiguousarray(b, dtype=np.float64)
+    C = np.ascontiguousarray(cost, dtype=np.float64)
+    try:
+        import ot
+    except ImportError:
+        return _linprog_plan(a, b, C)
+    return np.asarray(ot.emd(a, b, C))
+
+
+def _linprog_plan(a, b, C):
+    """The transport linear program with HiGHS (fallback of :func:`optimal_plan` without POT)."""
+    from scipy.optimize import linprog
+
+    K, L = C.shape
+    rows = np.kron(np.eye(K), np.ones((1, L)))  # sum_l P_kl = a_k
+    cols = np.kron(np.ones((1, K)), np.eye(L))[:-1]  # sum_k P_kl = b_l (one constraint is redundant)
+    res = linprog(
+        C.ravel(), A_eq=np.vstack([rows, cols]), b_eq=np.concatenate([a, b[:-1]]), bounds=(0, None), method="highs"
+    )
+    if res.status != 0:  # pragma: no cover - the transport polytope is never empty
+        raise RuntimeError(f"linprog failed on the transport problem: {res.message}")
+    return np.maximum(res.x.reshape(K, L), 0.0)
 
 
 def component_coupling(prior_i, prior_j, cost="w2"):
@@ -110,7 +252,7 @@ def component_coupling(prior_i, prior_j, cost="w2"):
 
     Solves :math:`\min_{\Pi\in U(w_i,w_j)} \sum_{kl}\pi_{kl}C_{kl}` over the
     transport polytope :math:`U(w_i,w_j)=\{\Pi\ge0:\Pi 1 = w_i, \Pi^\top 1 = w_j\}`
-    exactly with POT's network simplex (``ot.emd``).
+    exactly (:func:`rpp.transport.optimal_plan`).
 
     Parameters
     ----------
@@ -124,6 +266,18 @@ def component_coupling(prior_i, prior_j, cost="w2"):
     -------
     ndarray, shape (K, L)
         The plan :math:`\Pi^*`.
+
+    Raises
+    ------
+    ValueError
+        For a cost that is not ``"w2"`` or of the wrong shape.
+
+    Examples
+    --------
+    >>> P = GaussianMixture([0.5, 0.5], [0, 10], [1, 1])
+    >>> component_coupling(P, GaussianMixture([0.5, 0.5], [10, 0], [1, 1]))
+    array([[0. , 0.5],
+           [0.5, 0. ]])
     """
     ci, cj = components(prior_i), components(prior_j)
     if isinstance(cost, str):
@@ -137,6 +291,113 @@ def component_coupling(prior_i, prior_j, cost="w2"):
     # Scale for the solver's numerical comfort; the optimiser is invariant.
     scale = np.max(np.abs(C[np.isfinite(C)])) if np.isfinite(C).any() else 1.0
     Cs = np.where(np.isfinite(C), C / (scale if scale > 0 else 1.0), 1e30)
-    plan = ot.emd(ci.weights.astype(np.float64), cj.weights.astype(np.float64), Cs)
+    plan = optimal_plan(ci.weights, cj.weights, Cs)
     plan[plan < 1e-15] = 0.0
     return plan
+
+
+# ----------------------------------------------------------------------------
+# Monotone coupling of continuous priors: quantiles at a normal score
+# ----------------------------------------------------------------------------
+
+
+def mixture_quantile_at_score(c, z):
+    r""":math:`F^{-1}(\Phi(z))` for a Gaussian mixture (components ``c``), for any real ``z``.
+
+    Solves :math:`h(x) = \log F(x) - \log\Phi(z) = 0` (``z <= 0``) or
+    :math:`h(x) = \log(1-F(x)) - \log\Phi(-z) = 0` (``z > 0``) in log space, so
+    that scores far in the tails (where :math:`\Phi(z)` rounds to 0 or 1) are
+    exact.  Newton's method on :math:`h`, safeguarded by bisection inside the
+    bracket :math:`[\min_k(\mu_k+s_kz), \max_k(\mu_k+s_kz)]`, which contains the root.
+    """
+    z = np.asarray(z, float)
+    s = np.sqrt(c.variances)
+    if c.weights.size == 1:
+        return c.means[0] + s[0] * z
+    lw = np.log(c.weights)
+    lnorm = lw - np.log(s) - 0.5 * np.log(2 * np.pi)
+    cand = c.means[None, :] + s[None, :] * z[:, None]
+    lo, hi = cand.min(axis=1), cand.max(axis=1)
+    target = special.log_ndtr(-np.abs(z))
+    sgn = np.where(z > 0, -1.0, 1.0)  # h increasing (cdf) or decreasing (survival)
+    x = np.dot(cand, c.weights)  # start inside the bracket
+    act = np.ones(z.shape, bool)
+    for _ in range(100):
+        xa = x[act]
+        u = (xa[:, None] - c.means[None, :]) / s[None, :]
+        lF = lse(lw + special.log_ndtr(sgn[act][:, None] * u), axis=1)
+        h = lF - target[act]
+        lpdf = lse(lnorm - 0.5 * u**2, axis=1)
+        # update the bracket with the sign of h (h increasing in x when sgn = +1)
+        right = sgn[act] * h < 0  # root lies to the right of xa
+        lo_a = np.where(right, xa, lo[act])
+        hi_a = np.where(right, hi[act], xa)
+        slope = sgn[act] * np.exp(lpdf - lF)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            xn = xa - h / slope
+        bad = ~np.isfinite(xn) | (xn < lo_a) | (xn > hi_a)
+        xn = np.where(bad, 0.5 * (lo_a + hi_a), xn)
+        xn = np.where(h == 0, xa, xn)
+        tol = 2e-16 * np.maximum(np.abs(xn), 1.0) * 4
+        done = (np.abs(xn - xa) <= tol) | (hi_a - lo_a <= tol) | (h == 0)
+        idx = np.flatnonzero(act)
+        x[idx], lo[idx], hi[idx] = xn, lo_a, hi_a
+        act[idx[done]] = False
+        if not act.any():
+            break
+    return x
+
+
+def quantile_difference_tail(ci, cj, Z):
+    r"""(a, C) with :math:`|F_i^{-1}(\Phi(z)) - F_j^{-1}(\Phi(z))| \le a z + C` for all :math:`z \ge Z`.
+
+    Upper bound on a mixture quantile: :math:`\max_k(\mu_k + s_k z) \le \max_k\mu_k + s_{\max}z`.
+    Lower bound: with :math:`K` a widest component and :math:`L = \log(1/w_K)`,
+    :math:`F^{-1}(\Phi(z)) \ge \mu_K + s_K(z - 2L/z)` for :math:`z^2 \ge 2L`,
+    because :math:`\bar\Phi(z-a) \ge e^{az-a^2/2}\bar\Phi(z)` for :math:`a \ge 0`.
+    Requires ``Z**2 >= 2 L`` for both mixtures.
+    """
+
+    def bounds(c):
+        s = np.sqrt(c.variances)
+        smax = s.max()
+        widest = np.flatnonzero(s == smax)
+        K = widest[np.argmax(c.means[widest])]
+        L = -np.log(c.weights[K])
+        if Z**2 < 2 * L:
+            raise ValueError(f"Z must satisfy Z**2 >= 2 log(1/w_K) = {2 * L}, got Z = {Z}")
+        lo_const = c.means[K] - smax * 2 * L / Z  # lower: mu_K + s z - s 2L/Z
+        hi_const = c.means.max()  # upper: max mu + s_max z
+        return smax, lo_const, hi_const
+
+    si, li, hi_i = bounds(ci)
+    sj, lj, hi_j = bounds(cj)
+    a = abs(si - sj)
+    # d = Q_i - Q_j in [(si - sj) z + li - hi_j, (si - sj) z + hi_i - lj]
+    C = max(abs(li - hi_j), abs(hi_i - lj))
+    return a, C
+
+
+def mirrored(c):
+    """The components of the law of :math:`-X` (means negated)."""
+    return Components(c.weights, -c.means, c.variances)
+
+
+class QuantileDifference:
+    r"""Memoised quantile difference :math:`d(z) = F_i^{-1}(\Phi(z)) - F_j^{-1}(\Phi(z))` (independent of the noise scale)."""
+
+    def __init__(self, ci, cj):
+        self.ci, self.cj, self.memo = ci, cj, {}
+
+    def __call__(self, z):
+        z = np.asarray(z, float)
+        flat = z.ravel()
+        out = np.empty(flat.size)
+        memo = self.memo
+        missing = [k for k, zz in enumerate(flat.tolist()) if zz not in memo]
+        if missing:
+            zm = flat[missing]
+            dm = mixture_quantile_at_score(self.ci, zm) - mixture_quantile_at_score(self.cj, zm)
+            memo.update(zip(zm.tolist(), dm.tolist(), strict=True))
+        out[:] = [memo[zz] for zz in flat.tolist()]
+        return out.reshape(z.shape)

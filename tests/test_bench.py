@@ -1,7 +1,7 @@
 """The benchmark runs and its figures are consistent (small sizes)."""
 import numpy as np
 
-from rpp import bench
+from rpp.paper import bench
 
 
 def test_gaussian_grid_small():

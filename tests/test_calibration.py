@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scipy import integrate, special
+from scipy import integrate
 
 import rpp
-from rpp.calibration import _log_psi_terms
+from rpp.rules import log_psi_terms as _log_psi_terms
 from rpp.distributions import components
 
 RTOL = 1e-9
@@ -57,7 +57,8 @@ def test_never_under_noise_gaussian_10000_pairs_both_orders(method):
     var = np.empty(mi.size)
     # one vectorised call per pair would need vector priors; the closed forms are vectorised in alpha/epsilon,
     # so batch by pair via the module-level vectorised functions used by calibrate.
-    from rpp.calibration import _gauss_exact_variance, closed_form_variance
+    from rpp.rules import closed_form_variance
+    from rpp.rules import gaussian_exact_variance as _gauss_exact_variance
     fn = _gauss_exact_variance if method == "exact" else closed_form_variance
     var = np.maximum(fn(mi, vi, mj, vj, a, e), fn(mj, vj, mi, vi, a, e))
     d_ij = exact_gauss(mi, vi, mj, vj, a, var)
@@ -74,7 +75,8 @@ def test_never_under_noise_gaussian_10000_pairs_both_orders(method):
 
 
 def test_exact_is_tight_and_below_closed_form():
-    from rpp.calibration import _gauss_exact_variance, closed_form_variance
+    from rpp.rules import closed_form_variance
+    from rpp.rules import gaussian_exact_variance as _gauss_exact_variance
     mi, vi, mj, vj, a, e = random_gauss_pairs(10_000, seed=11)
     var = _gauss_exact_variance(mi, vi, mj, vj, a, e)
     cf = closed_form_variance(mi, vi, mj, vj, a, e)
@@ -155,12 +157,15 @@ def independent_mixture_divergence(P, Q, a, t):
     cp, cq = components(P), components(Q)
 
     def logmix(x, c):
-        return special.logsumexp(-0.5 * (x - c.means) ** 2 / (c.variances + t)
-                                 - 0.5 * np.log(2 * np.pi * (c.variances + t)) + np.log(c.weights))
+        """log of the noisy mixture density at x (a scalar or an array: components on the last axis)."""
+        terms = (-0.5 * (np.asarray(x, dtype=float)[..., None] - c.means) ** 2 / (c.variances + t)
+                 - 0.5 * np.log(2 * np.pi * (c.variances + t)) + np.log(c.weights))
+        top = terms.max(axis=-1)
+        return top + np.log(np.exp(terms - top[..., None]).sum(axis=-1))
 
     pts = np.sort(np.concatenate([cp.means, cq.means]))
     grid = np.linspace(pts[0] - 50, pts[-1] + 50, 4001)
-    lf = np.array([a * logmix(x, cp) + (1 - a) * logmix(x, cq) for x in grid])
+    lf = a * logmix(grid, cp) + (1 - a) * logmix(grid, cq)   # vectorised over the 4,001 points
     shift = lf.max()
     f = lambda x: np.exp(a * logmix(x, cp) + (1 - a) * logmix(x, cq) - shift)
     total = 0.0
@@ -278,11 +283,21 @@ def test_property_gaussian_exact_never_under_noise_and_tight(mi, mj, lvi, lvj, a
     (dict(alpha=1.0), "alpha"), (dict(alpha=0.5), "alpha"), (dict(alpha=np.nan), "alpha"),
     (dict(alpha=np.inf), "alpha"), (dict(epsilon=0.0), "epsilon"), (dict(epsilon=-1.0), "epsilon"),
     (dict(epsilon=np.nan), "epsilon"), (dict(epsilon=np.inf), "epsilon"), (dict(method="nope"), "method"),
-    (dict(noise="cauchy"), "noise"), (dict(directed="yes"), "directed")])
+    (dict(noise="cauchy"), "noise")])
 def test_calibrate_bad_input(kw, match):
     args = dict(alpha=2.0, epsilon=1.0) | kw
     with pytest.raises(ValueError, match=match):
         rpp.calibrate(rpp.Gaussian(0, 1), rpp.Gaussian(1, 1), **args)
+
+
+@pytest.mark.parametrize("kw, match", [(dict(directed="yes"), "directed"), (dict(alpha="two"), "alpha")])
+def test_calibrate_wrong_types(kw, match):
+    """A value of the wrong type is a TypeError naming the argument (a bad value a ValueError)."""
+    args = dict(alpha=2.0, epsilon=1.0) | kw
+    with pytest.raises(TypeError, match=match):
+        rpp.calibrate(rpp.Gaussian(0, 1), rpp.Gaussian(1, 1), **args)
+    with pytest.raises(TypeError, match="prior_i"):
+        rpp.calibrate([0.0, 1.0], rpp.Gaussian(1, 1), alpha=2.0, epsilon=1.0)
 
 
 def test_method_prior_mismatch():
@@ -302,13 +317,13 @@ def test_no_overflow_warnings_large_alpha_small_epsilon():
     assert np.all(cal.guaranteed) and np.all(np.isfinite(cal.scale))
 
 
-def test_gaussian_mechanism_release():
-    mech = rpp.GaussianMechanism(2.0)
+def test_gaussian_noise_release():
+    mech = rpp.GaussianNoise(2.0)
     out = mech.release(np.zeros(100_000), rng=3)
     assert np.std(out) == pytest.approx(2.0, rel=0.02)
-    assert np.array_equal(out, rpp.GaussianMechanism(2.0).release(np.zeros(100_000), rng=3))
+    assert np.array_equal(out, rpp.GaussianNoise(2.0).release(np.zeros(100_000), rng=3))
     with pytest.raises(ValueError, match="scale"):
-        rpp.GaussianMechanism(-1)
+        rpp.GaussianNoise(-1)
 
 
 @pytest.mark.parametrize("method", ["gmm-ot", "gmm-ot-tight", "pierquin"])

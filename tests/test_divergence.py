@@ -175,8 +175,10 @@ def test_bad_distributions_raise():
         rpp.Empirical([])
     with pytest.raises(ValueError, match="samples"):
         rpp.Empirical([1.0, np.inf])
-    with pytest.raises(ValueError, match="p must be"):
+    with pytest.raises(TypeError, match="p must be"):
         rpp.renyi_divergence("not a prior", rpp.Gaussian(0, 1), 2)
+    with pytest.raises(TypeError, match="mean"):
+        rpp.Gaussian("zero", 1)
 
 
 def test_mixture_sampling_and_quantiles_are_consistent():

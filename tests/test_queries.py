@@ -12,7 +12,7 @@ from scipy import linalg, stats
 
 import rpp
 from rpp import queries
-from rpp.queries import _bayes_last_layer
+from rpp.paper.model_queries import _bayes_last_layer
 
 
 def synthetic(n_i=300, n_j=120, seed=0, integer=True, slope=0.8):

@@ -1,10 +1,9 @@
-r"""Bayesian-network priors: the Asia network and its :math:`a(b)`-influence curve
-(Bai et al. 2026, Secs. 6.3.1–6.3.2 and 6.4, with Asia in place of ALARM).
+r"""Bayesian-network priors and their :math:`a(b)`-influence curve (Bai et al. 2026, Secs. 6.3.1–6.3.2, 6.4).
 
-Asia ("chest clinic") network of Lauritzen & Spiegelhalter (1988), binary nodes
-(1 = yes): asia → tub; smoke → lung, bronc; (tub, lung) → either (logical OR);
-either → xray; (bronc, either) → dysp. CPTs as published (also the bnlearn repository).
+A network is a dict ``node -> (parents, table of Pr(node = 1 | parent values))`` of binary
+nodes; the Asia network used by the book is :data:`rpp.paper.composition_examples.ASIA`.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -12,27 +11,22 @@ from collections import deque
 
 import numpy as np
 
-from .influence import a_dagger, a_dagger_uncertain, a_star_bruteforce, entry_secret_pairs
+from .influence import a_star_bruteforce
 
-__all__ = ["ASIA", "bn_joint", "moral_graph", "bfs_neighbour_sets", "bn_ab_curve"]
-
-#: Asia network: node -> (parents, table of Pr(node = 1 | parent values))
-ASIA = {
-    "asia": ((), {(): 0.01}),
-    "smoke": ((), {(): 0.5}),
-    "tub": (("asia",), {(1,): 0.05, (0,): 0.01}),
-    "lung": (("smoke",), {(1,): 0.1, (0,): 0.01}),
-    "bronc": (("smoke",), {(1,): 0.6, (0,): 0.3}),
-    "either": (("tub", "lung"), {(0, 0): 0.0, (0, 1): 1.0, (1, 0): 1.0, (1, 1): 1.0}),
-    "xray": (("either",), {(1,): 0.98, (0,): 0.05}),
-    "dysp": (("bronc", "either"), {(1, 1): 0.9, (0, 1): 0.7, (1, 0): 0.8, (0, 0): 0.1}),
-}
+__all__ = ["bn_joint", "moral_graph", "bfs_neighbour_sets", "bn_ab_curve"]
 
 
-def bn_joint(network=ASIA):
+def bn_joint(network):
     r"""Joint pmf :math:`\prod_v\Pr(x_v\mid x_{\mathrm{pa}(v)})` of a binary network, shape ``(2,)*n``.
 
     Axis order = insertion order of ``network`` (returned as the second value).
+
+    Examples
+    --------
+    >>> from rpp.paper.composition_examples import ASIA
+    >>> J, names = bn_joint(ASIA)
+    >>> J.shape, round(float(J.sum()), 12)
+    ((2, 2, 2, 2, 2, 2, 2, 2), 1.0)
     """
     names = list(network)
     n = len(names)
@@ -43,7 +37,7 @@ def bn_joint(network=ASIA):
         p1 = np.zeros((2,) * n)
         for key, pr in cpt.items():
             sel = np.ones((2,) * n, bool)
-            for par, val in zip(parents, key):
+            for par, val in zip(parents, key, strict=True):
                 sel &= grids[pos[par]] == val
             p1 = np.where(sel, pr, p1)
         J *= np.where(grids[pos[v]] == 1, p1, 1 - p1)
@@ -52,8 +46,15 @@ def bn_joint(network=ASIA):
     return J, names
 
 
-def moral_graph(network=ASIA):
-    """Adjacency sets of the moral graph (parents married, directions dropped)."""
+def moral_graph(network):
+    """Adjacency sets of the moral graph (parents married, directions dropped).
+
+    Examples
+    --------
+    >>> from rpp.paper.composition_examples import ASIA
+    >>> sorted(moral_graph(ASIA)["either"])
+    ['bronc', 'dysp', 'lung', 'tub', 'xray']
+    """
     adj = {v: set() for v in network}
     for v, (parents, _) in network.items():
         for p in parents:
@@ -71,6 +72,12 @@ def bfs_neighbour_sets(network, node, size):
     The ``size`` nodes closest to ``node`` in the moral graph (breadth-first order); when the
     last layer has more nodes than needed, every choice among them is a candidate.
     Returns a list of tuples of node names.
+
+    Examples
+    --------
+    >>> from rpp.paper.composition_examples import ASIA
+    >>> bfs_neighbour_sets(ASIA, "either", 2)[:2]
+    [('bronc', 'dysp'), ('bronc', 'lung')]
     """
     adj = moral_graph(network)
     dist = {node: 0}
@@ -109,8 +116,9 @@ def bn_ab_curve(network, bs, method="exact", uncertainty=None):
             if method == "exact":
                 cands = [H for H in itertools.combinations(range(n), b) if k in H]
             elif method == "estimate":
-                cands = [tuple(sorted({k} | {names.index(u) for u in N}))
-                         for N in bfs_neighbour_sets(network, v, b - 1)]
+                cands = [
+                    tuple(sorted({k} | {names.index(u) for u in N})) for N in bfs_neighbour_sets(network, v, b - 1)
+                ]
             else:
                 raise ValueError(f"method must be 'exact' or 'estimate', got {method!r}")
             val, _ = a_star_bruteforce(J, si, sj, b, uncertainty, candidates=cands)

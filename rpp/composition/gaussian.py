@@ -15,30 +15,53 @@ conditional log-odds :math:`f(\mu)=\log\Pr(R_1\mid\mu)/\Pr(R_2\mid\mu)`, the lea
 :math:`\max_\mu|f(\mu)-\log\Pr(R_1)/\Pr(R_2)|` is at most the *range*
 :math:`\max_\mu f-\min_\mu f`; we compute this (marginal-free) upper bound.
 """
+
 from __future__ import annotations
 
 import itertools
 
 import numpy as np
-from scipy.special import log_ndtr, logsumexp
+from scipy.special import log_ndtr
 
-from ._checks import check_int, check_positive
+from .. import _validation as v
+from .._numerics import lse
 
-__all__ = ["gp_covariance", "log_interval_prob", "conditional_weights", "region_grid",
-           "region_influence_sweep", "gaussian_region_ab_curve", "farthest_low_sets",
-           "region_influence_direct"]
+__all__ = [
+    "gp_covariance",
+    "log_interval_prob",
+    "conditional_weights",
+    "region_grid",
+    "region_influence_sweep",
+    "gaussian_region_ab_curve",
+    "farthest_low_sets",
+    "region_influence_direct",
+]
 
 
 def gp_covariance(n, ell):
-    r""":math:`\Sigma_{jk}=\exp(-(j-k)^2/\ell)`, :math:`j,k=1..n`."""
-    n = check_int(n, "n", 1)
-    check_positive(ell, "ell")
+    r""":math:`\Sigma_{jk}=\exp(-(j-k)^2/\ell)`, :math:`j,k=1..n`.
+
+    Examples
+    --------
+    >>> gp_covariance(3, 1.0).round(6)
+    array([[1.      , 0.367879, 0.018316],
+           [0.367879, 1.      , 0.367879],
+           [0.018316, 0.367879, 1.      ]])
+    """
+    n = v.integer("n", n, 1)
+    v.positive("ell", ell)
     j = np.arange(n)
     return np.exp(-((j[:, None] - j[None, :]) ** 2) / ell)
 
 
 def log_interval_prob(lo, hi, mu, s):
-    r""":math:`\log[\Phi((hi-\mu)/s)-\Phi((lo-\mu)/s)]`, stable in both tails (broadcasts)."""
+    r""":math:`\log[\Phi((hi-\mu)/s)-\Phi((lo-\mu)/s)]`, stable in both tails (broadcasts).
+
+    Examples
+    --------
+    >>> round(float(log_interval_prob(-1.0, 1.0, 0.0, 1.0)), 12)  # log P(|Z| < 1)
+    -0.381715146302
+    """
     a = (np.asarray(lo, float) - mu) / s
     b = (np.asarray(hi, float) - mu) / s
     a, b = np.broadcast_arrays(a, b)
@@ -63,7 +86,13 @@ def conditional_weights(Sigma, i, low):
 
 
 def region_grid(gamma, delta, step=None):
-    r"""Left ends :math:`r\in[-\gamma,\gamma-\delta]` of the region secrets (default step :math:`\delta`)."""
+    r"""Left ends :math:`r\in[-\gamma,\gamma-\delta]` of the region secrets (default step :math:`\delta`).
+
+    Examples
+    --------
+    >>> region_grid(1.0, 0.5)
+    array([-1. , -0.5,  0. ,  0.5])
+    """
     step = delta if step is None else step
     k = int(np.floor((2 * gamma - delta) / step + 1e-9))
     return -gamma + step * np.arange(k + 1)
@@ -85,7 +114,7 @@ def region_influence_sweep(w, s, gamma, delta, regions=None, n_mu=401):
     # for every pair (r1, r2): range over mu of lp[r1]-lp[r2]; vectorised in chunks
     best = 0.0
     for k in range(0, regions.size, 64):
-        d = lp[k:k + 64, None, :] - lp[None, :, :]
+        d = lp[k : k + 64, None, :] - lp[None, :, :]
         best = max(best, float(np.max(d.max(-1) - d.min(-1))))
     return best
 
@@ -107,8 +136,7 @@ def farthest_low_sets(n, center, b):
     return out
 
 
-def gaussian_region_ab_curve(n, ell, gamma, delta, bs, n_mu=401, regions=None, center=None,
-                             all_low_sets=False):
+def gaussian_region_ab_curve(n, ell, gamma, delta, bs, n_mu=401, regions=None, center=None, all_low_sets=False):
     r""":math:`\hat a(b)` for the truncated-Gaussian prior by the paper's one-dimensional sweep.
 
     Secret coordinate :math:`i^\star=\lceil n/2\rceil` (``center``, 0-based default
@@ -120,7 +148,7 @@ def gaussian_region_ab_curve(n, ell, gamma, delta, bs, n_mu=401, regions=None, c
     c = int(np.ceil(n / 2)) - 1 if center is None else center
     out = []
     for b in np.atleast_1d(bs):
-        b = check_int(b, "b", 1)
+        b = v.integer("b", b, 1)
         if b >= n:
             out.append(0.0)
             continue
@@ -136,8 +164,7 @@ def gaussian_region_ab_curve(n, ell, gamma, delta, bs, n_mu=401, regions=None, c
     return np.array(out)
 
 
-def region_influence_direct(n, ell, gamma, delta, center, high, regions=None, n_grid=41,
-                            n_quad=4001):
+def region_influence_direct(n, ell, gamma, delta, center, high, regions=None, n_grid=41, n_quad=4001):
     r"""Slow direct computation of the same range bound under the *exact* truncated prior.
 
     For :math:`\mathbf x_{\mathcal L}` on a grid over :math:`[-\gamma,\gamma]^{|\mathcal L|}`,
@@ -164,7 +191,6 @@ def region_influence_direct(n, ell, gamma, delta, center, high, regions=None, n_
     C = Sigma[np.ix_(high, high)] - A @ S_HL.T
     ci = high.index(center)
     xc = np.linspace(-gamma, gamma, n_quad)
-    dx = xc[1] - xc[0]
     sc = np.sqrt(C[ci, ci])
     logf = -0.5 * ((xc[None, :] - m[:, [ci]]) / sc) ** 2  # (G, Q)
     if len(high) == 2:
@@ -174,11 +200,11 @@ def region_influence_direct(n, ell, gamma, delta, center, high, regions=None, n_
         mo = m[:, [oi]] + beta * (xc[None, :] - m[:, [ci]])
         logf = logf + log_interval_prob(-gamma, gamma, mo, so)
     # log Pr(x_c in R | x_L) (Riemann sums in log space; normaliser over [-gamma, gamma])
-    lnorm = logsumexp(logf, axis=1)
+    lnorm = lse(logf, axis=1)
     lp = np.empty((XL.shape[0], regions.size))
     for k, r in enumerate(regions):
         sel = (xc >= r - 1e-12) & (xc <= r + delta + 1e-12)
-        lp[:, k] = logsumexp(logf[:, sel], axis=1) - lnorm
+        lp[:, k] = lse(logf[:, sel], axis=1) - lnorm
     rng_bound = 0.0
     for k in range(regions.size):
         d = lp[:, [k]] - lp  # (G, R)
@@ -188,8 +214,8 @@ def region_influence_direct(n, ell, gamma, delta, center, high, regions=None, n_
     # Pr(x_H in box | x_L) is proportional to exp(lnorm) (same constant for every x_L)
     SLi = np.linalg.inv(S_LL)
     lw = -0.5 * np.einsum("gi,ij,gj->g", XL, SLi, XL) + lnorm
-    lw = lw - logsumexp(lw)
-    lmarg = logsumexp(lw[:, None] + lp, axis=0)  # log Pr(R)
+    lw = lw - lse(lw)
+    lmarg = lse(lw[:, None] + lp, axis=0)  # log Pr(R)
     exact = 0.0
     for k in range(regions.size):
         f = lp[:, [k]] - lp - (lmarg[k] - lmarg)[None, :]

@@ -14,29 +14,50 @@ with one axis per entry. A *secret* is a boolean mask over that array.
 * Theorem 4: mechanisms with :math:`\epsilon_{DP,\ell}\le(\epsilon_{puffer,\ell}-a_\ell)/b_\ell`
   jointly satisfy :math:`\max_\ell a_\ell+\sum_\ell(\epsilon_{puffer,\ell}-a_\ell)`-Pufferfish.
 """
+
 from __future__ import annotations
 
 import itertools
 
 import numpy as np
 
-from ._checks import as_distribution, check_int, check_positive
-from .discrete import pufferfish_leakage
+from .. import _validation as v
 
 __all__ = [
-    "conditional_marginal", "a_dagger", "a_dagger_uncertain", "a_star_bruteforce",
-    "ab_curve_bruteforce", "entry_secret_pairs",
-    "theorem3_epsilon_puffer", "epsilon_puffer_from_curve", "best_b", "epsilon_dp_from_curve",
-    "theorem4_epsilon",
-    "per_entry_dp_curve", "group_dp_curve", "dependent_dp_curve",
-    "misspecified_epsilon",
-    "randomized_response_mechanism", "pufferfish_epsilon_exact", "secret_conditionals",
+    "conditional_marginal",
+    "a_dagger",
+    "a_dagger_uncertain",
+    "uncertain_ratio_bound",
+    "a_star_bruteforce",
+    "entry_secret_pairs",
+    "ab_curve_bruteforce",
 ]
 
 
 # ----------------------------------------------------------------------------- a-dagger
 def conditional_marginal(joint, secret, low):
-    r""":math:`\Pr[\mathrm{Data}_{\mathcal L}=\cdot\mid s]` as an array over the axes ``low``."""
+    r""":math:`\Pr[\mathrm{Data}_{\mathcal L}=\cdot\mid s]` as an array over the axes ``low``.
+
+    Parameters
+    ----------
+    joint : array_like
+        Prior pmf of the dataset, one axis per entry.
+    secret : array_like of bool
+        Mask of the secret over ``joint``.
+    low : tuple of int
+        The low-influence entries (axes of ``joint``).
+
+    Returns
+    -------
+    ndarray
+        :math:`\Pr[\mathrm{Data}_{\mathcal L}\mid s]` over the axes ``low``.
+
+    Examples
+    --------
+    >>> J = np.array([[0.4, 0.1], [0.1, 0.4]])
+    >>> conditional_marginal(J, np.array([[True, True], [False, False]]), (1,))
+    array([0.8, 0.2])
+    """
     joint = np.asarray(joint, float)
     secret = np.asarray(secret, bool)
     ps = joint[secret].sum()
@@ -65,11 +86,33 @@ def a_dagger(joint, s_i, s_j, low):
     ``low`` is the tuple of axes in :math:`\mathcal L`; with ``low=()`` the value is 0.
     Cells impossible under both secrets are ignored; a cell possible under only one gives
     ``inf``.
+
+    Parameters
+    ----------
+    joint : array_like
+        Prior pmf of the dataset, one axis per entry.
+    s_i : array_like of bool
+        Mask of the first secret (shape of ``joint``).
+    s_j : array_like of bool
+        Mask of the second secret.
+    low : tuple of int
+        The low-influence entries (axes of ``joint``).
+
+    Returns
+    -------
+    float
+        :math:`a^\dagger` (``inf`` when a cell is possible under one secret only).
+
+    Examples
+    --------
+    >>> J = np.array([[0.4, 0.1], [0.1, 0.4]])
+    >>> s_i = np.array([[True, True], [False, False]])
+    >>> round(a_dagger(J, s_i, ~s_i, (1,)), 12)  # log(0.8 / 0.2)
+    1.38629436112
     """
     if len(low) == 0:
         return 0.0
-    return _max_abs_log_ratio(conditional_marginal(joint, s_i, low),
-                              conditional_marginal(joint, s_j, low))
+    return _max_abs_log_ratio(conditional_marginal(joint, s_i, low), conditional_marginal(joint, s_j, low))
 
 
 def a_dagger_uncertain(joint, s_i, s_j, low, lower=0.8, upper=1.2):
@@ -85,6 +128,38 @@ def a_dagger_uncertain(joint, s_i, s_j, low, lower=0.8, upper=1.2):
        \log\frac{\overline{P}_j(D_{\mathcal L})}{\underline{P}_i(D_{\mathcal L})}\Bigr\}.
 
     (The formula of Sec. 6.3.2 is lost in the text extraction; this is our derivation.)
+
+    Parameters
+    ----------
+    joint : array_like
+        Prior pmf of the dataset, one axis per entry.
+    s_i : array_like of bool
+        Mask of the first secret (shape of ``joint``).
+    s_j : array_like of bool
+        Mask of the second secret.
+    low : tuple of int
+        The low-influence entries (axes of ``joint``).
+    lower : float
+        Relative lower bound of every joint probability, ``0 < lower <= 1``.
+    upper : float
+        Relative upper bound, ``upper >= 1``.
+
+    Returns
+    -------
+    float
+        The upper bound.
+
+    Raises
+    ------
+    ValueError
+        Unless ``0 < lower <= 1 <= upper``.
+
+    Examples
+    --------
+    >>> J = np.array([[0.4, 0.1], [0.1, 0.4]])
+    >>> s_i = np.array([[True, True], [False, False]])
+    >>> round(float(a_dagger_uncertain(J, s_i, ~s_i, (1,))), 12)  # >= a_dagger = log 4
+    1.791759469228
     """
     if not (0 < lower <= 1 <= upper):
         raise ValueError(f"need 0 < lower <= 1 <= upper, got lower={lower}, upper={upper}")
@@ -103,6 +178,29 @@ def uncertain_ratio_bound(xi, xj, lower=0.8, upper=1.2, axis=-1):
 
     ``xi``, ``xj`` are the *joint* cell probabilities :math:`p(D_{\mathcal L},s_i)`,
     :math:`p(D_{\mathcal L},s_j)` (not normalised).
+
+    Parameters
+    ----------
+    xi : array_like
+        Joint cell probabilities with the first secret.
+    xj : array_like
+        Joint cell probabilities with the second secret.
+    lower : float
+        Relative lower bound of every joint probability, ``0 < lower <= 1``.
+    upper : float
+        Relative upper bound, ``upper >= 1``.
+    axis : int
+        Axis of the cells.
+
+    Returns
+    -------
+    float or ndarray
+        The bound, ``>= 0``.
+
+    Examples
+    --------
+    >>> round(float(uncertain_ratio_bound([0.4, 0.1], [0.1, 0.4])), 12)
+    1.791759469228
     """
     xi, xj = np.broadcast_arrays(np.asarray(xi, float), np.asarray(xj, float))
     Si = xi.sum(axis=axis, keepdims=True)
@@ -112,11 +210,11 @@ def uncertain_ratio_bound(xi, xj, lower=0.8, upper=1.2, axis=-1):
         lo_i = np.log(lower * xi) - np.log(lower * xi + upper * (Si - xi))
         up_j = np.log(upper * xj) - np.log(upper * xj + lower * (Sj - xj))
         lo_j = np.log(lower * xj) - np.log(lower * xj + upper * (Sj - xj))
-        v = np.maximum(up_i - lo_j, up_j - lo_i)
+        val = np.maximum(up_i - lo_j, up_j - lo_i)
     both0 = (xi == 0) & (xj == 0)
     one0 = (xi == 0) != (xj == 0)
-    v = np.where(both0, -np.inf, np.where(one0, np.inf, v))
-    out = np.max(v, axis=axis)
+    val = np.where(both0, -np.inf, np.where(one0, np.inf, val))
+    out = np.max(val, axis=axis)
     return np.maximum(out, 0.0)[()] if np.ndim(out) == 0 else np.maximum(out, 0.0)
 
 
@@ -127,10 +225,44 @@ def a_star_bruteforce(joint, s_i, s_j, b, uncertainty=None, candidates=None):
     axes); the minimum over a sub-family is an *upper bound* on :math:`a^\star`
     (Sec. 6.3.1). ``uncertainty=(lower, upper)`` uses :func:`a_dagger_uncertain`.
     Returns ``(value, best_H)``.
+
+    Parameters
+    ----------
+    joint : array_like
+        Prior pmf of the dataset, one axis per entry.
+    s_i : array_like of bool
+        Mask of the first secret (shape of ``joint``).
+    s_j : array_like of bool
+        Mask of the second secret.
+    b : int
+        Number of high-influence entries.
+    uncertainty : tuple of float, optional
+        ``(lower, upper)`` relative bounds on the prior (Sec. 6.3.2); exact prior if omitted.
+    candidates : iterable of tuple, optional
+        The high-influence sets to try (all of size ``b`` if omitted).
+
+    Returns
+    -------
+    value : float
+        The minimum.
+    best_H : tuple of int
+        A high-influence set attaining it.
+
+    Raises
+    ------
+    ValueError
+        If ``b`` is not an integer in ``[0, joint.ndim]``.
+
+    Examples
+    --------
+    >>> J = np.array([[0.4, 0.1], [0.1, 0.4]])
+    >>> s_i = np.array([[True, True], [False, False]])
+    >>> a_star_bruteforce(J, s_i, ~s_i, 1)
+    (1.3862943611198906, (0,))
     """
     joint = np.asarray(joint, float)
     n = joint.ndim
-    b = check_int(b, "b", 0)
+    b = v.integer("b", b, 0)
     if b > n:
         raise ValueError(f"b must be <= number of entries {n}, got {b}")
     fams = itertools.combinations(range(n), b) if candidates is None else candidates
@@ -138,11 +270,11 @@ def a_star_bruteforce(joint, s_i, s_j, b, uncertainty=None, candidates=None):
     for H in fams:
         low = tuple(ax for ax in range(n) if ax not in H)
         if uncertainty is None:
-            v = a_dagger(joint, s_i, s_j, low)
+            val = a_dagger(joint, s_i, s_j, low)
         else:
-            v = a_dagger_uncertain(joint, s_i, s_j, low, *uncertainty)
-        if v < best:
-            best, bestH = v, tuple(H)
+            val = a_dagger_uncertain(joint, s_i, s_j, low, *uncertainty)
+        if val < best:
+            best, bestH = val, tuple(H)
     return best, bestH
 
 
@@ -150,6 +282,23 @@ def entry_secret_pairs(shape, entries=None):
     r"""Secret pairs :math:`(X_k=x, X_k=x')`, :math:`x<x'`, for the given entries.
 
     Returns a list of ``(s_i, s_j, k)`` boolean masks over an array of shape ``shape``.
+
+    Parameters
+    ----------
+    shape : tuple of int
+        Shape of the joint pmf (values per entry).
+    entries : iterable of int, optional
+        The entries (axes) to pair (all if omitted).
+
+    Returns
+    -------
+    list of tuple
+        ``(s_i, s_j, entry)`` with boolean masks of shape ``shape``.
+
+    Examples
+    --------
+    >>> len(entry_secret_pairs((2, 2)))  # X_0 = 0 vs 1, X_1 = 0 vs 1
+    2
     """
     n = len(shape)
     entries = range(n) if entries is None else entries
@@ -166,146 +315,31 @@ def ab_curve_bruteforce(joint, bs, pairs=None, uncertainty=None):
 
     ``pairs`` defaults to all single-entry value pairs (:func:`entry_secret_pairs`).
     Exponential cost: for tiny tables (≲ 12 binary entries) only.
+
+    Parameters
+    ----------
+    joint : array_like
+        Prior pmf of the dataset, one axis per entry.
+    bs : array_like
+        Values of :math:`b`.
+    pairs : list, optional
+        Secret pairs ``(s_i, s_j, ...)`` (default :func:`entry_secret_pairs`).
+    uncertainty : tuple of float, optional
+        ``(lower, upper)`` relative bounds on the prior (Sec. 6.3.2); exact prior if omitted.
+
+    Returns
+    -------
+    ndarray
+        :math:`a(b)` at ``bs``.
+
+    Examples
+    --------
+    >>> ab_curve_bruteforce(np.array([[0.4, 0.1], [0.1, 0.4]]), [0, 1, 2])
+    array([       inf, 1.38629436, 0.        ])
     """
-    joint = as_distribution(np.ravel(joint), "joint").reshape(np.shape(joint))
+    joint = v.pmf("joint", np.ravel(joint)).reshape(np.shape(joint))
     pairs = entry_secret_pairs(joint.shape) if pairs is None else pairs
     out = np.zeros(len(bs))
     for t, b in enumerate(bs):
         out[t] = max(a_star_bruteforce(joint, si, sj, b, uncertainty)[0] for si, sj, *_ in pairs)
     return out
-
-
-# ----------------------------------------------------------------------------- Theorems 3–4
-def theorem3_epsilon_puffer(eps_dp, a, b):
-    r"""Theorem 3: :math:`\epsilon_{puffer}=b\,\epsilon_{DP}+a` for a point :math:`(a,b)` of the curve."""
-    check_positive(eps_dp, "eps_dp", allow_zero=True)
-    return np.asarray(b, float) * np.asarray(eps_dp, float) + np.asarray(a, float)
-
-
-def epsilon_puffer_from_curve(eps_dp, bs, a):
-    r"""Best Theorem-3 guarantee :math:`\min_b\,(b\,\epsilon_{DP}+a(b))` (vectorised in ``eps_dp``)."""
-    eps_dp = check_positive(eps_dp, "eps_dp", allow_zero=True)
-    bs, a = np.asarray(bs, float), np.asarray(a, float)
-    vals = bs[None, :] * np.atleast_1d(eps_dp)[:, None] + a[None, :]
-    out = vals.min(axis=1)
-    return out[0] if np.ndim(eps_dp) == 0 else out
-
-
-def best_b(eps_dp, bs, a):
-    r""":math:`\arg\min_b\,b\,\epsilon_{DP}+a(b)` (vectorised in ``eps_dp``)."""
-    eps_dp = check_positive(eps_dp, "eps_dp", allow_zero=True)
-    bs, a = np.asarray(bs), np.asarray(a, float)
-    vals = bs[None, :] * np.atleast_1d(eps_dp)[:, None] + a[None, :]
-    out = bs[np.argmin(vals, axis=1)]
-    return out[0] if np.ndim(eps_dp) == 0 else out
-
-
-def epsilon_dp_from_curve(eps_puffer, bs, a):
-    r"""Largest admissible :math:`\epsilon_{DP}=\max_{b:\,a(b)<\epsilon_{puffer}}(\epsilon_{puffer}-a(b))/b`.
-
-    Returns ``(eps_dp, b)``. If no point has :math:`a(b)<\epsilon_{puffer}` the target is
-    infeasible and ``(0.0, None)`` is returned (zero budget = infinite noise, never
-    under-noised).
-    """
-    check_positive(eps_puffer, "eps_puffer")
-    bs, a = np.asarray(bs, float), np.asarray(a, float)
-    if np.any(bs <= 0):
-        raise ValueError("bs must be positive (b = 0 would need a(0) < eps, i.e. no DP at all)")
-    ok = a < eps_puffer
-    if not ok.any():
-        return 0.0, None
-    vals = np.where(ok, (eps_puffer - a) / bs, -np.inf)
-    k = int(np.argmax(vals))
-    return float(vals[k]), int(bs[k])
-
-
-def theorem4_epsilon(eps_puffers, a_points):
-    r"""Theorem 4: joint guarantee :math:`\max_\ell a_\ell+\sum_\ell(\epsilon_{puffer,\ell}-a_\ell)`."""
-    e = np.asarray(eps_puffers, float)
-    a = np.asarray(a_points, float)
-    if e.shape != a.shape or e.ndim != 1:
-        raise ValueError("eps_puffers and a_points must be 1-D arrays of equal length")
-    if np.any(a >= e):
-        raise ValueError("each a_l must be < eps_puffer_l (Theorem 3 hypothesis)")
-    return float(a.max() + np.sum(e - a))
-
-
-# ----------------------------------------------------------------------------- special cases
-def per_entry_dp_curve(bs):
-    r"""Per-entry DP as an :math:`a(b)` curve: :math:`a(0)=\infty`, :math:`a(b)=0` for :math:`b\ge1` (Sec. 6.4)."""
-    bs = np.asarray(bs)
-    return np.where(bs >= 1, 0.0, np.inf)
-
-
-def group_dp_curve(bs, group_records, n_attributes):
-    r"""Group DP over :math:`m'` records of :math:`n` attributes: :math:`a(b)=\infty` for :math:`b<m'n`, else 0."""
-    check_int(group_records, "group_records", 1)
-    check_int(n_attributes, "n_attributes", 1)
-    bs = np.asarray(bs)
-    return np.where(bs >= group_records * n_attributes, 0.0, np.inf)
-
-
-def dependent_dp_curve(bs, L):
-    r"""Dependent DP (each item correlated with at most :math:`L-1` others): :math:`a(b)=\infty` for :math:`b<L`, else 0."""
-    check_int(L, "L", 1)
-    bs = np.asarray(bs)
-    return np.where(bs >= L, 0.0, np.inf)
-
-
-def misspecified_epsilon(eps_puffer, b_star, a1_at_bstar, bs, a2):
-    r"""Sec. 6.3.3: true guarantee when calibrated with a wrong curve :math:`a_1`.
-
-    The curator uses :math:`\epsilon_{DP}=(\epsilon_{puffer}-a_1(b^\star))/b^\star`; the true
-    curve is :math:`a_2`. Returns ``(eps_true, bound)`` with
-
-    .. math:: \epsilon'_{puffer}=\inf_b\Bigl(a_2(b)+b\,\frac{\epsilon_{puffer}-a_1(b^\star)}{b^\star}\Bigr)
-       \le\epsilon_{puffer}+a_2(b^\star)-a_1(b^\star).
-    """
-    bs, a2 = np.asarray(bs, float), np.asarray(a2, float)
-    if b_star not in bs:
-        raise ValueError("b_star must be one of bs")
-    eps_dp = (eps_puffer - a1_at_bstar) / b_star
-    if eps_dp <= 0:
-        raise ValueError("need a1(b*) < eps_puffer")
-    eps_true = float(np.min(a2 + bs * eps_dp))
-    bound = float(eps_puffer + a2[bs == b_star][0] - a1_at_bstar)
-    return eps_true, bound
-
-
-# ----------------------------------------------------------------------------- exact checks
-def randomized_response_mechanism(n, eps_dp, k=2):
-    r"""Per-entry :math:`\epsilon_{DP}`-DP randomized response on :math:`n` entries with :math:`k` values.
-
-    Each entry is kept with probability :math:`e^{\epsilon}/(e^{\epsilon}+k-1)` and replaced
-    by each other value with probability :math:`1/(e^{\epsilon}+k-1)` (Warner 1965).
-    Returns the (k**n, k**n) matrix ``M[D, O]`` in row-major (``np.ndindex``) order.
-    """
-    n = check_int(n, "n", 1)
-    check_positive(eps_dp, "eps_dp", allow_zero=True)
-    z = np.exp(eps_dp) + k - 1
-    single = np.full((k, k), 1.0 / z)
-    np.fill_diagonal(single, np.exp(eps_dp) / z)
-    M = single
-    for _ in range(n - 1):
-        M = np.kron(M, single)
-    return M
-
-
-def secret_conditionals(joint, mechanism, s_i, s_j):
-    r"""Output laws :math:`\Pr[\mathcal M(\mathrm{Data})=\cdot\mid s]` for both secrets of a pair."""
-    flat = np.ravel(np.asarray(joint, float))
-    mi = np.ravel(s_i)
-    mj = np.ravel(s_j)
-    pi = (flat * mi) @ mechanism / (flat * mi).sum()
-    pj = (flat * mj) @ mechanism / (flat * mj).sum()
-    return pi, pj
-
-
-def pufferfish_epsilon_exact(joint, mechanism, pairs):
-    r"""Exact Pufferfish parameter :math:`\max_{(s_i,s_j)}\max_\omega|\log\Pr(\omega\mid s_i)/\Pr(\omega\mid s_j)|`.
-
-    ``joint`` is the prior pmf (any shape, flattened in C order), ``mechanism`` the
-    (N, Ω) matrix of output probabilities and ``pairs`` a list of ``(s_i, s_j, ...)`` masks.
-    """
-    return max(float(pufferfish_leakage(*secret_conditionals(joint, mechanism, p[0], p[1])))
-               for p in pairs)

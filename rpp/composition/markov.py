@@ -13,29 +13,67 @@ nodes closest to :math:`X_i`, at distances :math:`d_L` (left) and :math:`d_R` (r
 
 and the two boundary nodes are conditionally independent given :math:`X_i`.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from ._checks import as_distribution, check_int, check_positive, check_prob, check_transition_matrix
+from .. import _validation as v
 from .influence import uncertain_ratio_bound
 
 __all__ = [
-    "stationary_distribution", "chain_joint",
-    "two_state_side_logratios", "two_state_ab_paper", "two_state_ab_exact",
-    "chain_quilt_table", "chain_ab_curve", "chain_ab_interior",
-    "mqm_sigma_chain", "mqm_sigma_interior", "interior_leak_profile",
-    "smooth_transition_matrix", "fit_transition_matrix", "simulate_chains",
+    "stationary_distribution",
+    "chain_joint",
+    "two_state_side_logratios",
+    "two_state_ab_paper",
+    "two_state_ab_exact",
+    "chain_quilt_table",
+    "chain_ab_curve",
+    "chain_ab_interior",
+    "mqm_sigma_chain",
+    "mqm_sigma_interior",
+    "interior_leak_profile",
 ]
 
 
 # ----------------------------------------------------------------------------- basics
 def stationary_distribution(P):
-    r"""Stationary distribution :math:`\pi=\pi P` (left Perron eigenvector, normalised)."""
-    P = check_transition_matrix(P)
-    w, v = np.linalg.eig(P.T)
+    r"""Stationary distribution :math:`\pi=\pi P` of an irreducible chain (left Perron eigenvector, normalised).
+
+    Parameters
+    ----------
+    P : array_like, shape (K, K)
+        Row-stochastic transition matrix of an irreducible chain.
+
+    Returns
+    -------
+    ndarray, shape (K,)
+        The unique stationary law.
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is not a square row-stochastic matrix, or the chain is reducible (some state
+        cannot reach another): its stationary law is then not unique or not positive.
+
+    Examples
+    --------
+    >>> stationary_distribution([[0.9, 0.1], [0.2, 0.8]]).round(6)
+    array([0.666667, 0.333333])
+    """
+    P = v.transition_matrix("P", P)
+    K = P.shape[0]
+    reach = (P > 0) | np.eye(K, dtype=bool)
+    for _ in range(max(1, int(np.ceil(np.log2(max(K, 2)))))):
+        reach = reach | ((reach.astype(np.int64) @ reach.astype(np.int64)) > 0)
+    if not reach.all():
+        raise ValueError(
+            "P must be the transition matrix of an irreducible chain (every state reachable "
+            "from every other); this chain is reducible, so its stationary law is not unique"
+        )
+    w, vecs = np.linalg.eig(P.T)
     k = int(np.argmin(np.abs(w - 1)))
-    pi = np.abs(np.real(v[:, k]))
+    pi = np.abs(np.real(vecs[:, k]))
     return pi / pi.sum()
 
 
@@ -43,11 +81,17 @@ def chain_joint(P, n, start=None):
     r"""Joint pmf of :math:`(X_1,\dots,X_n)` as an array of shape ``(K,)*n`` (brute force).
 
     ``start`` is the law of :math:`X_1` (default: stationary).
+
+    Examples
+    --------
+    >>> chain_joint([[0.9, 0.1], [0.2, 0.8]], 2).round(6)
+    array([[0.6     , 0.066667],
+           [0.066667, 0.266667]])
     """
-    P = check_transition_matrix(P)
-    n = check_int(n, "n", 1)
+    P = v.transition_matrix("P", P)
+    n = v.integer("n", n, 1)
     K = P.shape[0]
-    start = stationary_distribution(P) if start is None else as_distribution(start, "start")
+    start = stationary_distribution(P) if start is None else v.pmf("start", start)
     J = start.copy()
     for _ in range(n - 1):
         J = J[..., None] * P.reshape((1,) * (J.ndim - 1) + (K, K))
@@ -72,8 +116,8 @@ def _safe_logratio(a, b):
 
 # ----------------------------------------------------------------------------- two-state chain
 def _two_state(p, q):
-    check_prob(p, "p")
-    check_prob(q, "q")
+    v.probability("p", p)
+    v.probability("q", q)
     lam = p + q - 1.0
     pi0 = (1 - q) / (2 - p - q)
     return lam, pi0
@@ -85,11 +129,16 @@ def two_state_side_logratios(p, q, d):
     With :math:`\lambda=p+q-1` and :math:`\pi_0=(1-q)/(2-p-q)`,
     :math:`P^d(x,y)=\pi_y+\lambda^d(\delta_{xy}-\pi_y)`; by reversibility this is also the
     left-side log-ratio. Returns an array of shape ``(..., 2)``.
+
+    Examples
+    --------
+    >>> two_state_side_logratios(0.1, 0.2, 1)
+    array([-2.07944154,  1.5040774 ])
     """
     lam, pi0 = _two_state(p, q)
     d = np.asarray(d, float)
     pi1 = 1 - pi0
-    ld = lam ** d
+    ld = lam**d
     g0 = np.log(pi0 + ld * pi1) - np.log(pi0 - ld * pi0)
     g1 = np.log(pi1 - ld * pi1) - np.log(pi1 + ld * pi0)
     return np.stack([g0, g1], axis=-1)
@@ -107,6 +156,11 @@ def two_state_ab_paper(p, q, b):
 
     The paper states only :math:`q>p` (:math:`\pi_r=\pi_0`). Valid for a stationary start,
     an interior node and :math:`p+q\ge1` (see :func:`two_state_ab_exact`).
+
+    Examples
+    --------
+    >>> round(float(two_state_ab_paper(0.1, 0.2, 2)), 12)  # the paper's bound, >= the exact value
+    3.19184715248
     """
     lam, pi0 = _two_state(p, q)
     b = np.asarray(b)
@@ -115,7 +169,10 @@ def two_state_ab_paper(p, q, b):
     pir = pi0 if q > p else 1 - pi0
     dl = np.floor((b + 1) / 2)
     dr = np.ceil((b + 1) / 2)
-    f = lambda d: np.abs(np.log((pir + lam ** d * (1 - pir)) / (pir - lam ** d * pir)))
+
+    def f(d):
+        return np.abs(np.log((pir + lam**d * (1 - pir)) / (pir - lam**d * pir)))
+
     return f(dl) + f(dr)
 
 
@@ -127,6 +184,11 @@ def two_state_ab_exact(p, q, b):
 
     (the two signs of the secret pair). Valid in every regime, including negatively
     correlated chains (:math:`p+q<1`). ``b`` may be an array.
+
+    Examples
+    --------
+    >>> round(two_state_ab_exact(0.1, 0.2, 2), 12)
+    3.114338015962
     """
     _two_state(p, q)
     bs = np.atleast_1d(np.asarray(b))
@@ -177,12 +239,16 @@ def chain_quilt_table(P, n, start=None, uncertainty=None):
 
     ``dL``/``dR`` is ``None`` when the high-influence set reaches the chain's end on that
     side; ``size`` is the minimal :math:`|\mathcal H|`; ``leak`` the (K, K) pairwise leakage
-    (see :func:`_pair_leak`). Cost :math:`O(n^3K^2)` — for short chains.
+    (see ``_pair_leak``). Cost :math:`O(n^3K^2)` — for short chains.
+
+    Examples
+    --------
+    >>> len(chain_quilt_table([[0.9, 0.1], [0.2, 0.8]], 3))
+    10
     """
-    P = check_transition_matrix(P)
-    n = check_int(n, "n", 1)
-    K = P.shape[0]
-    start = stationary_distribution(P) if start is None else as_distribution(start, "start")
+    P = v.transition_matrix("P", P)
+    n = v.integer("n", n, 1)
+    start = stationary_distribution(P) if start is None else v.pmf("start", start)
     Pd = _matrix_powers(P, n)
     mu = np.array([start @ Pd[t] for t in range(n)])
     rows = []
@@ -207,6 +273,11 @@ def chain_ab_curve(P, n, bs, start=None, uncertainty=None, table=None):
     :math:`a(b)=\max_i\max_{x<x'}\min_{\text{quilts of }i,\ |\mathcal H|\le b}\mathrm{leak}_{x,x'}`
     (Bai et al. 2026, Def. 2; adding far nodes to :math:`\mathcal H` never increases the
     leakage, so "≤ b" equals "= b"). Works for any start law and any number of states.
+
+    Examples
+    --------
+    >>> chain_ab_curve([[0.9, 0.1], [0.2, 0.8]], 3, [1, 2, 3])
+    array([4.15888308, 2.07944154, 0.        ])
     """
     table = chain_quilt_table(P, n, start, uncertainty) if table is None else table
     K = table[0][4].shape[0]
@@ -234,11 +305,16 @@ def mqm_sigma_chain(P, n, eps, start=None, uncertainty=None, table=None):
     (:math:`L` = Lipschitz constant of the query) gives :math:`\epsilon`-Pufferfish.
     Equivalently :math:`\epsilon_{DP}=1/\sigma_{\max}` (Bai et al. 2026, Sec. 6.1).
     Returns ``(sigma_max, sigma_per_node)``.
+
+    Examples
+    --------
+    >>> round(mqm_sigma_chain([[0.9, 0.1], [0.2, 0.8]], 3, 5.0)[0], 6)
+    0.6
     """
-    check_positive(eps, "eps")
+    v.positive("eps", eps)
     table = chain_quilt_table(P, n, start, uncertainty) if table is None else table
     sig = np.full(n, np.inf)
-    for (i, dL, dR, size, leak) in table:
+    for i, _dL, _dR, size, leak in table:
         e = float(np.max(leak))
         if e < eps:
             sig[i] = min(sig[i], size / (eps - e))
@@ -272,15 +348,15 @@ def interior_leak_profile(P, smax, uncertainty=None, exact_upto=60):
     Without uncertainty the leakage of pair :math:`(x,x')` through :math:`(d_L,d_R)` is
     :math:`\max\{M_L(x,x')+M_R(x,x'),M_L(x',x)+M_R(x',x)\}` with
     :math:`M(x,x')=\max_u\log\Pr(u\mid x)/\Pr(u\mid x')` per side. With
-    ``uncertainty=(l, u)`` the sharp box bound (:func:`rpp.composition.influence.uncertain_ratio_bound`)
+    ``uncertainty=(l, u)`` the sharp box bound (:func:`rpp.composition.uncertain_ratio_bound`)
     on the joint cells :math:`\pi_x\Pr(u\mid x)\Pr(v\mid x)` is used up to size
     ``exact_upto`` (cost :math:`K^4` per quilt) and beyond it the cheaper bound
     nominal :math:`+\,2\log(u/l)`, which is never smaller
     (:math:`\tfrac{uc}{uc+l(S-c)}\le\tfrac{u c}{l S}` and
     :math:`\tfrac{lc}{lc+u(S-c)}\ge\tfrac{l c}{u S}`).
     """
-    P = check_transition_matrix(P)
-    smax = check_int(smax, "smax", 1)
+    P = v.transition_matrix("P", P)
+    smax = v.integer("smax", smax, 1)
     K = P.shape[0]
     pi, PL, Pd = _stationary_sides(P, smax)
     ML, MR = _oriented_side_max(PL), _oriented_side_max(Pd)
@@ -343,7 +419,7 @@ def mqm_sigma_interior(P, eps, chain_length, uncertainty=None, profile=None, sma
     ``smax``:math:`/(\epsilon-e_{floor})\ge\sigma` (else ``ValueError``). Nodes near the
     chain's ends have extra one-sided quilts and are never worse (checked in the tests).
     """
-    check_positive(eps, "eps")
+    v.positive("eps", eps)
     if profile is None:
         profile = interior_leak_profile(P, int(smax or 100), uncertainty)
     sizes = np.arange(1, profile["smax"] + 1)
@@ -353,62 +429,7 @@ def mqm_sigma_interior(P, eps, chain_length, uncertainty=None, profile=None, sma
     if ok.any():
         sigma = min(sigma, float(np.min(sizes[ok] / (eps - e[ok]))))
     floor = profile["e_floor"]
-    certified = (floor >= eps or (profile["smax"] + 1) / (eps - floor) >= sigma
-                 or chain_length <= profile["smax"] + 1)
+    certified = floor >= eps or (profile["smax"] + 1) / (eps - floor) >= sigma or chain_length <= profile["smax"] + 1
     if not certified:
         raise ValueError(f"quilt search incomplete for eps={eps}: increase smax (now {profile['smax']})")
     return float(sigma)
-
-
-# ----------------------------------------------------------------------------- fitting / simulation
-def smooth_transition_matrix(P, tau=1e-5):
-    r"""Smoothing of Bai et al. (2026), App. D.2.
-
-    1. add :math:`\tau` to every zero entry of each row;
-    2. subtract the added mass proportionally from the non-zero entries, so rows still sum
-       to one and all entries stay non-negative.
-    """
-    P = np.asarray(P, float)
-    check_positive(tau, "tau")
-    if P.ndim != 2 or np.any(P < 0):
-        raise ValueError("P must be a non-negative matrix")
-    out = P.copy()
-    zero = P == 0
-    added = tau * zero.sum(1, keepdims=True)
-    nz_mass = np.where(zero, 0, P).sum(1, keepdims=True)
-    if np.any(added >= nz_mass):
-        raise ValueError("tau too large for some row")
-    out = np.where(zero, tau, P * (1 - added / nz_mass))
-    return out
-
-
-def fit_transition_matrix(sequences, K, tau=1e-5):
-    r"""Maximum-likelihood transition matrix from integer sequences, then smoothing (App. D.2).
-
-    Rows of never-visited states are set to the uniform law on the other states before
-    smoothing (as the paper's "others" row).
-    """
-    seq = np.asarray(sequences)
-    K = check_int(K, "K", 2)
-    C = np.zeros((K, K))
-    np.add.at(C, (seq[:, :-1].ravel(), seq[:, 1:].ravel()), 1)
-    rows = C.sum(1, keepdims=True)
-    uni = (1 - np.eye(K)) / (K - 1)
-    P = np.where(rows > 0, C / np.where(rows > 0, rows, 1), uni)
-    return smooth_transition_matrix(P, tau)
-
-
-def simulate_chains(P, n_seq, T, rng, start=None):
-    r"""Simulate ``n_seq`` independent chains of length ``T`` (vectorised inverse-CDF sampling)."""
-    P = check_transition_matrix(P)
-    n_seq = check_int(n_seq, "n_seq", 1)
-    T = check_int(T, "T", 1)
-    start = stationary_distribution(P) if start is None else as_distribution(start, "start")
-    cum = np.cumsum(P, axis=1)
-    cum[:, -1] = 1.0
-    u = rng.random((n_seq, T))
-    x = np.empty((n_seq, T), dtype=np.int64)
-    x[:, 0] = np.searchsorted(np.cumsum(start), u[:, 0], side="right").clip(max=P.shape[0] - 1)
-    for t in range(1, T):
-        x[:, t] = (cum[x[:, t - 1]] <= u[:, t, None]).sum(1)
-    return x

@@ -17,18 +17,18 @@ holds with the dual's :math:`\beta` (Bai et al. 2026, Thm. 1, Eq. (1)); a positi
 :math:`v` means that running the mechanism :math:`r` times leaks about :math:`r(\epsilon+v)`,
 so :math:`r\epsilon`-linear composition fails.
 """
+
 from __future__ import annotations
 
 import itertools
 
 import numpy as np
 from scipy.optimize import linprog
-from scipy.special import logsumexp
 
-from ._checks import as_distribution, check_int
+from .. import _validation as v
+from .._numerics import lse
 
-__all__ = ["nfc_matrix", "nfc_primal", "nfc_dual", "nfc_min_epsilon",
-           "composed_leakage_exact", "nfc_violation"]
+__all__ = ["nfc_matrix", "nfc_primal", "nfc_dual", "nfc_min_epsilon", "composed_leakage_exact", "nfc_violation"]
 
 
 def nfc_matrix(p_d, p_others, eps=0.0):
@@ -39,13 +39,36 @@ def nfc_matrix(p_d, p_others, eps=0.0):
     Outputs with :math:`p_D(\omega)=0` are dropped (they impose no constraint); an output
     with :math:`p_D>0=p_{D_\ell}` gives :math:`+\infty`, replaced by a large finite number
     (1e6) so the LP stays well posed.
+
+    Parameters
+    ----------
+    p_d : array_like, shape (Ω,)
+        Output distribution of the dataset :math:`D`.
+    p_others : array_like, shape (m, Ω)
+        Output distributions of the datasets of the other secret.
+    eps : float or array_like
+        Budget (scalar or per output).
+
+    Returns
+    -------
+    ndarray
+        The payoff matrix (outputs with :math:`p_D > 0` by datasets).
+
+    Raises
+    ------
+    ValueError
+        If ``p_d`` or ``p_others`` is not a distribution.
+
+    Examples
+    --------
+    >>> nfc_matrix([0.5, 0.5], [[0.25, 0.75]]).shape
+    (2, 1)
     """
-    p_d = as_distribution(p_d, "p_d")
-    p_others = as_distribution(np.atleast_2d(p_others), "p_others", axis=1)
+    p_d = v.pmf("p_d", p_d)
+    p_others = v.pmf("p_others", np.atleast_2d(p_others), axis=1)
     keep = p_d > 0
     with np.errstate(divide="ignore"):
-        A = (np.log(p_d)[:, None] - np.broadcast_to(np.asarray(eps, float), p_d.shape)[:, None]
-             - np.log(p_others.T))
+        A = np.log(p_d)[:, None] - np.broadcast_to(np.asarray(eps, float), p_d.shape)[:, None] - np.log(p_others.T)
     A = A[keep]
     return np.minimum(A, 1e6)
 
@@ -54,14 +77,38 @@ def nfc_primal(A):
     r"""Solve :math:`\max_{w\in\Delta}\min_\ell (w^\top A)_\ell` with ``linprog``.
 
     Returns ``(value, w)``; ``w`` is the output-frequency vector of the attack.
+
+    Parameters
+    ----------
+    A : ndarray
+        Payoff matrix (:func:`nfc_matrix`).
+
+    Returns
+    -------
+    value : float
+        The game's value.
+    w : ndarray
+        The maximising output frequencies.
+
+    Examples
+    --------
+    >>> nfc_primal(nfc_matrix([0.5, 0.5], [[0.25, 0.75]]))
+    (0.6931471805599453, array([1., 0.]))
     """
     A = np.asarray(A, float)
     J, m = A.shape
     # variables (w_1..w_J, t); minimise -t; constraints t - (w^T A)_l <= 0
     c = np.r_[np.zeros(J), -1.0]
     A_ub = np.c_[-A.T, np.ones(m)]
-    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(m), A_eq=np.r_[np.ones(J), 0.0][None, :],
-                  b_eq=[1.0], bounds=[(0, None)] * J + [(None, None)], method="highs")
+    res = linprog(
+        c,
+        A_ub=A_ub,
+        b_ub=np.zeros(m),
+        A_eq=np.r_[np.ones(J), 0.0][None, :],
+        b_eq=[1.0],
+        bounds=[(0, None)] * J + [(None, None)],
+        method="highs",
+    )
     if res.status != 0:
         raise RuntimeError(f"primal LP failed: {res.message}")
     return -res.fun, res.x[:J]
@@ -71,13 +118,37 @@ def nfc_dual(A):
     r"""Solve :math:`\min_{\beta\in\Delta}\max_j (A\beta)_j` with ``linprog``.
 
     Returns ``(value, beta)``; ``beta`` is the convex combination of the NfC constraint.
+
+    Parameters
+    ----------
+    A : ndarray
+        Payoff matrix (:func:`nfc_matrix`).
+
+    Returns
+    -------
+    value : float
+        The game's value.
+    beta : ndarray
+        The minimising weights on the other datasets.
+
+    Examples
+    --------
+    >>> nfc_dual(nfc_matrix([0.5, 0.5], [[0.25, 0.75]]))  # the primal's value
+    (0.6931471805599453, array([1.]))
     """
     A = np.asarray(A, float)
     J, m = A.shape
     c = np.r_[np.zeros(m), 1.0]
     A_ub = np.c_[A, -np.ones(J)]
-    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(J), A_eq=np.r_[np.ones(m), 0.0][None, :],
-                  b_eq=[1.0], bounds=[(0, None)] * m + [(None, None)], method="highs")
+    res = linprog(
+        c,
+        A_ub=A_ub,
+        b_ub=np.zeros(J),
+        A_eq=np.r_[np.ones(m), 0.0][None, :],
+        b_eq=[1.0],
+        bounds=[(0, None)] * m + [(None, None)],
+        method="highs",
+    )
     if res.status != 0:
         raise RuntimeError(f"dual LP failed: {res.message}")
     return res.fun, res.x[:m]
@@ -89,16 +160,42 @@ def nfc_min_epsilon(mechanism, s1_mask, support=None):
     For each :math:`D` (in ``support``) with :math:`s_1(D)` the dual LP against the
     :math:`s_2`-datasets is solved, and vice versa. Returns ``(eps, records)`` where
     ``records`` is a list of ``(D, direction, value, beta)``.
+
+    Parameters
+    ----------
+    mechanism : array_like, shape (N, Ω)
+        Row-stochastic output probabilities of every dataset.
+    s1_mask : array_like of bool, shape (N,)
+        The datasets of the first secret.
+    support : array_like of int, optional
+        Datasets to check (all if omitted).
+
+    Returns
+    -------
+    eps : float
+        The smallest budget.
+    records : list of tuple
+        ``(D, direction, value, beta)`` for every dataset.
+
+    Raises
+    ------
+    ValueError
+        If ``mechanism`` is not row-stochastic.
+
+    Examples
+    --------
+    >>> round(nfc_min_epsilon(np.array([[0.75, 0.25], [0.25, 0.75]]), np.array([True, False]))[0], 12)  # log 3
+    1.098612288668
     """
-    mechanism = as_distribution(mechanism, "mechanism", axis=1)
+    mechanism = v.pmf("mechanism", mechanism, axis=1)
     s1 = np.asarray(s1_mask, bool)
     idx = np.arange(mechanism.shape[0]) if support is None else np.asarray(support)
     S1, S2 = [i for i in idx if s1[i]], [i for i in idx if not s1[i]]
     rec = []
     for own, other, lab in ((S1, S2, "s1->s2"), (S2, S1, "s2->s1")):
         for D in own:
-            v, beta = nfc_dual(nfc_matrix(mechanism[D], mechanism[other]))
-            rec.append((int(D), lab, float(v), beta))
+            value, beta = nfc_dual(nfc_matrix(mechanism[D], mechanism[other]))
+            rec.append((int(D), lab, float(value), beta))
     return max(r[2] for r in rec), rec
 
 
@@ -120,10 +217,36 @@ def composed_leakage_exact(mechanism, prior, s1_mask, runs):
     Both sums depend on the output sequence only through its *type* (the counts of each
     output), so the maximum is over the :math:`\binom{r+|\Omega|-1}{|\Omega|-1}` types
     (computed in log space).
+
+    Parameters
+    ----------
+    mechanism : array_like, shape (N, Ω)
+        Row-stochastic output probabilities of every dataset.
+    prior : array_like, shape (N,)
+        Prior over the datasets.
+    s1_mask : array_like of bool, shape (N,)
+        The datasets of the first secret.
+    runs : int
+        Number of independent runs, ``>= 1``.
+
+    Returns
+    -------
+    float
+        The leakage of the composition.
+
+    Raises
+    ------
+    ValueError
+        If ``mechanism`` or ``prior`` is not a distribution or ``runs < 1``.
+
+    Examples
+    --------
+    >>> round(composed_leakage_exact(np.array([[0.75, 0.25], [0.25, 0.75]]), [0.5, 0.5], np.array([True, False]), 2), 12)  # 2 log 3
+    2.197224577336
     """
-    mechanism = as_distribution(mechanism, "mechanism", axis=1)
-    prior = as_distribution(prior, "prior")
-    runs = check_int(runs, "runs", 1)
+    mechanism = v.pmf("mechanism", mechanism, axis=1)
+    prior = v.pmf("prior", prior)
+    runs = v.integer("runs", runs, 1)
     s1 = np.asarray(s1_mask, bool)
     with np.errstate(divide="ignore"):
         lm = np.log(mechanism)
@@ -133,8 +256,8 @@ def composed_leakage_exact(mechanism, prior, s1_mask, runs):
     with np.errstate(invalid="ignore"):
         ll = types @ np.where(np.isfinite(lm), lm, -1e300).T  # (types, D)
     ll = np.where(ll < -1e299, -np.inf, ll)
-    a = logsumexp(ll + lc1[None, :], axis=1)
-    b = logsumexp(ll + lc2[None, :], axis=1)
+    a = lse(ll + lc1[None, :], axis=1)
+    b = lse(ll + lc2[None, :], axis=1)
     ok = np.isfinite(a) | np.isfinite(b)
     with np.errstate(invalid="ignore"):
         d = np.abs(a[ok] - b[ok])
@@ -145,12 +268,38 @@ def nfc_violation(p_d, p_others, beta, eps):
     r"""Largest violation :math:`\max_\omega[\log p_D(\omega)-\epsilon-\sum_\ell\beta_\ell\log p_{D_\ell}(\omega)]`.
 
     Non-positive means the NfC constraint with weights ``beta`` holds.
+
+    Parameters
+    ----------
+    p_d : array_like, shape (Ω,)
+        Output distribution of the dataset :math:`D`.
+    p_others : array_like, shape (m, Ω)
+        Output distributions of the datasets of the other secret.
+    beta : array_like
+        Weights of the constraint (a probability vector).
+    eps : float or array_like
+        Budget (scalar or per output).
+
+    Returns
+    -------
+    float
+        The largest violation.
+
+    Raises
+    ------
+    ValueError
+        If ``beta`` is not a probability vector.
+
+    Examples
+    --------
+    >>> nfc_violation([0.5, 0.5], [[0.25, 0.75]], [1.0], 0.0)  # log(0.5 / 0.25)
+    0.6931471805599453
     """
     p_d = np.asarray(p_d, float)
     p_others = np.atleast_2d(np.asarray(p_others, float))
-    beta = as_distribution(beta, "beta")
+    beta = v.pmf("beta", beta)
     with np.errstate(divide="ignore", invalid="ignore"):
         rhs = eps + np.where(beta[:, None] > 0, beta[:, None] * np.log(p_others), 0.0).sum(0)
         lhs = np.log(p_d)
-    v = np.where(p_d > 0, lhs - rhs, -np.inf)
-    return float(np.max(v))
+    gap = np.where(p_d > 0, lhs - rhs, -np.inf)
+    return float(np.max(gap))

@@ -9,18 +9,14 @@ r"""Noisy Top-:math:`k` queries on categorical time series (Bai et al. 2026, Sec
   :math:`\ell_1` change of a histogram when one entry changes), then the top-:math:`k` noisy
   counts (Song, Wang & Chaudhuri 2017).
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from ._checks import check_int, check_positive
+from .. import _validation as v
 
-__all__ = ["CAPTURE24_STATES", "activity_chain", "em_topk", "laplace_topk", "topk_metrics",
-           "true_topk"]
-
-#: The 11 activity classes of the Capture-24 WillettsMET2018 annotation (Bai et al. App. D.1).
-CAPTURE24_STATES = ("bicycling", "gym", "sitstand+activity", "sitstand+lowactivity", "sitting",
-                    "sleep", "sports", "standing", "vehicle", "walking", "walking+activity")
+__all__ = ["activity_chain", "em_topk", "laplace_topk", "topk_metrics", "true_topk"]
 
 
 def activity_chain(popularity, persistence):
@@ -29,6 +25,12 @@ def activity_chain(popularity, persistence):
     With probability :math:`\rho` (``persistence``) the activity continues; otherwise the
     next activity is drawn from the popularity vector :math:`\mathbf w`, which is also the
     stationary law. All non-unit eigenvalues equal :math:`\rho`.
+
+    Examples
+    --------
+    >>> activity_chain([0.5, 0.5], 0.5)
+    array([[0.75, 0.25],
+           [0.25, 0.75]])
     """
     w = np.asarray(popularity, float)
     if np.any(w <= 0) or not np.isclose(w.sum(), 1):
@@ -40,7 +42,13 @@ def activity_chain(popularity, persistence):
 
 
 def true_topk(counts, k):
-    """Indices of the ``k`` largest counts (ties broken by index), along the last axis."""
+    """Indices of the ``k`` largest counts (ties broken by index), along the last axis.
+
+    Examples
+    --------
+    >>> true_topk(np.array([3, 1, 2]), 2)
+    array([0, 2])
+    """
     counts = np.asarray(counts)
     order = np.argsort(-counts, axis=-1, kind="stable")
     return order[..., :k]
@@ -51,17 +59,30 @@ def em_topk(counts, eps_run, k, reps, rng, sensitivity=1.0):
 
     Each selection is :math:`\epsilon_{run}`-DP: :math:`\Pr(j)\propto\exp(\epsilon_{run}c_j/(2\Delta))`.
     Returns an int array (reps, k). ``eps_run = 0`` gives uniformly random rankings.
+
+    Examples
+    --------
+    >>> em_topk(np.array([30, 1, 20]), 10.0, 2, 3, np.random.default_rng(0)).shape
+    (3, 2)
     """
-    check_positive(eps_run, "eps_run", allow_zero=True)
-    k = check_int(k, "k", 1)
+    v.positive("eps_run", eps_run, allow_zero=True)
+    k = v.integer("k", k, 1)
     c = np.asarray(counts, float)
     g = rng.gumbel(size=(reps, c.size))
     return true_topk(eps_run * c[None, :] / (2 * sensitivity) + g, k)
 
 
 def laplace_topk(counts, scale, k, reps, rng):
-    """``reps`` draws of the top-``k`` of Laplace-noised counts (noise scale ``scale``)."""
-    check_positive(scale, "scale")
+    """``reps`` draws of the top-``k`` of Laplace-noised counts (noise scale ``scale``).
+
+    Examples
+    --------
+    >>> laplace_topk(np.array([30, 1, 20]), 0.1, 2, 3, np.random.default_rng(0))
+    array([[0, 2],
+           [0, 2],
+           [0, 2]])
+    """
+    v.positive("scale", scale)
     c = np.asarray(counts, float)
     return true_topk(c[None, :] + rng.laplace(scale=scale, size=(reps, c.size)), k)
 
@@ -74,6 +95,11 @@ def topk_metrics(pred, counts, k):
     relevance rel = true count, :math:`\mathrm{DCG}=\sum_j rel(\hat\pi_j)/\log_2(j+1)`, and
     ``l1`` :math:`\sum_j|\tilde c_j-c_j|` (count of the item placed at rank j vs the true
     j-th count).
+
+    Examples
+    --------
+    >>> topk_metrics(np.array([[0, 2]]), np.array([3, 1, 2]), 2)["hr"]
+    array([1.])
     """
     c = np.asarray(counts, float)
     true = true_topk(c, k)

@@ -38,11 +38,8 @@ that ``value + error`` is an upper bound (like
   beyond :math:`U = \max_k(\mu_k + s_k^2/b + 10 s_k)` are bounded rigorously
   (there :math:`\Phi(10)\,A e^{-y/b} \le 2b\,p(y) \le A e^{-y/b}`).
 
-On import this module registers ``noise="laplace"`` with
-:func:`rpp.calibration.register_noise` (scale ``b``, variance ``2b^2``) and the
-methods ``"exact"`` and ``"pierquin"`` (the Laplace mechanism at sensitivity
-:math:`W_\infty`, Pierquin et al. 2024 with Mironov 2017, Prop. 6);
-:mod:`rpp.w_alpha` registers ``"w-alpha"`` and ``"w-alpha-tight"``.
+The noise object is :class:`rpp.noise.LaplaceNoise`; the calibration methods of
+``noise="laplace"`` are in :mod:`rpp.calibration`.
 """
 
 from __future__ import annotations
@@ -50,46 +47,42 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from . import _validation as v
-from .calibration import register_method, register_noise
-from .distributions import Empirical, Gaussian, GaussianMixture, components
-from .divergence import _integrate_log, renyi_divergence, renyi_divergence_bound
-from .transport import w_infinity
-from .w_alpha import _lse, _smallest_feasible, laplace_rdp, laplace_rdp_scale, w_alpha_scale
+from .. import _validation as v
+from .._numerics import integrate_log, lse
+from ..distributions import Empirical, Gaussian, check_prior, components
+from ..divergence import renyi_divergence, renyi_divergence_bound
+from .laplace_rdp import laplace_rdp
 
-__all__ = ["laplace_renyi_divergence_bound", "laplace_renyi_divergence", "laplace_noisy_logpdf",
-           "LaplaceMechanism"]
+__all__ = ["laplace_renyi_divergence_bound", "laplace_renyi_divergence", "laplace_noisy_logpdf"]
 
 _GL_X, _GL_W = np.polynomial.legendre.leggauss(20)
 _GL_GAP = float(np.max(np.diff(np.concatenate([[-1.0], _GL_X, [1.0]]))))
 _N_GL = 20
 # Semi-minor axes (in units of b) tried for the Bernstein ellipse of each panel.
 _YM = np.array([0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.25])
-_TOL = 1e-15            # target error of one panel, relative to the integral
+_TOL = 1e-15  # target error of one panel, relative to the integral
 _MAX_PANELS = 400_000
-_MAX_LEVELS = 200       # bisection levels
-_CHUNK = 2_000_000      # entries of a (points x atoms) work array
-_U = 2.0 ** -53
+_MAX_LEVELS = 200  # bisection levels
+_CHUNK = 2_000_000  # entries of a (points x atoms) work array
+_U = 2.0**-53
 
 
 def _log_expm1(x):
     """log(e^x - 1) for x >= 0 without overflow (-inf at 0)."""
     x = np.asarray(x, float)
     with np.errstate(divide="ignore"):
-        return np.where(x > 30, x + np.log1p(-np.exp(-np.maximum(x, 30.0))),
-                        np.log(np.expm1(np.minimum(x, 30.0))))
+        return np.where(x > 30, x + np.log1p(-np.exp(-np.maximum(x, 30.0))), np.log(np.expm1(np.minimum(x, 30.0))))
 
 
 def _validate_pair(p, q):
-    for name, d in (("p", p), ("q", q)):
-        if not isinstance(d, (Gaussian, GaussianMixture, Empirical)):
-            raise ValueError(f"{name} must be an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical, "
-                             f"got {type(d).__name__}")
+    check_prior("p", p)
+    check_prior("q", q)
 
 
 # ----------------------------------------------------------------------------
 # Output densities
 # ----------------------------------------------------------------------------
+
 
 def _log_conv_gauss(y, mu, s, b):
     r"""log of :math:`N(\mu, s^2) * \mathrm{Lap}(b)` at ``y`` (arrays broadcast; ``s > 0``)."""
@@ -99,8 +92,8 @@ def _log_conv_gauss(y, mu, s, b):
         # s^2/(2b^2) - zz/b + log Phi(zz/s - s/b), without cancellation
         u = s / b - zz / s
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            pos = -zz ** 2 / (2 * s ** 2) + np.log(special.erfcx(np.maximum(u, 0) / np.sqrt(2)) / 2)
-            neg = s ** 2 / (2 * b ** 2) - zz / b + special.log_ndtr(-np.minimum(u, 0))
+            pos = -(zz**2) / (2 * s**2) + np.log(special.erfcx(np.maximum(u, 0) / np.sqrt(2)) / 2)
+            neg = s**2 / (2 * b**2) - zz / b + special.log_ndtr(-np.minimum(u, 0))
         return np.where(u > 0, pos, neg)
 
     return np.logaddexp(term(z), term(-z)) - np.log(2 * b)
@@ -111,7 +104,7 @@ def _log_density(y, comp, b):
     y = np.asarray(y, float)
     step = max(1, _CHUNK // comp.weights.size)
     if y.size > step:
-        return np.concatenate([_log_density(y[i:i + step], comp, b) for i in range(0, y.size, step)])
+        return np.concatenate([_log_density(y[i : i + step], comp, b) for i in range(0, y.size, step)])
     lw = np.log(comp.weights)
     s = np.sqrt(comp.variances)
     atom = s == 0
@@ -120,14 +113,40 @@ def _log_density(y, comp, b):
         parts[:, atom] = lw[atom] - np.abs(y[:, None] - comp.means[atom]) / b - np.log(2 * b)
     if (~atom).any():
         parts[:, ~atom] = lw[~atom] + _log_conv_gauss(y[:, None], comp.means[~atom], s[~atom], b)
-    return _lse(parts, axis=1)
+    return lse(parts, axis=1)
 
 
 def laplace_noisy_logpdf(prior, y, scale):
-    r"""Log density of :math:`X + \mathrm{Lap}(b)` under ``prior`` at the points ``y`` (``scale = b > 0``)."""
-    if not isinstance(prior, (Gaussian, GaussianMixture, Empirical)):
-        raise ValueError(f"prior must be an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical, "
-                         f"got {type(prior).__name__}")
+    r"""Log density of :math:`X + \mathrm{Lap}(b)` under ``prior`` at the points ``y`` (``scale = b > 0``).
+
+    Parameters
+    ----------
+    prior : Gaussian, GaussianMixture or Empirical
+        The prior.
+    y : array_like
+        Points.
+    scale : float
+        :math:`b > 0`.
+
+    Returns
+    -------
+    float or ndarray
+        The log density.
+
+    Raises
+    ------
+    TypeError
+        If a prior is not an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical.
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> from rpp import Empirical
+    >>> float(laplace_noisy_logpdf(Empirical([0.0]), 0.0, 1.0))  # log(1 / 2)
+    -0.6931471805599453
+    """
+    check_prior("prior", prior)
     b = float(v.positive("scale", scale))
     y = v.finite("y", y)
     out = _log_density(np.atleast_1d(y).ravel(), components(prior), b).reshape(np.shape(y))
@@ -137,6 +156,7 @@ def laplace_noisy_logpdf(prior, y, scale):
 # ----------------------------------------------------------------------------
 # Two empirical priors: certified quadrature
 # ----------------------------------------------------------------------------
+
 
 def _atoms_log_integral(P, Q, alpha, b):
     r"""``(log I, rel_err)`` for :math:`I = \int p^\alpha q^{1-\alpha}`, p, q Laplace mixtures at atoms (certified).
@@ -150,13 +170,13 @@ def _atoms_log_integral(P, Q, alpha, b):
     """
     xs = np.union1d(P.means, Q.means)
     lwp, lwq = np.log(P.weights), np.log(Q.weights)
-    dp = P.means[None, :] - xs[:, None]          # atom positions relative to every anchor
+    dp = P.means[None, :] - xs[:, None]  # atom positions relative to every anchor
     dq = Q.means[None, :] - xs[:, None]
     lnorm = np.log(2 * b)
 
     def log_mix(lw, d, anc, off):
         out_l, out_e = np.empty(off.size), np.empty(off.size)
-        step = max(1, _CHUNK // lw.size)           # bound the memory of the (nodes x atoms) arrays
+        step = max(1, _CHUNK // lw.size)  # bound the memory of the (nodes x atoms) arrays
         for i in range(0, off.size, step):
             sl = slice(i, i + step)
             e = np.abs(d[anc[sl]] - off[sl, None]) / b
@@ -185,7 +205,7 @@ def _atoms_log_integral(P, Q, alpha, b):
     # exact tails: beyond the extreme atoms f(y) = f(Y) e^{-|y - Y|/b}
     logs = [np.log(b) + ends[0], np.log(b) + ends[-1]]
     errs = list(np.log(b) + ends[[0, -1]] + _log_expm1(dends[[0, -1]]))
-    L = alpha + abs(1 - alpha)                 # Lipschitz constant of log f in units of b
+    L = alpha + abs(1 - alpha)  # Lipschitz constant of log f in units of b
     anc, sa, sc = [], [], []
     for k in range(n_at - 1):
         half_gap = 0.5 * (xs[k + 1] - xs[k])
@@ -208,20 +228,19 @@ def _atoms_log_integral(P, Q, alpha, b):
         m = lf.max(axis=1)
         gl = m + np.log(np.exp(lf - m[:, None]) @ _GL_W) + np.log(half)
         # floating-point error of the GL sum: sum_i w_i f_i (e^{delta_i} - 1)
-        fp = _lse(np.log(_GL_W) + lf + _log_expm1(dl), axis=1) + np.log(half)
+        fp = lse(np.log(_GL_W) + lf + _log_expm1(dl), axis=1) + np.log(half)
         mx = np.maximum(m, np.maximum(fa, fc))
         # rigorous error bound per panel, minimised over the ellipse size
         ht = np.maximum(half / b, 1e-300)
         ym = _YM[None, :]
         semi_major = np.hypot(ym, ht[:, None])
         with np.errstate(over="ignore"):
-            log_rho = np.arcsinh(ym / ht[:, None])      # rho = (ym + semi_major) / ht, stably
-        reach = np.maximum(ym ** 2 / (semi_major + ht[:, None]), 0.5 * _GL_GAP * ht[:, None])
+            log_rho = np.arcsinh(ym / ht[:, None])  # rho = (ym + semi_major) / ht, stably
+        reach = np.maximum(ym**2 / (semi_major + ht[:, None]), 0.5 * _GL_GAP * ht[:, None])
         log_m = mx[:, None] + L * reach + max(alpha - 1, 0.0) * (-np.log(np.cos(ym)))
-        log_b = (np.log(half)[:, None] + np.log(64 / 15) + log_m - 2 * _N_GL * log_rho
-                 - np.log(-np.expm1(-2 * log_rho)))
+        log_b = np.log(half)[:, None] + np.log(64 / 15) + log_m - 2 * _N_GL * log_rho - np.log(-np.expm1(-2 * log_rho))
         bound = log_b.min(axis=1)
-        total = _lse(np.concatenate([logs, gl]))
+        total = lse(np.concatenate([logs, gl]))
         ok = bound <= np.log(_TOL) + total
         logs.extend(gl[ok])
         errs.extend(np.logaddexp(bound[ok], fp[ok]))
@@ -241,8 +260,8 @@ def _atoms_log_integral(P, Q, alpha, b):
         anc = np.concatenate([na, na])
         sa, sc = np.concatenate([nsa, nm]), np.concatenate([nm, nsc])
         fa, fc = np.concatenate([nfa, fm]), np.concatenate([fm, nfc])
-    log_i = float(_lse(np.array(logs)))
-    rel = float(np.exp(min(_lse(np.array(errs)) - log_i, 700.0)))
+    log_i = float(lse(np.array(logs)))
+    rel = float(np.exp(min(lse(np.array(errs)) - log_i, 700.0)))
     # summation of the panel sums (positive terms) and of the logs
     rel += 4 * _U * (len(logs) + 8)
     return log_i, rel
@@ -252,36 +271,37 @@ def _atoms_log_integral(P, Q, alpha, b):
 # Priors with Gaussian components
 # ----------------------------------------------------------------------------
 
+
 def _tail_log_amplitude(comp, b, sign):
     r"""log A with :math:`2b\,p(y) \approx A e^{-\mathrm{sign}\cdot y/b}` in the ``sign`` tail."""
     s2 = comp.variances
-    return special.logsumexp(np.log(comp.weights) + s2 / (2 * b ** 2) + sign * comp.means / b)
+    return lse(np.log(comp.weights) + s2 / (2 * b**2) + sign * comp.means / b)
 
 
 def _smooth_log_integral(P, Q, alpha, b):
     s = np.sqrt(np.concatenate([P.variances, Q.variances]))
     mu = np.concatenate([P.means, Q.means])
-    hi = float(np.max(mu + s ** 2 / b + 10 * s))
-    lo = float(np.min(mu - s ** 2 / b - 10 * s))
+    hi = float(np.max(mu + s**2 / b + 10 * s))
+    lo = float(np.min(mu - s**2 / b - 10 * s))
     hi = max(hi, float(mu.max()) + 40 * b)
     lo = min(lo, float(mu.min()) - 40 * b)
 
     def log_f_mag(y):
         lp, lq = _log_density(y, P, b), _log_density(y, Q, b)
-        # value and magnitude of its terms (round-off allowance of rpp.divergence._integrate_log)
+        # value and magnitude of its terms (round-off allowance of rpp._numerics.integrate_log)
         return alpha * lp + (1 - alpha) * lq, np.abs(alpha * lp) + np.abs((1 - alpha) * lq)
 
     pts = [mu, [lo, hi]]
     gs = s[s > 0]
     if gs.size:
         pts.append((mu[s > 0][:, None] + gs[:, None] * np.linspace(-12, 12, 25)).ravel())
-        pts.append((mu[s > 0][:, None] + (gs ** 2 / b)[:, None] * np.array([-1.0, 1.0])).ravel())
+        pts.append((mu[s > 0][:, None] + (gs**2 / b)[:, None] * np.array([-1.0, 1.0])).ravel())
     scale = max(b, float(gs.min()) if gs.size else b)
     geo = scale * 2.0 ** np.arange(-3, 80)
     geo = geo[geo < (hi - lo)]
     pts.extend([mu.max() + geo, mu.min() - geo])
     brk = np.unique(np.clip(np.concatenate([np.ravel(p) for p in pts]), lo, hi))
-    log_body, rel_body = _integrate_log(log_f_mag, brk)
+    log_body, rel_body = integrate_log(log_f_mag, brk)
     # tails: f <= (A_P e^{-y/b})^alpha (Phi(10) A_Q e^{-y/b})^{1-alpha} / (2b)  (alpha > 1), etc.
     phi10 = float(special.ndtr(10.0))
     tails, tail_err = [], 0.0
@@ -291,20 +311,25 @@ def _smooth_log_integral(P, Q, alpha, b):
         lt = alpha * la + (1 - alpha) * lq - sign * end / b - np.log(2.0)  # integral of A..e^{-y/b}/(2b)
         tails.append(lt)
         if alpha > 1:
-            tail_err_factor = phi10 ** (1 - alpha) - phi10 ** alpha
+            tail_err_factor = phi10 ** (1 - alpha) - phi10**alpha
         else:
             tail_err_factor = 1 - phi10
         tail_err = max(tail_err, tail_err_factor)
-    log_tail = special.logsumexp(tails)
+    log_tail = lse(tails)
     log_i = float(np.logaddexp(log_body, log_tail))
-    rel = (rel_body * np.exp(log_body - log_i) + tail_err * np.exp(log_tail - log_i)
-           + 8 * _U * (alpha + abs(1 - alpha)) * ((hi - lo) / b + 60) + 1e-13)
+    rel = (
+        rel_body * np.exp(log_body - log_i)
+        + tail_err * np.exp(log_tail - log_i)
+        + 8 * _U * (alpha + abs(1 - alpha)) * ((hi - lo) / b + 60)
+        + 1e-13
+    )
     return log_i, float(rel)
 
 
 # ----------------------------------------------------------------------------
 # Public divergences
 # ----------------------------------------------------------------------------
+
 
 def laplace_renyi_divergence_bound(p, q, alpha, scale):
     r"""Value and error bound of :math:`D_\alpha(p * \mathrm{Lap}(b) \,\|\, q * \mathrm{Lap}(b))`.
@@ -313,7 +338,7 @@ def laplace_renyi_divergence_bound(p, q, alpha, scale):
     bound on the divergence (certified for two :class:`~rpp.Empirical` priors;
     for Gaussian components the body error is the Gauss-Legendre estimate used
     throughout :mod:`rpp.divergence`).  Single atoms against single atoms use
-    the closed form :func:`rpp.w_alpha.laplace_rdp`.  ``scale = 0`` (no
+    the closed form :func:`rpp.noise.laplace_rdp`.  ``scale = 0`` (no
     noise) gives the divergence of the priors themselves
     (:func:`rpp.renyi_divergence` with ``noise_var=0``).
 
@@ -329,6 +354,20 @@ def laplace_renyi_divergence_bound(p, q, alpha, scale):
     -------
     value, error : float
         The divergence is finite for every ``b > 0`` (Laplace tails).
+
+    Raises
+    ------
+    TypeError
+        If a prior is not an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical.
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> from rpp import Empirical
+    >>> val, err = laplace_renyi_divergence_bound(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0)
+    >>> round(val, 12), bool(err < 1e-13)  # Mironov 2017, Prop. 6
+    (0.619123629999, True)
     """
     _validate_pair(p, q)
     alpha = float(v.alpha_order(alpha, allow_below_one=True))
@@ -342,8 +381,12 @@ def laplace_renyi_divergence_bound(p, q, alpha, scale):
     if atoms and P.weights.size == 1 and Q.weights.size == 1:
         val = float(laplace_rdp(abs(P.means[0] - Q.means[0]), b, alpha))
         return val, float(16 * _U * (val + abs(P.means[0] - Q.means[0]) / b) + 1e-300)
-    if atoms and P.weights.size == Q.weights.size and np.array_equal(P.means, Q.means) \
-            and np.array_equal(P.weights, Q.weights):
+    if (
+        atoms
+        and P.weights.size == Q.weights.size
+        and np.array_equal(P.means, Q.means)
+        and np.array_equal(P.weights, Q.weights)
+    ):
         return 0.0, 0.0
     if atoms:
         log_i, rel = _atoms_log_integral(P, Q, alpha, b)
@@ -361,92 +404,44 @@ def laplace_renyi_divergence(p, q, alpha, scale):
 
     ``alpha`` and ``scale`` may be arrays (evaluated point by point).  See
     :func:`laplace_renyi_divergence_bound` for the error bound.
+
+    Parameters
+    ----------
+    p, q : Gaussian, GaussianMixture or Empirical
+        The two priors.
+    alpha : float or array_like
+        Order in (0, 1) or (1, inf).
+    scale : float or array_like
+        :math:`b \ge 0`.
+
+    Returns
+    -------
+    float or ndarray
+        The divergence.
+
+    Raises
+    ------
+    TypeError
+        If a prior is not an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical.
+    ValueError
+        If an argument is outside its range (the message names it).
+
+    Examples
+    --------
+    >>> from rpp import Empirical
+    >>> round(laplace_renyi_divergence(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0), 12)
+    0.619123629999
     """
     _validate_pair(p, q)
     a = v.alpha_order(alpha, allow_below_one=True)
     s = v.positive("scale", scale, allow_zero=True)
     if a.ndim or s.ndim:
         a_b, s_b = np.broadcast_arrays(a, s)
-        out = np.array([laplace_renyi_divergence_bound(p, q, float(x), float(y))[0]
-                        for x, y in zip(a_b.ravel(), s_b.ravel())])
+        out = np.array(
+            [
+                laplace_renyi_divergence_bound(p, q, float(x), float(y))[0]
+                for x, y in zip(a_b.ravel(), s_b.ravel(), strict=True)
+            ]
+        )
         return out.reshape(a_b.shape)
     return laplace_renyi_divergence_bound(p, q, float(a), float(s))[0]
-
-
-# ----------------------------------------------------------------------------
-# Mechanism
-# ----------------------------------------------------------------------------
-
-class LaplaceMechanism:
-    r"""Laplace mechanism :math:`M(x) = x + \mathrm{Lap}(b)` (density :math:`e^{-|z|/b}/(2b)`).
-
-    Parameters
-    ----------
-    scale : float
-        Laplace scale ``b >= 0``, e.g. ``rpp.calibrate(..., noise="laplace").scale``.
-    """
-
-    def __init__(self, scale):
-        self.scale = float(v.positive("scale", scale, allow_zero=True))
-
-    def __repr__(self):
-        return f"LaplaceMechanism(scale={self.scale!r})"
-
-    @property
-    def variance(self):
-        """Noise variance :math:`2b^2`."""
-        return 2 * self.scale ** 2
-
-    def release(self, x, rng=None):
-        """Return ``x + Lap(scale)`` elementwise; ``rng`` is a Generator or a seed."""
-        x = v.finite("x", x)
-        out = x + v.rng_from(rng).laplace(0.0, self.scale, size=x.shape)
-        return out if out.ndim else float(out)
-
-
-# ----------------------------------------------------------------------------
-# Calibration methods for noise="laplace"
-# ----------------------------------------------------------------------------
-
-def _divergence(p, q, alpha, b):
-    return laplace_renyi_divergence_bound(p, q, alpha, b)
-
-
-def _exact(prior_i, prior_j, alpha, epsilon):
-    r"""Minimal ``b`` whose certified divergence (value + error) is at most ε (one order).
-
-    The exact divergence is non-increasing in ``b``: :math:`\mathrm{Lap}(b_2) =
-    \mathrm{Lap}(b_1) * [r^2\delta_0 + (1-r^2)\mathrm{Lap}(b_2)]` with
-    :math:`r = b_1/b_2 < 1` (compare characteristic functions), so a larger
-    scale is post-processing.  The joint-convexity scale ``"w-alpha-tight"``
-    is a feasible upper end; the lower end is found by halving.
-    """
-    def f(b):
-        val, err = laplace_renyi_divergence_bound(prior_i, prior_j, alpha, b)
-        return val + err - epsilon
-
-    if f(0.0) <= 0:
-        return 0.0
-    try:
-        hi = w_alpha_scale(prior_i, prior_j, alpha, epsilon, noise="laplace", rule="tight")
-    except ValueError:  # mixed empirical / continuous priors: no coupling rule
-        hi = np.nan
-    if not np.isfinite(hi) or hi <= 0:
-        hi = 1.0
-    return _smallest_feasible(f, 0.0, hi)
-
-
-def _pierquin(prior_i, prior_j, alpha, epsilon):
-    r"""Pierquin et al. 2024: the Laplace mechanism calibrated at sensitivity :math:`W_\infty(P_i, P_j)`.
-
-    ``b`` solves Mironov's Prop. 6 (:func:`rpp.w_alpha.laplace_rdp_scale`)
-    with :math:`\Delta = W_\infty`; ``inf`` when :math:`W_\infty = \infty`
-    (Gaussian priors with different variances).
-    """
-    w = w_infinity(prior_i, prior_j)
-    return float(laplace_rdp_scale(w, alpha, epsilon))
-
-
-register_noise("laplace", variance=lambda b: 2 * np.asarray(b) ** 2, divergence=_divergence)
-register_method("laplace", "exact", _exact)
-register_method("laplace", "pierquin", _pierquin)

@@ -1,7 +1,7 @@
 r"""ε-sweeps of calibration rules on real data, as tidy tables (Yang et al. 2026, Section V).
 
 :func:`sweep` calibrates one query's secret-conditioned priors
-(:class:`rpp.queries.QueryPriors`) with a list of rules over a grid of
+(:class:`rpp.paper.queries.QueryPriors`) with a list of rules over a grid of
 (α, ε) and returns one row per (rule, α, ε).  :func:`reduction_table`
 computes the noise reduction of each rule against the :math:`W_\infty`
 baseline with an explicit averaging protocol, and :func:`headline` averages it.
@@ -11,7 +11,7 @@ Rules
 ``"paper"``
     The rule Yang et al. 2026 use for the prior type: ``"gmm-ot"`` (Theorem IV.1)
     for mixtures, ``"closed-form"`` (Theorem III.5) for Gaussians
-    (:func:`rpp.queries.paper_method`).
+    (:func:`rpp.paper.queries.paper_method`).
 ``"pierquin"``
     The :math:`W_\infty` baseline of Pierquin et al. 2024,
     :math:`\theta^2 = \alpha W_\infty^2 / (2\varepsilon)`, with :math:`W_\infty`
@@ -28,35 +28,84 @@ any other method of :func:`rpp.calibration.methods`
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from . import _validation as v
-from .calibration import PrivacyWarning, calibrate, methods
-from .distributions import Empirical, Gaussian, GaussianMixture
-from .divergence import renyi_divergence_bound
+from .. import _validation as v
+from ..calibration import PrivacyWarning, calibrate, methods
+from ..distributions import Empirical, Gaussian, GaussianMixture
+from ..divergence import renyi_divergence_bound
+from ..rules.pierquin import pierquin_variance
+from ..transport import w_infinity
 from .queries import QueryPriors, paper_method, query_priors
-from .transport import w_infinity
 
-__all__ = ["COLUMNS", "PAPER_SETTINGS", "AWASS_SETTINGS", "load_setting", "pierquin_variance", "sweep",
-           "reduction_table", "headline", "check_guarantees", "resolve_rule"]
+__all__ = [
+    "COLUMNS",
+    "PAPER_SETTINGS",
+    "AWASS_SETTINGS",
+    "load_setting",
+    "pierquin_variance",
+    "sweep",
+    "reduction_table",
+    "headline",
+    "check_guarantees",
+    "resolve_rule",
+]
 
 #: Columns of the table returned by :func:`sweep`.
-COLUMNS = ["dataset", "query", "rule", "method", "prior", "alpha", "epsilon", "directed", "theta", "variance",
-           "divergence", "divergence_error", "guaranteed", "model_divergence", "model_guaranteed", "w_inf"]
+COLUMNS = [
+    "dataset",
+    "query",
+    "rule",
+    "method",
+    "prior",
+    "alpha",
+    "epsilon",
+    "directed",
+    "theta",
+    "variance",
+    "divergence",
+    "divergence_error",
+    "guaranteed",
+    "model_divergence",
+    "model_guaranteed",
+    "w_inf",
+]
 
 _RTOL = 1e-9
 
 #: The three settings of Yang et al. 2026, Sec. V-A (released column, secret column, secrets) with the
 #: book's choices of data file and model inputs (the paper does not state them).
-PAPER_SETTINGS = {
-    "adult": dict(loader="load_adult", load_kwargs={"split": "train"}, x="education-num", secret="race",
-                  s_i="White", s_j="Other", features=["age", "hours-per-week"]),
-    "heart": dict(loader="load_heart_disease", load_kwargs={"sources": "cleveland"}, x="oldpeak",
-                  secret="slope", s_i=1.0, s_j=3.0, features=["age", "thalach"]),
-    "student": dict(loader="load_student", load_kwargs={"subject": "mat"}, x="G3", secret="schoolsup",
-                    s_i="no", s_j="yes", features=["age", "absences"]),
+PAPER_SETTINGS: dict[str, dict[str, Any]] = {
+    "adult": dict(
+        loader="load_adult",
+        load_kwargs={"split": "train"},
+        x="education-num",
+        secret="race",
+        s_i="White",
+        s_j="Other",
+        features=["age", "hours-per-week"],
+    ),
+    "heart": dict(
+        loader="load_heart_disease",
+        load_kwargs={"sources": "cleveland"},
+        x="oldpeak",
+        secret="slope",
+        s_i=1.0,
+        s_j=3.0,
+        features=["age", "thalach"],
+    ),
+    "student": dict(
+        loader="load_student",
+        load_kwargs={"subject": "mat"},
+        x="G3",
+        secret="schoolsup",
+        s_i="no",
+        s_j="yes",
+        features=["age", "absences"],
+    ),
 }
 
 #: The secret pairs of the α-Wasserstein paper (awass2026, Sec. V) with the same released columns.
@@ -89,7 +138,8 @@ def load_setting(setting, df=None, queries=("raw", "mean", "gp", "bnn"), **optio
         ``{query: QueryPriors}``.
     """
     if df is None:
-        from . import data
+        from .. import data
+
         df = getattr(data, setting["loader"])(**setting.get("load_kwargs", {}))
     out = {}
     for q in queries:
@@ -98,22 +148,6 @@ def load_setting(setting, df=None, queries=("raw", "mean", "gp", "bnn"), **optio
             opts.setdefault("features", setting["features"])
         out[q] = query_priors(df, setting["x"], setting["secret"], setting["s_i"], setting["s_j"], q, **opts)
     return out
-
-
-def pierquin_variance(w_inf, alpha, epsilon):
-    r"""Noise variance of the :math:`W_\infty` Gaussian mechanism of Pierquin et al. 2024.
-
-    :math:`\theta^2 = \alpha W_\infty^2 / (2\varepsilon)`: adding :math:`N(0,\theta^2)`
-    to a query whose two secret-conditioned laws have :math:`W_\infty \le w`
-    gives :math:`D_\alpha \le \alpha w^2/(2\theta^2)` (a shift of at most
-    :math:`w` between coupled points).  Vectorised; the same rule as
-    ``rpp.calibrate(..., method="pierquin")``, which it is tested against.
-    """
-    w = v.positive("w_inf", w_inf, allow_zero=True, allow_inf=True)
-    alpha = v.alpha_order(alpha)
-    epsilon = v.epsilon_budget(epsilon)
-    with np.errstate(invalid="ignore"):
-        return alpha * w ** 2 / (2 * epsilon)
 
 
 def _model_divergence(p, q, alpha, variance, directed):
@@ -139,6 +173,7 @@ def resolve_rule(priors, rule):
 
 def _resolve(rule, priors):
     """(method, prior_i, prior_j, prior label) for a rule."""
+
     def label(p):
         if isinstance(p, Empirical):
             return "empirical" if priors.query == "raw" else "quantiles"
@@ -153,8 +188,10 @@ def _resolve(rule, priors):
     else:
         m, (p, q) = rule, (priors.prior_i, priors.prior_j)
     if m not in methods("gaussian"):
-        raise ValueError(f"rule must be 'paper', 'pierquin', a method of rpp.calibration.methods() "
-                         f"{methods('gaussian')} or '<method>:baseline', got {rule!r}")
+        raise ValueError(
+            f"rule must be 'paper', 'pierquin', a method of rpp.calibration.methods() "
+            f"{methods('gaussian')} or '<method>:baseline', got {rule!r}"
+        )
     return m, p, q, label(p)
 
 
@@ -169,8 +206,15 @@ def _point(p, q, mp, mq, alpha, epsilon, method, directed, model_check):
         mdiv, merr = 0.0, 0.0
     else:
         mdiv, merr = cal.divergence, cal.divergence_error
-    return (float(cal.scale), float(cal.variance), float(cal.divergence), float(cal.divergence_error),
-            bool(cal.guaranteed), float(mdiv), float(merr))
+    return (
+        float(cal.scale),
+        float(cal.variance),
+        float(cal.divergence),
+        float(cal.divergence_error),
+        bool(cal.guaranteed),
+        float(mdiv),
+        float(merr),
+    )
 
 
 def sweep(priors, rules, *, alpha, epsilon, directed=False, dataset="", progress=False, n_jobs=1):
@@ -178,7 +222,7 @@ def sweep(priors, rules, *, alpha, epsilon, directed=False, dataset="", progress
 
     Parameters
     ----------
-    priors : rpp.queries.QueryPriors
+    priors : rpp.paper.queries.QueryPriors
         The query's priors (model and baseline).
     rules : sequence of str
         See the module docstring.
@@ -219,84 +263,121 @@ def sweep(priors, rules, *, alpha, epsilon, directed=False, dataset="", progress
         model (Gaussian) priors, ``prior`` being ``"gaussian"``.
     """
     if not isinstance(priors, QueryPriors):
-        raise ValueError(f"priors must be an rpp.queries.QueryPriors, got {type(priors).__name__}")
+        raise ValueError(f"priors must be an rpp.paper.queries.QueryPriors, got {type(priors).__name__}")
     if isinstance(rules, str) or len(rules) == 0:
         raise ValueError(f"rules must be a non-empty sequence of rule names, got {rules!r}")
     if int(n_jobs) != n_jobs or n_jobs < 1:
         raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
     a_b, e_b = np.broadcast_arrays(v.alpha_order(alpha), v.epsilon_budget(epsilon))
     a_f, e_f = a_b.ravel().astype(float), e_b.ravel().astype(float)
-    npts = a_f.size
-    mp, mq = priors.prior_i, priors.prior_j
     results, tasks = {}, []
     for rule in rules:
-        method, p, q, plabel = _resolve(rule, priors)
-        w_inf = w_infinity(p, q) if method == "pierquin" else np.nan
-        model = p is mp and q is mq
-        if method == "pierquin" and plabel == "quantiles":
-            var = pierquin_variance(w_inf, a_f, e_f)
-            pairs = [_model_divergence(mp, mq, a_f[k], var[k], directed) for k in range(npts)]
-            div, err = np.array([r[0] for r in pairs]), np.array([r[1] for r in pairs])
-            guar = div + err <= e_f * (1 + _RTOL)
-            results[rule] = dict(method=method, prior="gaussian", w_inf=w_inf, theta=np.sqrt(var), variance=var,
-                                 divergence=div, divergence_error=err, guaranteed=guar,
-                                 model_divergence=div, model_error=err)
-        elif isinstance(p, Gaussian) and isinstance(q, Gaussian):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", PrivacyWarning)
-                cal = calibrate(p, q, alpha=a_f, epsilon=e_f, method=method, directed=directed)
-            var = np.atleast_1d(np.asarray(cal.variance, float))
-            div = np.atleast_1d(np.asarray(cal.divergence, float))
-            err = np.atleast_1d(np.asarray(cal.divergence_error, float))
-            results[rule] = dict(method=method, prior=plabel, w_inf=w_inf,
-                                 theta=np.atleast_1d(np.asarray(cal.scale, float)), variance=var,
-                                 divergence=div, divergence_error=err,
-                                 guaranteed=np.atleast_1d(np.asarray(cal.guaranteed, bool)),
-                                 model_divergence=div, model_error=err)
-        else:
-            results[rule] = dict(method=method, prior=plabel, w_inf=w_inf)
-            tasks += [(rule, k, (p, q, mp, mq, a_f[k], e_f[k], method, bool(directed), not model))
-                      for k in range(npts)]
+        results[rule], rule_tasks = _sweep_rule(priors, rule, a_f, e_f, bool(directed))
+        tasks += rule_tasks
     if tasks:
-        bar = None
-        if progress:
-            from tqdm.auto import tqdm
-            bar = tqdm(total=len(tasks), desc=f"{dataset} {priors.query}".strip(), leave=False)
-        try:
-            if n_jobs == 1:
-                out = []
-                for t in tasks:
-                    out.append(_point(*t[2]))
-                    if bar is not None:
-                        bar.update()
-            else:
-                from joblib import Parallel, delayed
-                gen = Parallel(n_jobs=int(n_jobs), return_as="generator")(delayed(_point)(*t[2]) for t in tasks)
-                out = []
-                for r in gen:
-                    out.append(r)
-                    if bar is not None:
-                        bar.update()
-        finally:
-            if bar is not None:
-                bar.close()
-        names = ["theta", "variance", "divergence", "divergence_error", "guaranteed", "model_divergence",
-                 "model_error"]
+        out = _run_tasks(tasks, progress, n_jobs, f"{dataset} {priors.query}".strip())
+        names = ["theta", "variance", "divergence", "divergence_error", "guaranteed", "model_divergence", "model_error"]
         for rule in {t[0] for t in tasks}:
-            rows = [r for t, r in zip(tasks, out) if t[0] == rule]
+            rows = [r for t, r in zip(tasks, out, strict=True) if t[0] == rule]
             for j, name in enumerate(names):
                 results[rule][name] = np.array([r[j] for r in rows], dtype=bool if name == "guaranteed" else float)
     frames = []
     for rule in rules:
         r = results[rule]
-        frames.append(pd.DataFrame({
-            "dataset": dataset, "query": priors.query, "rule": rule, "method": r["method"], "prior": r["prior"],
-            "alpha": a_f, "epsilon": e_f, "directed": bool(directed), "theta": r["theta"],
-            "variance": r["variance"], "divergence": r["divergence"], "divergence_error": r["divergence_error"],
-            "guaranteed": np.asarray(r["guaranteed"], bool), "model_divergence": r["model_divergence"],
-            "model_guaranteed": r["model_divergence"] + r["model_error"] <= e_f * (1 + _RTOL),
-            "w_inf": r["w_inf"]}))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "dataset": dataset,
+                    "query": priors.query,
+                    "rule": rule,
+                    "method": r["method"],
+                    "prior": r["prior"],
+                    "alpha": a_f,
+                    "epsilon": e_f,
+                    "directed": bool(directed),
+                    "theta": r["theta"],
+                    "variance": r["variance"],
+                    "divergence": r["divergence"],
+                    "divergence_error": r["divergence_error"],
+                    "guaranteed": np.asarray(r["guaranteed"], bool),
+                    "model_divergence": r["model_divergence"],
+                    "model_guaranteed": r["model_divergence"] + r["model_error"] <= e_f * (1 + _RTOL),
+                    "w_inf": r["w_inf"],
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)[COLUMNS]
+
+
+def _sweep_rule(priors, rule, a_f, e_f, directed):
+    """Columns of one rule computed at once (vectorised cases), or the point-by-point tasks it needs."""
+    mp, mq = priors.prior_i, priors.prior_j
+    method, p, q, plabel = _resolve(rule, priors)
+    w_inf = w_infinity(p, q) if method == "pierquin" else np.nan
+    model = p is mp and q is mq
+    if method == "pierquin" and plabel == "quantiles":
+        var = pierquin_variance(w_inf, a_f, e_f)
+        pairs = [_model_divergence(mp, mq, a_f[k], var[k], directed) for k in range(a_f.size)]
+        div, err = np.array([r[0] for r in pairs]), np.array([r[1] for r in pairs])
+        guar = div + err <= e_f * (1 + _RTOL)
+        return dict(
+            method=method,
+            prior="gaussian",
+            w_inf=w_inf,
+            theta=np.sqrt(var),
+            variance=var,
+            divergence=div,
+            divergence_error=err,
+            guaranteed=guar,
+            model_divergence=div,
+            model_error=err,
+        ), []
+    if isinstance(p, Gaussian) and isinstance(q, Gaussian):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PrivacyWarning)
+            cal = calibrate(p, q, alpha=a_f, epsilon=e_f, method=method, directed=directed)
+        var = np.atleast_1d(np.asarray(cal.variance, float))
+        div = np.atleast_1d(np.asarray(cal.divergence, float))
+        err = np.atleast_1d(np.asarray(cal.divergence_error, float))
+        return dict(
+            method=method,
+            prior=plabel,
+            w_inf=w_inf,
+            theta=np.atleast_1d(np.asarray(cal.scale, float)),
+            variance=var,
+            divergence=div,
+            divergence_error=err,
+            guaranteed=np.atleast_1d(np.asarray(cal.guaranteed, bool)),
+            model_divergence=div,
+            model_error=err,
+        ), []
+    tasks = [(rule, k, (p, q, mp, mq, a_f[k], e_f[k], method, directed, not model)) for k in range(a_f.size)]
+    return dict(method=method, prior=plabel, w_inf=w_inf), tasks
+
+
+def _run_tasks(tasks, progress, n_jobs, desc):
+    """Run the point-by-point calibrations (in worker processes when ``n_jobs > 1``), in order."""
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(tasks), desc=desc, leave=False)
+    try:
+        if n_jobs == 1:
+            gen = (_point(*t[2]) for t in tasks)
+        else:
+            from joblib import Parallel, delayed
+
+            gen = Parallel(n_jobs=int(n_jobs), return_as="generator")(delayed(_point)(*t[2]) for t in tasks)
+        out = []
+        for r in gen:
+            out.append(r)
+            if bar is not None:
+                bar.update()
+    finally:
+        if bar is not None:
+            bar.close()
+    return out
 
 
 def check_guarantees(table, rules=None, on="guaranteed"):
@@ -311,8 +392,7 @@ def check_guarantees(table, rules=None, on="guaranteed"):
     return sel[~sel[on].astype(bool)]
 
 
-def reduction_table(table, *, baseline="pierquin", reference="exact", exclude_zero=True,
-                    by=("dataset", "query")):
+def reduction_table(table, *, baseline="pierquin", reference="exact", exclude_zero=True, by=("dataset", "query")):
     r"""Noise reduction of every rule against the baseline, per panel.
 
     For each panel (a group of ``by`` plus ``alpha`` and ``directed``) and rule
@@ -362,11 +442,15 @@ def reduction_table(table, *, baseline="pierquin", reference="exact", exclude_ze
             use = ok & (th > 0) if exclude_zero else ok
             with np.errstate(divide="ignore", invalid="ignore"):
                 rho = np.where(np.isinf(base), 1.0, 1.0 - th / base)
-            rec = dict(zip(keys, panel if isinstance(panel, tuple) else (panel,)))
-            rec.update(rule=rule, n_points=int(use.sum()), n_zero=int((ok & (th == 0)).sum()),
-                       n_inf_baseline=int((use & np.isinf(base)).sum()),
-                       reduction=100 * float(np.mean(rho[use])) if use.any() else np.nan,
-                       above_baseline=int((ok & (th > base)).sum()))
+            rec = dict(zip(keys, panel if isinstance(panel, tuple) else (panel,), strict=True))
+            rec.update(
+                rule=rule,
+                n_points=int(use.sum()),
+                n_zero=int((ok & (th == 0)).sum()),
+                n_inf_baseline=int((use & np.isinf(base)).sum()),
+                reduction=100 * float(np.mean(rho[use])) if use.any() else np.nan,
+                above_baseline=int((ok & (th > base)).sum()),
+            )
             if ref is not None:
                 rpos = ok & (ref > 0)
                 rec["ratio_to_reference"] = float(np.mean(th[rpos] / ref[rpos])) if rpos.any() else np.nan

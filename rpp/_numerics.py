@@ -1,0 +1,285 @@
+r"""Numerical kernels shared by the whole package (private module; its names are used across `rpp`).
+
+* :func:`lse` -- the package's one log-sum-exp;
+* :func:`integrate_log` -- adaptive composite Gauss-Legendre quadrature of :math:`e^{\log f}`
+  with an error estimate (the contract of its ``log_f`` argument is documented there);
+* :func:`min_feasible` -- smallest :math:`z \ge z_0` with :math:`f(z) \le 0` for a non-increasing
+  :math:`f` (monotone root finding that returns the *feasible* end);
+* :func:`largest_feasible` -- largest :math:`t \ge 0` with :math:`g(t) \le 0` for an increasing
+  :math:`g` (the same, mirrored);
+* :func:`step_up` -- the round-off guard: move a value by growing relative steps until a
+  condition holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+__all__ = ["lse", "integrate_log", "min_feasible", "largest_feasible", "step_up", "GL20", "GL10"]
+
+#: Gauss-Legendre rules (nodes, weights) on [-1, 1] with 20 and 10 nodes.
+GL20 = np.polynomial.legendre.leggauss(20)
+GL10 = np.polynomial.legendre.leggauss(10)
+# Relative accuracy asked of the panel quadrature before the error is reported.
+_QUAD_RTOL = 1e-12
+
+
+def lse(a: ArrayLike, axis: int | None = None, b: ArrayLike | None = None):
+    r"""Log-sum-exp :math:`\log\sum_k b_k e^{a_k}` along ``axis`` (all entries if ``None``).
+
+    The package's one log-sum-exp, with the algorithm of :func:`scipy.special.logsumexp`
+    (without its array-API overhead): the maximal terms are taken out of the sum, so that
+    :math:`\log(m + s) = \log m + \operatorname{log1p}(s/m) + a_{\max}` keeps full relative
+    accuracy when one term dominates.  Entries may be ``-inf`` (they contribute 0; an all
+    ``-inf`` slice gives ``-inf``); ``b`` are non-negative weights (default 1).
+
+    Parameters
+    ----------
+    a : array_like
+        Log-terms.
+    axis : int, optional
+        Axis to sum over.
+    b : array_like, optional
+        Weights, broadcast against ``a``.
+
+    Returns
+    -------
+    float or ndarray
+
+    Examples
+    --------
+    >>> float(lse([0.0, 0.0]))  # log 2
+    0.6931471805599453
+    >>> float(lse([1000.0, -np.inf]))
+    1000.0
+    >>> float(lse(np.log([0.2, 0.5, 0.3])))
+    0.0
+    """
+    a = np.asarray(a, dtype=float)
+    if b is not None:
+        w = np.broadcast_to(np.asarray(b, dtype=float), a.shape)
+        a = np.where(w == 0, -np.inf, a)
+    else:
+        w = np.ones(a.shape)
+    m = np.max(a, axis=axis, keepdims=True)
+    finite = np.isfinite(m)
+    is_max = (a == m) & finite
+    with np.errstate(invalid="ignore", over="ignore"):
+        e = np.where(is_max, 0.0, w * np.exp(a - np.where(finite, m, 0.0)))
+    s = np.sum(e, axis=axis, keepdims=True)
+    count = np.sum(np.where(is_max, w, 0.0), axis=axis, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(finite, np.log1p(np.where(count > 0, s / count, 0.0)) + np.log(count) + m, m)
+    return np.squeeze(out, axis=axis) if axis is not None else out.reshape(())[()]
+
+
+def _panel_rule(a, b, log_f):
+    """GL20 and GL10 nodes on panels [a, b]: log-integrand values and round-off magnitudes."""
+    mid, half = 0.5 * (a + b), 0.5 * (b - a)
+    xh = (mid[:, None] + half[:, None] * GL20[0]).ravel()
+    xl = (mid[:, None] + half[:, None] * GL10[0]).ravel()
+    lh, mag = log_f(xh)
+    ll, _ = log_f(xl)
+    return lh.reshape(a.size, -1), ll.reshape(a.size, -1), half, mag.reshape(a.size, -1).max(axis=1)
+
+
+def integrate_log(
+    log_f: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+    breaks: np.ndarray,
+    max_refine: int = 40,
+    max_panels: int = 20000,
+) -> tuple[float, float]:
+    r"""Adaptive composite Gauss-Legendre quadrature of :math:`\int e^{\log f(x)}\,dx` over ``breaks``.
+
+    Contract of ``log_f``: called with a 1-D float array ``x``, it returns two arrays of the
+    same shape, ``(log_f(x), magnitude(x))``, where ``magnitude`` bounds the sum of the
+    absolute values of the terms ``log_f`` was computed from.  ``8 eps`` times that
+    magnitude is the relative round-off of the integrand, which no refinement removes and
+    which is therefore charged to the error.
+
+    Panels (initially the intervals between consecutive ``breaks``) whose
+    :math:`|GL_{20} - GL_{10}|` exceeds both that floor and their share of the target
+    accuracy (:math:`10^{-12}` of the integral spread over the initial panels) are bisected;
+    refinement stops after ``max_refine`` rounds or ``max_panels`` panels.
+
+    Returns
+    -------
+    log_i : float
+        Log of the GL20 estimate :math:`\hat I`.
+    rel_err : float
+        Bound on :math:`|\hat I - I|/\hat I`: the sum over panels of :math:`|GL_{20}-GL_{10}|`
+        (conservative for a smooth integrand, GL20 being far more accurate than GL10) plus the
+        round-off floor.
+
+    Examples
+    --------
+    >>> li, err = integrate_log(lambda x: (-0.5 * x**2, 0.5 * x**2), np.linspace(-40, 40, 9))
+    >>> bool(abs(li - 0.5 * np.log(2 * np.pi)) < 1e-13 and err < 1e-11)
+    True
+    """
+    a, b = breaks[:-1], breaks[1:]
+    n0 = a.size
+    done_logs, done_errs = [], []
+    log_tol = None
+    for it in range(max_refine + 1):
+        lh, ll, half, mag = _panel_rule(a, b, log_f)
+        m = max(lh.max(), ll.max())
+        if not np.isfinite(m):
+            m = 0.0
+        sh = half * (np.exp(lh - m) @ GL20[1])
+        sl = half * (np.exp(ll - m) @ GL10[1])
+        noise = 8 * np.finfo(float).eps * (mag + 1) * sh
+        err = np.abs(sh - sl) + noise
+        if log_tol is None:  # fixed per-panel allowance from the first pass
+            log_tol = m + np.log(max(sh.sum(), 1e-300)) + np.log(_QUAD_RTOL / n0)
+        tol = np.exp(min(log_tol - m, 700.0)) + 2 * noise
+        bad = err > tol
+        good = ~bad
+        if good.any():
+            done_logs.append(m + np.log(max(sh[good].sum(), 1e-300)))
+            done_errs.append(m + np.log(max(err[good].sum(), 1e-300)))
+        if not bad.any():
+            break
+        if it == max_refine or 2 * bad.sum() + a.size > max_panels:
+            # Budget spent: keep GL20 on the remaining panels and charge their error estimate.
+            done_logs.append(m + np.log(max(sh[bad].sum(), 1e-300)))
+            done_errs.append(m + np.log(max(err[bad].sum(), 1e-300)))
+            break
+        mids = 0.5 * (a[bad] + b[bad])
+        a, b = np.concatenate([a[bad], mids]), np.concatenate([mids, b[bad]])
+    log_i = float(lse(done_logs))
+    rel_err = float(np.exp(lse(done_errs) - log_i))
+    return log_i, rel_err
+
+
+def step_up(
+    x: float,
+    ok: Callable[[float], bool],
+    *,
+    rel: float = 4e-16,
+    grow: float = 1.0,
+    tiny: float = 1e-300,
+    max_steps: int = 100,
+    limit: float = np.inf,
+) -> float:
+    """Round-off guard: return ``x`` moved up by relative steps until ``ok(x)`` holds.
+
+    The step starts at ``rel * x + tiny`` and is multiplied by ``grow`` after each move
+    (``grow = 1``: constant steps).  Stops after ``max_steps`` moves or once ``x`` would
+    exceed ``limit`` (then ``limit`` is returned, which the caller knows to be feasible,
+    or the last ``x`` when ``limit`` is infinite).
+
+    Examples
+    --------
+    >>> step_up(1.0, lambda x: x > 1.0)
+    1.0000000000000004
+    """
+    step = rel
+    for _ in range(max_steps):
+        if ok(x):
+            return x
+        nxt = x * (1 + step) + tiny
+        if nxt >= limit:
+            return limit
+        x = nxt
+        step *= grow
+    return x
+
+
+def min_feasible(f: Callable[[float], float], lo: float, hi: float, rtol: float = 1e-11) -> float:
+    """Smallest ``z >= lo`` with ``f(z) <= 0`` for a non-increasing ``f``; the returned ``z`` is feasible.
+
+    ``lo`` is the edge of the domain (``f`` may be ``+inf`` there).  Near that edge the
+    divergences behave like ``-log(z - lo)``, so the root is searched in
+    ``y = log(z - lo)`` where ``f`` is smooth and nearly linear (Brent's method), after a
+    feasible upper end has been found by doubling ``hi``.  The end of the final bracket on
+    the feasible side is returned, and checked.
+
+    Examples
+    --------
+    >>> z = min_feasible(lambda z: 1.0 / (1.0 + z) - 0.5, 0.0, 10.0)  # root z = 1
+    >>> bool(1.0 <= z < 1.0 + 1e-9)
+    True
+    """
+    from scipy import optimize
+
+    cache: dict[float, float] = {}
+
+    def fm(z):  # memoised: the quadrature near the domain edge is the costly part
+        if z not in cache:
+            cache[z] = f(z)
+        return cache[z]
+
+    if fm(lo) <= 0:
+        return lo
+    hi = max(hi, lo * 2, lo + 1e-300, 1e-300)
+    for _ in range(2000):
+        if fm(hi) <= 0:
+            break
+        hi = lo + (hi - lo) * 2 + 1e-12
+    else:  # pragma: no cover
+        raise RuntimeError("no feasible noise found")
+    y_hi = np.log(hi - lo)
+    # exp(log(hi - lo)) may round below hi - lo: make the upper end of the bracket reach hi,
+    # where f is known to be feasible (otherwise brentq may see equal signs at both ends).
+    while lo + np.exp(y_hi) < hi:
+        y_hi = np.nextafter(y_hi, np.inf)
+    y_lo = y_hi - 8.0
+    for _ in range(200):
+        if fm(lo + np.exp(y_lo)) > 0:
+            break
+        y_hi, y_lo = y_lo, y_lo - 8.0
+    else:
+        return float(lo + np.exp(y_lo))  # feasible arbitrarily close to the edge
+
+    def g(y):
+        val = fm(lo + np.exp(y))
+        return val if np.isfinite(val) else 1e300
+
+    y = optimize.brentq(g, y_lo, y_hi, xtol=rtol * 1e-2, rtol=4 * np.finfo(float).eps, maxiter=500)
+    # Step to the feasible side of the root.
+    step = max(rtol, 1e-15)
+    z = lo + np.exp(y)
+    while fm(z) > 0:
+        y = y + step
+        step *= 2
+        z = lo + np.exp(y)
+        if z >= hi:
+            return float(hi)
+    return float(min(z, hi))
+
+
+def largest_feasible(g: Callable[[float], float], t0: float) -> float:
+    """Largest ``t >= 0`` with ``g(t) <= 0`` for an increasing ``g`` with ``g(0) < 0``; the result is feasible.
+
+    The bracket is grown from ``[0, t0]`` by doubling, the root found by Brent's method,
+    and the result stepped down until ``g`` is non-positive there.  Returns ``inf`` when
+    ``g`` stays non-positive up to ``1e300``.
+
+    Examples
+    --------
+    >>> t = largest_feasible(lambda t: t - 3.0, 1.0)
+    >>> bool(3.0 * (1 - 1e-14) < t <= 3.0)
+    True
+    """
+    from scipy import optimize
+
+    lo, hi = 0.0, t0
+    for _ in range(2000):
+        if g(hi) > 0:
+            break
+        if hi > 1e300:
+            return np.inf
+        lo, hi = hi, hi * 2
+    else:  # pragma: no cover
+        return np.inf
+    root = optimize.brentq(g, lo, hi, xtol=1e-300, rtol=1e-15, maxiter=500)
+    t = min(max(root, lo), hi)
+    step = 4e-16 * t
+    while g(t) > 0 and t > lo:
+        t = max(lo, t - step)
+        step *= 4
+    return float(t)

@@ -1,0 +1,78 @@
+r"""Markov chains from data: smoothing, maximum-likelihood fit and simulation (Bai et al. 2026, Sec. 7).
+
+Used with the Markov Quilt Mechanism of :mod:`rpp.composition` on activity sequences.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _validation as v
+from .markov import stationary_distribution
+
+__all__ = ["smooth_transition_matrix", "fit_transition_matrix", "simulate_chains"]
+
+
+def smooth_transition_matrix(P, tau=1e-5):
+    r"""Smoothing of Bai et al. (2026), App. D.2.
+
+    1. add :math:`\tau` to every zero entry of each row;
+    2. subtract the added mass proportionally from the non-zero entries, so rows still sum
+       to one and all entries stay non-negative.
+
+    Examples
+    --------
+    >>> smooth_transition_matrix([[1.0, 0.0], [0.5, 0.5]], 0.1).round(6)
+    array([[0.9, 0.1],
+           [0.5, 0.5]])
+    """
+    P = np.asarray(P, float)
+    v.positive("tau", tau)
+    if P.ndim != 2 or np.any(P < 0):
+        raise ValueError("P must be a non-negative matrix")
+    out = P.copy()
+    zero = P == 0
+    added = tau * zero.sum(1, keepdims=True)
+    nz_mass = np.where(zero, 0, P).sum(1, keepdims=True)
+    if np.any(added >= nz_mass):
+        raise ValueError("tau too large for some row")
+    out = np.where(zero, tau, P * (1 - added / nz_mass))
+    return out
+
+
+def fit_transition_matrix(sequences, K, tau=1e-5):
+    r"""Maximum-likelihood transition matrix from integer sequences, then smoothing (App. D.2).
+
+    Rows of never-visited states are set to the uniform law on the other states before
+    smoothing (as the paper's "others" row).
+    """
+    seq = np.asarray(sequences)
+    K = v.integer("K", K, 2)
+    C = np.zeros((K, K))
+    np.add.at(C, (seq[:, :-1].ravel(), seq[:, 1:].ravel()), 1)
+    rows = C.sum(1, keepdims=True)
+    uni = (1 - np.eye(K)) / (K - 1)
+    P = np.where(rows > 0, C / np.where(rows > 0, rows, 1), uni)
+    return smooth_transition_matrix(P, tau)
+
+
+def simulate_chains(P, n_seq, T, rng, start=None):
+    r"""Simulate ``n_seq`` independent chains of length ``T`` (vectorised inverse-CDF sampling).
+
+    Examples
+    --------
+    >>> simulate_chains([[0.9, 0.1], [0.2, 0.8]], 2, 5, np.random.default_rng(0)).shape
+    (2, 5)
+    """
+    P = v.transition_matrix("P", P)
+    n_seq = v.integer("n_seq", n_seq, 1)
+    T = v.integer("T", T, 1)
+    start = stationary_distribution(P) if start is None else v.pmf("start", start)
+    cum = np.cumsum(P, axis=1)
+    cum[:, -1] = 1.0
+    u = rng.random((n_seq, T))
+    x = np.empty((n_seq, T), dtype=np.int64)
+    x[:, 0] = np.searchsorted(np.cumsum(start), u[:, 0], side="right").clip(max=P.shape[0] - 1)
+    for t in range(1, T):
+        x[:, t] = (cum[x[:, t - 1]] <= u[:, t, None]).sum(1)
+    return x

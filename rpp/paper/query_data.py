@@ -1,0 +1,180 @@
+r"""Building blocks of the query priors (rpp.paper.queries): the result type, the secret-conditioned
+subsets, the data resolution, the quantile discretisation and the model inputs of the GP and BNN queries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .. import _validation as v
+from ..distributions import Empirical, Gaussian, GaussianMixture
+
+__all__ = [
+    "QUERY_FAMILIES",
+    "QueryPriors",
+    "secret_subsets",
+    "data_resolution",
+    "quantile_discretization",
+    "model_inputs",
+]
+
+QUERY_FAMILIES = ("raw", "mean", "gp", "bnn")
+
+
+@dataclass(frozen=True)
+class QueryPriors:
+    """Secret-conditioned priors of one query on one secret pair.
+
+    Attributes
+    ----------
+    query : str
+        One of ``QUERY_FAMILIES``.
+    prior_i : rpp.Gaussian or rpp.GaussianMixture
+        Model prior given :math:`s_i` (calibrated by the paper's and the book's rules).
+    prior_j : rpp.Gaussian or rpp.GaussianMixture
+        Model prior given :math:`s_j`.
+    baseline_i : rpp.Empirical
+        Discrete prior given :math:`s_i` used by the :math:`W_\\infty` baseline (``"pierquin"``).
+    baseline_j : rpp.Empirical
+        The same given :math:`s_j`.
+    n_i : int
+        Size of the subset with :math:`s_i` (rows with ``x`` present).
+    n_j : int
+        Size of the subset with :math:`s_j`.
+    details : dict
+        Query-specific information (fitted models, query point, settings).
+    """
+
+    query: str
+    prior_i: object
+    prior_j: object
+    baseline_i: Empirical
+    baseline_j: Empirical
+    n_i: int
+    n_j: int
+    details: dict = field(default_factory=dict, repr=False)
+
+
+# ---------------------------------------------------------------------------
+# Subsets
+# ---------------------------------------------------------------------------
+
+
+def _check_columns(df, columns):
+    if not isinstance(df, pd.DataFrame):
+        raise ValueError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+    for c in columns:
+        if c not in df.columns:
+            raise ValueError(f"column {c!r} is not in df (columns: {list(df.columns)})")
+
+
+def secret_subsets(df, x, secret, s_i, s_j, features=()):
+    """Rows of ``df`` with ``secret == s_i`` and with ``secret == s_j``.
+
+    Rows with a missing value in ``x`` or in one of ``features`` are dropped.
+
+    Returns
+    -------
+    sub_i, sub_j : DataFrame
+        Columns ``[x, *features]``, index reset.
+
+    Raises
+    ------
+    ValueError
+        If a column is missing, ``x`` or a feature is not numeric, ``s_i == s_j``,
+        or a subset has fewer than 2 rows.
+    """
+    features = list(features)
+    _check_columns(df, [x, secret, *features])
+    for c in [x, *features]:
+        if not pd.api.types.is_numeric_dtype(df[c]):
+            raise ValueError(f"column {c!r} must be numeric, got dtype {df[c].dtype}")
+    if s_i == s_j:
+        raise ValueError(f"s_i and s_j must be different secrets, got {s_i!r} twice")
+    cols = [x, *features]
+    out = []
+    for s in (s_i, s_j):
+        sub = df.loc[df[secret] == s, cols].dropna().reset_index(drop=True)
+        if len(sub) < 2:
+            raise ValueError(
+                f"the subset {secret} == {s!r} must have at least 2 rows with {cols} present, got {len(sub)}"
+            )
+        out.append(sub.astype(float))
+    return out[0], out[1]
+
+
+def data_resolution(*samples):
+    """Recording resolution :math:`h` of data: the smallest gap between distinct pooled values.
+
+    Values are first rounded to 10 significant decimals so that ``0.1``-steps
+    stored in binary floating point give ``h = 0.1``.  Returns ``inf`` for a
+    single distinct value.
+    """
+    pooled = np.concatenate([v.finite("samples", np.asarray(s, float)).ravel() for s in samples])
+    u = np.unique(np.round(pooled, 10))
+    return float(np.min(np.diff(u))) if u.size > 1 else np.inf
+
+
+def quantile_discretization(prior, n_quantiles=1000):
+    r"""The ``n_quantiles`` quantiles :math:`F^{-1}((k-1/2)/B)`, :math:`k = 1..B`, as an :class:`~rpp.Empirical`.
+
+    The quantile discretisation of a continuous prior: the empirical law of
+    ``B`` matched samples (the mid-point plotting positions).  Two
+    discretisations are coupled monotonically atom by atom, so for Gaussians
+    :math:`W_\infty = \max_k |\mu_i-\mu_j + (\sigma_i-\sigma_j)\Phi^{-1}(u_k)|
+    = |\mu_i-\mu_j| + |\sigma_i-\sigma_j|\,\Phi^{-1}(1-\tfrac{1}{2B})`.
+    """
+    if int(n_quantiles) != n_quantiles or n_quantiles < 1:
+        raise ValueError(f"n_quantiles must be an integer >= 1, got {n_quantiles!r}")
+    if not isinstance(prior, (Gaussian, GaussianMixture)):
+        raise ValueError(f"prior must be an rpp.Gaussian or rpp.GaussianMixture, got {type(prior).__name__}")
+    u = (np.arange(int(n_quantiles)) + 0.5) / int(n_quantiles)
+    return Empirical(prior.ppf(u))
+
+
+def model_inputs(df, x, secret, s_i, s_j, features, query_point, max_train, random_state):
+    """Standardised model inputs of the GP and BNN queries: ``(data, z_query, x_query, (loc, scale))``.
+
+    The ``features`` are standardised with the mean and standard deviation of the two
+    secret-conditioned subsets pooled; each subset keeps at most ``max_train`` rows (a seeded
+    draw, ``random_state``); the query point (default: the pooled feature medians) is mapped to
+    the same scale.  ``data`` holds ``(Z, y, n)`` per subset.  Raises ValueError for bad
+    ``features``, ``query_point`` or ``max_train`` or a constant response.
+    """
+    features = list(features)
+    if not features:
+        raise ValueError("features must name at least one numeric input column")
+    if x in features:
+        raise ValueError(f"features must not contain the released column {x!r}")
+    sub_i, sub_j = secret_subsets(df, x, secret, s_i, s_j, features)
+    pooled = pd.concat([sub_i, sub_j], ignore_index=True)[features].to_numpy()
+    loc, scale = pooled.mean(axis=0), pooled.std(axis=0)
+    if np.any(scale == 0):
+        raise ValueError(
+            f"every feature must vary over the two subsets; constant: "
+            f"{[f for f, s in zip(features, scale, strict=True) if s == 0]}"
+        )
+    if query_point is None:
+        xq = np.median(pooled, axis=0)
+    else:
+        xq = v.finite("query_point", np.atleast_1d(np.asarray(query_point, float))).ravel()
+        if xq.size != len(features):
+            raise ValueError(f"query_point must have {len(features)} values (one per feature), got {xq.size}")
+    if int(max_train) != max_train or max_train < 2:
+        raise ValueError(f"max_train must be an integer >= 2, got {max_train!r}")
+    rng = np.random.default_rng(random_state)
+    data = []
+    for sub in (sub_i, sub_j):
+        idx = np.arange(len(sub))
+        if len(sub) > max_train:
+            idx = np.sort(rng.choice(len(sub), size=int(max_train), replace=False))
+        Z = (sub[features].to_numpy()[idx] - loc) / scale
+        y = sub[x].to_numpy()[idx]
+        if np.ptp(y) == 0:
+            raise ValueError(f"column {x!r} is constant in a training subset")
+        data.append((Z, y, len(sub)))
+    zq = (xq - loc) / scale
+    return data, zq[None, :], xq, (loc, scale)
