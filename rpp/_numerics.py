@@ -168,9 +168,10 @@ def step_up(
     """Round-off guard: return ``x`` moved up by relative steps until ``ok(x)`` holds.
 
     The step starts at ``rel * x + tiny`` and is multiplied by ``grow`` after each move
-    (``grow = 1``: constant steps).  Stops after ``max_steps`` moves or once ``x`` would
-    exceed ``limit`` (then ``limit`` is returned, which the caller knows to be feasible,
-    or the last ``x`` when ``limit`` is infinite).
+    (``grow = 1``: constant steps); after ``max_steps`` moves the steps also double at
+    each move.  Once ``x`` would exceed ``limit``, ``limit`` is returned (the caller knows
+    it to be feasible).  A point that fails ``ok`` is never returned: ``RuntimeError``
+    when none is found.
 
     Examples
     --------
@@ -178,15 +179,18 @@ def step_up(
     1.0000000000000004
     """
     step = rel
-    for _ in range(max_steps):
+    for i in range(max_steps + 1100):
         if ok(x):
             return x
+        if i >= max_steps:  # the usual steps did not suffice: grow them geometrically
+            step *= 2
         nxt = x * (1 + step) + tiny
         if nxt >= limit:
             return limit
         x = nxt
         step *= grow
-    return x
+    # Never return a point that fails the check: a silent under-noise is worse than an error.
+    raise RuntimeError(f"round-off guard: no feasible point found above {x!r}")
 
 
 def min_feasible(f: Callable[[float], float], lo: float, hi: float, rtol: float = 1e-11) -> float:

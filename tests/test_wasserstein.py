@@ -357,3 +357,17 @@ def test_gaussian_noise_ordering_exact_below_theorem_2_below_baseline():
              for m in ("exact", "w-alpha-tight", "w-alpha", "pierquin")}
         assert s["exact"] <= s["w-alpha-tight"] * (1 + 1e-7) + 1e-12
         assert s["w-alpha-tight"] == s["w-alpha"] <= s["pierquin"] * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("noise, rule", [("laplace", "paper"), ("laplace", "sharp"),
+                                         ("laplace", "tight"), ("gaussian", "paper")])
+def test_empirical_w_alpha_scale_is_scale_free_down_to_subnormal_distances(noise, rule):
+    """The condition depends on |x - x'| / b only: tiny and huge distances (even 2.2e-309,
+    where 1/|x - x'| overflows; found by the property test above) give the same ratio."""
+    ratios = []
+    for w in (2.225073858507203e-309, 1e-200, 1e-160, 1.0, 1e150):
+        p, q = E(np.array([0.0, w])), E(np.array([w, 3 * w]))
+        b = w_alpha_scale(p, q, 2.0, 1.0, noise, rule)
+        assert w_alpha_log_moment(p, q, 2.0, b, noise, rule) <= 1.0 * (1 + 1e-12)
+        ratios.append(b / w)
+    np.testing.assert_allclose(ratios, ratios[3], rtol=1e-12)

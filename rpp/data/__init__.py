@@ -48,6 +48,7 @@ what differs (expected vs. got) and says how to fix it (for the packaged copy: r
 ``rpp-book``); nothing half-loaded is returned. A missing file raises
 :class:`DataUnavailableError` naming the path and the expected layout.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -58,8 +59,7 @@ import pandas as pd
 from . import _sources
 from ._errors import DataIntegrityError, DataUnavailableError
 from ._sources import LAYOUT, cache_dir
-from ._specs import (ADULT_COLUMNS, ARCHIVE_URLS, HEART_COLUMNS, HEART_SOURCES, REWRITTEN,
-                     SHA256, STUDENT_COLUMNS)
+from ._specs import ADULT_COLUMNS, ARCHIVE_URLS, HEART_COLUMNS, HEART_SOURCES, REWRITTEN, SHA256, STUDENT_COLUMNS
 
 __all__ = [
     "load_adult",
@@ -133,8 +133,11 @@ def load_adult(split: str = "both", *, source: str | None = None) -> pd.DataFram
     >>> len(df), int((df["race"] == "White").sum())
     (32561, 27816)
     """
-    parts = {"train": ["adult/adult.data"], "test": ["adult/adult.test"],
-             "both": ["adult/adult.data", "adult/adult.test"]}
+    parts = {
+        "train": ["adult/adult.data"],
+        "test": ["adult/adult.test"],
+        "both": ["adult/adult.data", "adult/adult.test"],
+    }
     if split not in parts:
         raise ValueError(f"split must be one of 'both', 'train', 'test', got {split!r}")
     frames = _sources.load(parts[split], source)
@@ -142,13 +145,11 @@ def load_adult(split: str = "both", *, source: str | None = None) -> pd.DataFram
         return frames[parts[split][0]]
     train, test = frames["adult/adult.data"], frames["adult/adult.test"]
     df = pd.concat([train, test], ignore_index=True)
-    df["split"] = pd.Categorical(["train"] * len(train) + ["test"] * len(test),
-                                 categories=["train", "test"])
+    df["split"] = pd.Categorical(["train"] * len(train) + ["test"] * len(test), categories=["train", "test"])
     return df
 
 
-def load_heart_disease(sources: str | Sequence[str] = "cleveland", *,
-                       source: str | None = None) -> pd.DataFrame:
+def load_heart_disease(sources: str | Sequence[str] = "cleveland", *, source: str | None = None) -> pd.DataFrame:
     """Load the UCI Heart Disease data (the processed 14-attribute files), verified.
 
     Reads ``heart-disease/processed.<source>.data`` (Cleveland 303, Hungarian 294,
@@ -212,15 +213,13 @@ def load_heart_disease(sources: str | Sequence[str] = "cleveland", *,
         raise ValueError(f"sources must name at least one of {HEART_SOURCES}, got {sources!r}")
     for s in chosen:
         if not isinstance(s, str) or s not in HEART_SOURCES:
-            raise ValueError(f"sources must be one of {allowed} or a list of "
-                             f"{HEART_SOURCES}, got {s!r}")
+            raise ValueError(f"sources must be one of {allowed} or a list of {HEART_SOURCES}, got {s!r}")
     if len(set(chosen)) != len(chosen):
         raise ValueError(f"sources must not repeat a source, got {sources!r}")
     rels = [f"heart-disease/processed.{s}.data" for s in chosen]
     frames = _sources.load(rels, source)
     df = pd.concat([frames[r] for r in rels], ignore_index=True)
-    df["source"] = pd.Categorical(
-        np.repeat(chosen, [len(frames[r]) for r in rels]), categories=list(HEART_SOURCES))
+    df["source"] = pd.Categorical(np.repeat(chosen, [len(frames[r]) for r in rels]), categories=list(HEART_SOURCES))
     return df
 
 
@@ -284,6 +283,5 @@ def load_student(subject: str = "mat", *, source: str | None = None) -> pd.DataF
     if subject != "both":
         return frames[rels[0]]
     df = pd.concat([frames[r] for r in rels], ignore_index=True)
-    df["subject"] = pd.Categorical(
-        np.repeat(parts[subject], [len(frames[r]) for r in rels]), categories=["mat", "por"])
+    df["subject"] = pd.Categorical(np.repeat(parts[subject], [len(frames[r]) for r in rels]), categories=["mat", "por"])
     return df

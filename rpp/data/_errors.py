@@ -1,8 +1,10 @@
 """The two errors of :mod:`rpp.data`."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+
 
 class DataUnavailableError(RuntimeError):
     """The data cannot be obtained: no mirror file, no cached copy, no network.
@@ -41,8 +43,7 @@ class DataIntegrityError(ValueError):
         One line per failed check.
     """
 
-    def __init__(self, message: str, *, path: Path | None = None,
-                 problems: Sequence[str] = ()):
+    def __init__(self, message: str, *, path: Path | None = None, problems: Sequence[str] = ()):
         super().__init__(message)
         self.path = path
         self.problems = list(problems)

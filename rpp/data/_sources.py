@@ -3,6 +3,7 @@
 Every source returns the same verified :class:`pandas.DataFrame` per file, or raises.
 ``load(rels, source)`` is the only entry point used by :mod:`rpp.data`.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -35,8 +36,10 @@ SOURCES = (None, "package", "uci")
 #: The layout shared by the packaged copy, a mirror (``RPP_DATA_DIR``) and the cache.
 LAYOUT = tuple(SPECS)
 
-_REINSTALL = ("the installed rpp-book is damaged. Reinstall it: `pip install --force-reinstall "
-              "rpp-book` (from a clone: `git checkout -- rpp/data/uci && pip install -e .`).")
+_REINSTALL = (
+    "the installed rpp-book is damaged. Reinstall it: `pip install --force-reinstall "
+    "rpp-book` (from a clone: `git checkout -- rpp/data/uci && pip install -e .`)."
+)
 
 
 def packaged_dir() -> Traversable:
@@ -78,8 +81,7 @@ def _sha256(data: bytes) -> str:
 _VERIFIED: dict[str, pd.DataFrame] = {}
 
 
-def _verify(spec: Spec, data: bytes, *, hashed: bool, where: str, path: Path | str,
-            fix: str) -> pd.DataFrame:
+def _verify(spec: Spec, data: bytes, *, hashed: bool, where: str, path: Path | str, fix: str) -> pd.DataFrame:
     """Check ``data`` (SHA-256 if ``hashed``, then content); return the frame or raise."""
     problems = []
     digest = _sha256(data)
@@ -93,8 +95,10 @@ def _verify(spec: Spec, data: bytes, *, hashed: bool, where: str, path: Path | s
         raise DataIntegrityError(
             f"{spec.rel} failed verification ({where}: {path}):\n"
             + "\n".join(f"  - {p}" for p in problems)
-            + f"\nHow to fix: {fix}\nThe file was not used.", path=Path(str(path)),
-            problems=problems)
+            + f"\nHow to fix: {fix}\nThe file was not used.",
+            path=Path(str(path)),
+            problems=problems,
+        )
     if digest == SHA256[spec.rel]:
         _VERIFIED[spec.rel] = df.copy()
     return df
@@ -108,16 +112,18 @@ def read_packaged(spec: Spec) -> pd.DataFrame:
         compressed = item.read_bytes()
     except (FileNotFoundError, NotADirectoryError) as exc:
         raise DataUnavailableError(
-            f"The packaged data file {item} is missing: {_REINSTALL}", path=Path(str(item)),
+            f"The packaged data file {item} is missing: {_REINSTALL}",
+            path=Path(str(item)),
         ) from exc
     try:
         data = gzip.decompress(compressed)
     except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
         raise DataIntegrityError(
             f"The packaged data file {item} is not a valid gzip file ({exc}): {_REINSTALL}",
-            path=Path(str(item)), problems=[str(exc)]) from exc
-    return _verify(spec, data, hashed=True, where="the copy packaged with rpp", path=item,
-                   fix=_REINSTALL)
+            path=Path(str(item)),
+            problems=[str(exc)],
+        ) from exc
+    return _verify(spec, data, hashed=True, where="the copy packaged with rpp", path=str(item), fix=_REINSTALL)
 
 
 # ----------------------------------------------------------------------------- a mirror
@@ -130,24 +136,39 @@ def read_mirror(spec: Spec, mirror: Path) -> pd.DataFrame:
             f"RPP_DATA_DIR is set to {mirror}, but {path} does not exist{hint}. A mirror "
             f"directory must contain the uncompressed files {', '.join(LAYOUT)}.\nHow to "
             f"fix: point RPP_DATA_DIR at a directory with that layout (use an absolute path), "
-            f"or unset RPP_DATA_DIR to use the copy packaged with rpp.", path=path)
-    return _verify(spec, path.read_bytes(), hashed=True, where="read from RPP_DATA_DIR",
-                   path=path,
-                   fix=f"this is not a copy of the book's data. Restore the file, or unset "
-                       f"RPP_DATA_DIR to use the copy packaged with rpp. ({mirror} must hold "
-                       f"the original files; `sha256sum -c` against rpp/data/uci/SHA256SUMS "
-                       f"lists those that differ.)")
+            f"or unset RPP_DATA_DIR to use the copy packaged with rpp.",
+            path=path,
+        )
+    return _verify(
+        spec,
+        path.read_bytes(),
+        hashed=True,
+        where="read from RPP_DATA_DIR",
+        path=path,
+        fix=f"this is not a copy of the book's data. Restore the file, or unset "
+        f"RPP_DATA_DIR to use the copy packaged with rpp. ({mirror} must hold "
+        f"the original files; `sha256sum -c` against rpp/data/uci/SHA256SUMS "
+        f"lists those that differ.)",
+    )
 
 
 # ----------------------------------------------------------------------------- UCI download
 def _download_fix(spec: Spec) -> str:
-    return (f"delete {cache_dir() / spec.rel} and load again with source='uci' to download "
-            f"it again, or use the copy packaged with rpp (the default source).")
+    return (
+        f"delete {cache_dir() / spec.rel} and load again with source='uci' to download "
+        f"it again, or use the copy packaged with rpp (the default source)."
+    )
 
 
 def _read_cached(spec: Spec, path: Path) -> pd.DataFrame:
-    return _verify(spec, path.read_bytes(), hashed=spec.rel not in REWRITTEN,
-                   where="read from the download cache", path=path, fix=_download_fix(spec))
+    return _verify(
+        spec,
+        path.read_bytes(),
+        hashed=spec.rel not in REWRITTEN,
+        where="read from the download cache",
+        path=path,
+        fix=_download_fix(spec),
+    )
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -164,17 +185,21 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 def _download(spec: Spec) -> bytes:
     req = urllib.request.Request(spec.url, headers={"User-Agent": "rpp-book data loader"})
+    err: Exception
     try:
         with urllib.request.urlopen(req, timeout=DOWNLOAD_TIMEOUT) as resp:
             return resp.read()
     except urllib.error.HTTPError as exc:
         reason, err = f"HTTP {exc.code} {exc.reason}", exc
     except (urllib.error.URLError, TimeoutError, OSError, http.client.HTTPException) as exc:
-        reason, err = f"{type(exc).__name__}: {getattr(exc, 'reason', exc)}", exc
+        reason = f"{type(exc).__name__}: {getattr(exc, 'reason', exc)}"
+        err = exc
     raise DataUnavailableError(
         f"Could not download {spec.url} ({reason}).\nHow to fix: use the copy packaged with "
         f"rpp (the default source), or retry when the UCI repository is reachable.",
-        path=cache_dir() / spec.rel, url=spec.url) from err
+        path=cache_dir() / spec.rel,
+        url=spec.url,
+    ) from err
 
 
 def _extract(archive: bytes, spec: Spec) -> bytes:
@@ -184,23 +209,25 @@ def _extract(archive: bytes, spec: Spec) -> bytes:
         where = spec.url if depth == 0 else f"{spec.members[depth - 1]} inside {spec.url}"
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as zf:
-                names = [n for n in zf.namelist()
-                         if not n.startswith("__MACOSX/") and not n.endswith("/")]
-                hits = [n for n in names if n == member] or \
-                       [n for n in names if n.rsplit("/", 1)[-1] == member]
+                names = [n for n in zf.namelist() if not n.startswith("__MACOSX/") and not n.endswith("/")]
+                hits = [n for n in names if n == member] or [n for n in names if n.rsplit("/", 1)[-1] == member]
                 if len(hits) != 1:
                     raise DataUnavailableError(
                         f"The archive {where} has no unique member {member!r} (members: "
                         f"{names[:20]}); the UCI archive layout may have changed. Use the "
                         f"copy packaged with rpp (the default source).",
-                        path=cache_dir() / spec.rel, url=spec.url)
+                        path=cache_dir() / spec.rel,
+                        url=spec.url,
+                    )
                 data = zf.read(hits[0])
         except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OSError) as exc:
             raise DataIntegrityError(
                 f"The archive {where} is corrupted or incomplete ({exc}); {spec.rel} was not "
                 f"cached.\nHow to fix: load again with source='uci' to retry the download, or "
                 f"use the copy packaged with rpp (the default source).",
-                path=cache_dir() / spec.rel, problems=[str(exc)]) from exc
+                path=cache_dir() / spec.rel,
+                problems=[str(exc)],
+            ) from exc
     return data
 
 
@@ -219,11 +246,15 @@ def download(spec: Spec, wanted: Iterable[str]) -> dict[str, pd.DataFrame]:
             continue
         try:
             data = _extract(archive, sib)
-            df = _verify(sib, data, hashed=sib.rel not in REWRITTEN,
-                         where=f"extracted from the download of {sib.url}",
-                         path=cache / sib.rel,
-                         fix="it was not cached. Retry later; if it keeps failing, the archive "
-                             "on UCI has changed: use the copy packaged with rpp.")
+            df = _verify(
+                sib,
+                data,
+                hashed=sib.rel not in REWRITTEN,
+                where=f"extracted from the download of {sib.url}",
+                path=cache / sib.rel,
+                fix="it was not cached. Retry later; if it keeps failing, the archive "
+                "on UCI has changed: use the copy packaged with rpp.",
+            )
         except (DataIntegrityError, DataUnavailableError) as exc:
             if sib.rel == spec.rel:
                 failure = exc
@@ -233,8 +264,10 @@ def download(spec: Spec, wanted: Iterable[str]) -> dict[str, pd.DataFrame]:
         except OSError as exc:
             raise DataUnavailableError(
                 f"Cannot write the downloaded file to {cache / sib.rel} ({exc}).\nHow to fix: "
-                f"set RPP_CACHE_DIR to a writable directory.", path=cache / sib.rel,
-                url=sib.url) from exc
+                f"set RPP_CACHE_DIR to a writable directory.",
+                path=cache / sib.rel,
+                url=sib.url,
+            ) from exc
         if sib.rel in wanted or sib.rel == spec.rel:
             out[sib.rel] = df
     if failure is not None:  # raised after the intact siblings were cached
@@ -246,8 +279,10 @@ def download(spec: Spec, wanted: Iterable[str]) -> dict[str, pd.DataFrame]:
 def load(rels: Sequence[str], source: str | None) -> dict[str, pd.DataFrame]:
     """Locate, verify and parse the files ``rels`` (paths in :data:`LAYOUT`) from ``source``."""
     if source not in SOURCES:
-        raise ValueError(f"source must be None (the packaged copy, or RPP_DATA_DIR when it is "
-                         f"set), 'package' or 'uci', got {source!r}")
+        raise ValueError(
+            f"source must be None (the packaged copy, or RPP_DATA_DIR when it is "
+            f"set), 'package' or 'uci', got {source!r}"
+        )
     mirror = mirror_dir() if source is None else None
     out: dict[str, pd.DataFrame] = {}
     for rel in rels:

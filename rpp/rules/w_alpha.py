@@ -260,6 +260,22 @@ def _empirical_log_moment(d, m, cost, t):
     return float(lse(np.log(m) + cost.log(d, t)))
 
 
+# The empirical condition depends on the scale only through |d|/b (Laplace) or (d/sigma)^2
+# (Gaussian). It is evaluated on distances normalised by their largest value w and on
+# t_w = w/b or (w/sigma)^2, never on t = 1/b or 1/sigma^2 themselves: those overflow for tiny
+# distances (atoms 1e-309 apart give 1/w = inf) although the condition is scale-free.
+def _normalised(d):
+    w = float(np.max(np.abs(d)))
+    return (d / w if w > 0 else d), w
+
+
+def _t_w(noise, scale, w):
+    """t * w (Laplace) or t * w**2 (Gaussian), computed as the ratio w / scale."""
+    with np.errstate(divide="ignore", over="ignore"):
+        r = np.float64(w) / np.float64(scale)
+    return float(r if noise == "laplace" else r * r)
+
+
 def w_alpha_log_moment(prior_i, prior_j, alpha, scale, noise="laplace", rule="paper"):
     r"""Left side of the α-Wasserstein condition, :math:`\log\int c(x-x')\,d\pi^*(x,x')`.
 
@@ -315,7 +331,10 @@ def w_alpha_log_moment(prior_i, prior_j, alpha, scale, noise="laplace", rule="pa
     t = _t_of(noise, scale)
     if kind == "empirical":
         d, m = _empirical_coupling(prior_i, prior_j)
-        return _empirical_log_moment(d, m, cost, t)
+        if np.all(d == 0):
+            return 0.0
+        dn, w = _normalised(d)
+        return _empirical_log_moment(dn, m, cost, _t_w(noise, scale, w))
     if np.isinf(t):
         same = (
             isinstance(prior_i, Gaussian)
@@ -430,15 +449,15 @@ def w_alpha_scale(prior_i, prior_j, alpha, epsilon, noise="laplace", rule="paper
         d, m = _empirical_coupling(prior_i, prior_j)
         if np.all(d == 0):
             return 0.0
-        wmax = float(np.max(np.abs(d)))
+        dn, w = _normalised(d)
 
-        def g(t):
-            return _empirical_log_moment(d, m, cost, t) - target
+        def g(t_w):
+            return _empirical_log_moment(dn, m, cost, t_w) - target
 
-        t0 = 1.0 / wmax if noise == "laplace" else 1.0 / wmax**2
-        t = largest_feasible(g, t0 * epsilon / alpha)
-        # round-off guard on the scale actually returned
-        return float(step_up(_scale_of(noise, t), lambda s: g(_t_of(noise, s)) <= 0))
+        t_w = largest_feasible(g, epsilon / alpha)
+        # round-off guard on the scale actually returned (in the units it is checked in)
+        scale = w * _scale_of(noise, t_w)
+        return float(step_up(scale, lambda s: g(_t_w(noise, s, w)) <= 0, tiny=float(np.spacing(scale))))
 
     ci, cj = components(prior_i), components(prior_j)
     same = (
