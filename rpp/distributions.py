@@ -262,7 +262,27 @@ class Empirical:
 
 @dataclass(frozen=True)
 class Components:
-    """Mixture view ``(weights, means, variances)`` of any prior; variances may be 0."""
+    r"""Mixture view ``(weights, means, variances)`` of any prior; variances may be 0.
+
+    The law :math:`\sum_k w_k\,\mathcal N(\mu_k,\sigma_k^2)` (a point mass when
+    :math:`\sigma_k^2=0`), the form in which the rules of Yang et al. (2026) read a prior.
+    Built by :func:`components`; frozen.
+
+    Parameters
+    ----------
+    weights : ndarray, shape (K,)
+        Mixture weights :math:`w_k`, summing to 1.
+    means : ndarray, shape (K,)
+        Component means :math:`\mu_k`.
+    variances : ndarray, shape (K,)
+        Component variances :math:`\sigma_k^2\ge0`.
+
+    Examples
+    --------
+    >>> c = components(Gaussian(1.0, 4.0))
+    >>> c.weights, c.means, c.variances
+    (array([1.]), array([1.]), array([4.]))
+    """
 
     weights: np.ndarray
     means: np.ndarray
