@@ -260,6 +260,10 @@ class Empirical:
         return GaussianMixture(self.probs, self.support, np.full(self.support.size, noise_var))
 
 
+#: Any of the three prior types (for type hints).
+Prior = Gaussian | GaussianMixture | Empirical
+
+
 @dataclass(frozen=True)
 class Components:
     r"""Mixture view ``(weights, means, variances)`` of any prior; variances may be 0.

@@ -26,10 +26,7 @@ from scipy import special
 
 from . import _validation as v
 from ._numerics import lse
-from .distributions import Components, Empirical, Gaussian, GaussianMixture, components
-
-#: any of the three prior types
-Prior = Gaussian | GaussianMixture | Empirical
+from .distributions import Components, Empirical, Gaussian, GaussianMixture, Prior, components
 
 __all__ = [
     "quantile_coupling",
