@@ -13,6 +13,7 @@ Re-exported, under the same names, by :mod:`rpp.composition`.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import _validation as v
 
@@ -61,7 +62,7 @@ CAPTURE24_STATES = (
 
 
 # ----------------------------------------------------------------------------- Example 1
-def _split(prior, s1_mask):
+def _split(prior: ArrayLike, s1_mask: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     prior = v.pmf("prior", prior)
     s1 = np.asarray(s1_mask, dtype=bool)
     if s1.shape != prior.shape:
@@ -74,7 +75,7 @@ def _split(prior, s1_mask):
     return prior, s1, cond1, cond2
 
 
-def example1_mechanism(prior, s1_mask):
+def example1_mechanism(prior: ArrayLike, s1_mask: ArrayLike) -> np.ndarray:
     r"""Output distribution of :math:`\mathcal M^*` of Bai et al. (2026), Example 1.
 
     If :math:`s_1(D)` holds, :math:`\mathcal M^*` samples :math:`D'\sim\theta^*(\cdot\mid s_2)`
@@ -97,7 +98,7 @@ def example1_mechanism(prior, s1_mask):
     return mech.reshape(N, N * N)
 
 
-def example1_expected_runs(prior, s1_mask):
+def example1_expected_runs(prior: ArrayLike, s1_mask: ArrayLike) -> float:
     r"""Exact expected number of runs of Example 1 until the dataset is revealed.
 
     Given :math:`s_1` the right component is i.i.d. :math:`\theta^*(\cdot\mid s_2)`; after the
@@ -116,14 +117,16 @@ def example1_expected_runs(prior, s1_mask):
     return prior[s1].sum() * e_given_s1 + prior[~s1].sum() * e_given_s2
 
 
-def example1_runs_bound(prior, s1_mask):
+def example1_runs_bound(prior: ArrayLike, s1_mask: ArrayLike) -> float:
     r"""Bai et al. (2026), Thm. (Example 1): :math:`\E[T]\le 1+1/(1-\max_D\max_{s_i}\Pr(D\mid s_i))`."""
     prior, s1, cond1, cond2 = _split(prior, s1_mask)
     m = max(cond1.max(), cond2.max())
     return np.inf if m >= 1 else 1.0 + 1.0 / (1.0 - m)
 
 
-def simulate_example1(prior, s1_mask, n_trials, rng, max_runs=10_000):
+def simulate_example1(
+    prior: ArrayLike, s1_mask: ArrayLike, n_trials: int, rng: np.random.Generator, max_runs: int = 10_000
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Simulate the repeated-run attack on Example 1 (vectorised over trials).
 
     Each trial draws :math:`D\sim\theta^*`, runs :math:`\mathcal M^*` until two different
@@ -172,7 +175,7 @@ def _bits(n):
     return ((np.arange(2**n)[:, None] >> np.arange(n - 1, -1, -1)) & 1).astype(np.int8)
 
 
-def example3_mechanism(n, p_one=0.5):
+def example3_mechanism(n: int, p_one: float = 0.5) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""Output distribution of :math:`\mathcal M^*` of Bai et al. (2026), Example 3.
 
     Datasets are :math:`n`-bit strings :math:`x_1\dots x_n` (prior: i.i.d. bits with
@@ -204,7 +207,9 @@ def example3_mechanism(n, p_one=0.5):
     return prior, mech, bits
 
 
-def simulate_example3(n, n_trials, rng, max_runs=10_000):
+def simulate_example3(
+    n: int, n_trials: int, rng: np.random.Generator, max_runs: int = 10_000
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Simulate the reconstruction attack on Example 3 (uniform i.i.d. bits).
 
     The attacker waits for one type-A and one type-B output, computes
@@ -245,7 +250,7 @@ def _check_bounds(LT, UT, LF, UF):
         raise ValueError(f"L_F must be <= U_F, got {LF} > {UF}")
 
 
-def example5_epsilon(LT, UT, LF, UF):
+def example5_epsilon(LT: float, UT: float, LF: float, UF: float) -> float:
     r"""Pufferfish parameter of Example 5 (Bai et al. 2026, Thm. for Example 5).
 
     .. math::
@@ -268,7 +273,7 @@ def example5_epsilon(LT, UT, LF, UF):
     return float(np.max(np.abs(np.log(vals))))
 
 
-def example5_mechanism(t, f):
+def example5_mechanism(t: ArrayLike, f: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     r"""Case-level output distribution of :math:`\mathcal M^*` in Example 5.
 
     The four cases are 1a, 1b (:math:`s_1` true, :math:`\Pr(1a\mid s_1)=t`) and 2a, 2b
@@ -289,7 +294,7 @@ def example5_mechanism(t, f):
     return 0.5 * c1, 0.5 * c2
 
 
-def example5_epsilon_bruteforce(LT, UT, LF, UF, grid=201):
+def example5_epsilon_bruteforce(LT: float, UT: float, LF: float, UF: float, grid: int = 201) -> float:
     r"""Brute-force :math:`\sup_{\theta\in\Theta}\max_\omega|\log\Pr(\omega\mid s_1,\theta)/\Pr(\omega\mid\neg s_1,\theta)|`.
 
     The prior set is parametrised by :math:`t=\Pr(1a\mid s_1)\in[L_T,U_T]` and
@@ -302,7 +307,16 @@ def example5_epsilon_bruteforce(LT, UT, LF, UF, grid=201):
     return float(np.max(np.abs(np.log(p1) - np.log(p2))))
 
 
-def simulate_example5(LT, UT, LF, UF, n_trials, rng, p_s1=0.5, max_runs=10_000):
+def simulate_example5(
+    LT: float,
+    UT: float,
+    LF: float,
+    UF: float,
+    n_trials: int,
+    rng: np.random.Generator,
+    p_s1: float = 0.5,
+    max_runs: int = 10_000,
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Simulate the attack on Example 5 under random priors from the set.
 
     Each trial draws a prior (:math:`t\sim U[L_T,U_T]`, :math:`f\sim U[L_F,U_F]`), a secret
