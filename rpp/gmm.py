@@ -54,6 +54,13 @@ class FittedGaussianMixture(GaussianMixture):
         ``scores``.
     bic_ : ndarray
         ``bic``.
+
+    Examples
+    --------
+    >>> g = FittedGaussianMixture([1.0], [0.0], [1.0], criterion="bic", ks=np.array([1]),
+    ...                           scores=np.array([3.2]), bic=np.array([3.2]))
+    >>> g.criterion_, g.ks_, g.mean
+    ('bic', array([1]), 0.0)
     """
 
     def __init__(
