@@ -16,7 +16,10 @@ probability mass functions is :func:`rpp.discrete_renyi_divergence`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _validation as v
 from .divergence import discrete_renyi_divergence
@@ -32,7 +35,7 @@ __all__ = [
 ]
 
 
-def hockey_stick_divergence(p, q, epsilon):
+def hockey_stick_divergence(p: ArrayLike, q: ArrayLike, epsilon: float) -> Any:
     r"""Smallest ``delta`` such that ``P(A) <= e^epsilon Q(A) + delta`` for every event ``A``.
 
     .. math::
@@ -75,7 +78,7 @@ def hockey_stick_divergence(p, q, epsilon):
     return float(out) if out.ndim == 0 else out
 
 
-def randomized_response(epsilon, k=2):
+def randomized_response(epsilon: float, k: int = 2) -> np.ndarray:
     r"""Channel matrix of ``k``-ary randomized response with budget ``epsilon``.
 
     ``K[x, y] = e^eps / (e^eps + k - 1)`` if ``y == x`` and ``1 / (e^eps + k - 1)``
@@ -116,7 +119,7 @@ def randomized_response(epsilon, k=2):
     return np.where(np.eye(k, dtype=bool), stay, move)
 
 
-def product_channel(*channels):
+def product_channel(*channels: ArrayLike) -> np.ndarray:
     r"""Channel of independent mechanisms applied record by record.
 
     For records ``x = (x_1, ..., x_n)`` released independently through channels
@@ -153,7 +156,7 @@ def product_channel(*channels):
     return out
 
 
-def conditional_output_pmf(prior, channel, secret):
+def conditional_output_pmf(prior: ArrayLike, channel: ArrayLike, secret: ArrayLike) -> np.ndarray:
     r"""Output distribution of a mechanism given that a secret holds.
 
     .. math::
@@ -207,7 +210,7 @@ def conditional_output_pmf(prior, channel, secret):
     return (prior * secret) @ channel / mass
 
 
-def pufferfish_epsilon(prior, channel, secret_i, secret_j):
+def pufferfish_epsilon(prior: ArrayLike, channel: ArrayLike, secret_i: ArrayLike, secret_j: ArrayLike) -> float:
     r"""Smallest ``epsilon`` for which a mechanism is ``epsilon``-Pufferfish private
     for one discriminative pair and one prior.
 
@@ -247,7 +250,7 @@ def pufferfish_epsilon(prior, channel, secret_i, secret_j):
     return max(discrete_renyi_divergence(p_i, p_j, np.inf), discrete_renyi_divergence(p_j, p_i, np.inf))
 
 
-def posterior_odds(prior, channel, secret_i, secret_j):
+def posterior_odds(prior: ArrayLike, channel: ArrayLike, secret_i: ArrayLike, secret_j: ArrayLike) -> tuple[Any, ...]:
     r"""Prior odds and posterior odds of ``s_i`` against ``s_j`` after each output.
 
     Bayes' rule gives, for each output ``y``,
@@ -315,7 +318,7 @@ def posterior_odds(prior, channel, secret_i, secret_j):
     return float(prior[secret_i].sum() / prior[secret_j].sum()), post
 
 
-def pufferfish_leakage(p, q, axis=-1):
+def pufferfish_leakage(p: ArrayLike, q: ArrayLike, axis: int = -1) -> Any:
     r"""Pufferfish leakage :math:`\max_\omega|\log p(\omega)/q(\omega)|` of one secret pair.
 
     Equals :math:`\max\{D_\infty(p\|q), D_\infty(q\|p)\}`: the smallest

@@ -17,8 +17,10 @@ Every family supports ``convolve(noise_var)``: the distribution of
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import special
 
 from . import _validation as v
@@ -56,39 +58,39 @@ class Gaussian:
     Gaussian(mean=0.0, var=4.0)
     """
 
-    def __init__(self, mean, var):
+    def __init__(self, mean: float, var: float) -> None:
         self.mean = float(v.finite("mean", mean))
         self.var = float(v.positive("var", var))
 
     @property
-    def std(self):
+    def std(self) -> float:
         return float(np.sqrt(self.var))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Gaussian(mean={self.mean!r}, var={self.var!r})"
 
-    def logpdf(self, x):
+    def logpdf(self, x: ArrayLike) -> Any:
         z = (np.asarray(x, dtype=float) - self.mean) / self.std
         return -0.5 * z**2 - np.log(self.std) - _LOG_SQRT_2PI
 
-    def pdf(self, x):
+    def pdf(self, x: ArrayLike) -> Any:
         return np.exp(self.logpdf(x))
 
-    def cdf(self, x):
+    def cdf(self, x: ArrayLike) -> Any:
         return special.ndtr((np.asarray(x, dtype=float) - self.mean) / self.std)
 
-    def ppf(self, u):
+    def ppf(self, u: ArrayLike) -> Any:
         return self.mean + self.std * special.ndtri(u)
 
-    def sample(self, n, rng=None):
+    def sample(self, n: int, rng: np.random.Generator | int | None = None) -> np.ndarray:
         return v.rng_from(rng).normal(self.mean, self.std, size=n)
 
-    def convolve(self, noise_var):
+    def convolve(self, noise_var: float) -> Gaussian:
         """Law of ``X + N(0, noise_var)``: ``N(mean, var + noise_var)`` (Prop. III.2)."""
         noise_var = float(v.positive("noise_var", noise_var, allow_zero=True))
         return Gaussian(self.mean, self.var + noise_var)
 
-    def as_mixture(self):
+    def as_mixture(self) -> GaussianMixture:
         return GaussianMixture([1.0], [self.mean], [self.var])
 
 
@@ -117,7 +119,7 @@ class GaussianMixture:
     (0.5, 2)
     """
 
-    def __init__(self, weights, means, variances):
+    def __init__(self, weights: ArrayLike, means: ArrayLike, variances: ArrayLike) -> None:
         w = v.positive("weights", np.atleast_1d(weights), allow_zero=True).ravel()
         mu = v.finite("means", np.atleast_1d(means)).ravel()
         var = v.positive("variances", np.atleast_1d(variances)).ravel()
@@ -135,7 +137,7 @@ class GaussianMixture:
         self.means = mu[keep]
         self.variances = var[keep]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (
             f"GaussianMixture(weights={self.weights.round(6).tolist()}, "
             f"means={self.means.round(6).tolist()}, "
@@ -143,32 +145,32 @@ class GaussianMixture:
         )
 
     @property
-    def n_components(self):
+    def n_components(self) -> int:
         return self.weights.size
 
     @property
-    def mean(self):
+    def mean(self) -> float:
         return float(np.dot(self.weights, self.means))
 
     @property
-    def var(self):
+    def var(self) -> float:
         m = self.mean
         return float(np.dot(self.weights, self.variances + (self.means - m) ** 2))
 
-    def logpdf(self, x):
+    def logpdf(self, x: ArrayLike) -> Any:
         x = np.asarray(x, dtype=float)
         sd = np.sqrt(self.variances)
         lp = -0.5 * ((x[..., None] - self.means) / sd) ** 2 - np.log(sd) - _LOG_SQRT_2PI
         return lse(lp, b=self.weights, axis=-1)
 
-    def pdf(self, x):
+    def pdf(self, x: ArrayLike) -> Any:
         return np.exp(self.logpdf(x))
 
-    def cdf(self, x):
+    def cdf(self, x: ArrayLike) -> Any:
         x = np.asarray(x, dtype=float)
         return special.ndtr((x[..., None] - self.means) / np.sqrt(self.variances)) @ self.weights
 
-    def ppf(self, u):
+    def ppf(self, u: ArrayLike) -> Any:
         """Quantile function by vectorised bisection (to ~1e-12 relative)."""
         u = np.asarray(u, dtype=float)
         sd = np.sqrt(self.variances)
@@ -185,12 +187,12 @@ class GaussianMixture:
         out = np.where(u <= 0, -np.inf, np.where(u >= 1, np.inf, out))
         return out
 
-    def sample(self, n, rng=None):
+    def sample(self, n: int, rng: np.random.Generator | int | None = None) -> np.ndarray:
         rng = v.rng_from(rng)
         k = rng.choice(self.n_components, size=n, p=self.weights)
         return rng.normal(self.means[k], np.sqrt(self.variances[k]))
 
-    def convolve(self, noise_var):
+    def convolve(self, noise_var: float) -> GaussianMixture:
         """Law of ``X + N(0, noise_var)``: every component variance grows by ``noise_var``."""
         noise_var = float(v.positive("noise_var", noise_var, allow_zero=True))
         return GaussianMixture(self.weights, self.means, self.variances + noise_var)
@@ -218,7 +220,7 @@ class Empirical:
     (array([1., 2., 3.]), array([0.5 , 0.25, 0.25]))
     """
 
-    def __init__(self, samples):
+    def __init__(self, samples: ArrayLike) -> None:
         x = v.finite("samples", np.asarray(samples, dtype=float).ravel())
         if x.size == 0:
             raise ValueError("samples must contain at least one value, got an empty sample")
@@ -226,50 +228,74 @@ class Empirical:
         self.support, counts = np.unique(self.samples, return_counts=True)
         self.probs = counts / counts.sum()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Empirical(n={self.n}, distinct={self.support.size})"
 
     @property
-    def n(self):
+    def n(self) -> int:
         return self.samples.size
 
     @property
-    def mean(self):
+    def mean(self) -> float:
         return float(np.mean(self.samples))
 
     @property
-    def var(self):
+    def var(self) -> float:
         return float(np.var(self.samples))
 
-    def cdf(self, x):
+    def cdf(self, x: ArrayLike) -> Any:
         return np.searchsorted(self.samples, np.asarray(x, dtype=float), side="right") / self.n
 
-    def ppf(self, u):
+    def ppf(self, u: ArrayLike) -> Any:
         """Left-continuous quantile ``F^{-1}(u) = inf{x : F(x) >= u}`` for ``u in (0, 1]``."""
         u = np.asarray(u, dtype=float)
         cum = np.cumsum(self.probs)
         idx = np.searchsorted(cum, u - 1e-12, side="left")
         return self.support[np.clip(idx, 0, self.support.size - 1)]
 
-    def sample(self, n, rng=None):
+    def sample(self, n: int, rng: np.random.Generator | int | None = None) -> np.ndarray:
         return v.rng_from(rng).choice(self.samples, size=n, replace=True)
 
-    def convolve(self, noise_var):
+    def convolve(self, noise_var: float) -> GaussianMixture:
         """Law of ``X + N(0, noise_var)``: an equal-variance mixture at the data points."""
         noise_var = float(v.positive("noise_var", noise_var))
         return GaussianMixture(self.probs, self.support, np.full(self.support.size, noise_var))
 
 
+#: Any of the three prior types (for type hints).
+Prior = Gaussian | GaussianMixture | Empirical
+
+
 @dataclass(frozen=True)
 class Components:
-    """Mixture view ``(weights, means, variances)`` of any prior; variances may be 0."""
+    r"""Mixture view ``(weights, means, variances)`` of any prior; variances may be 0.
+
+    The law :math:`\sum_k w_k\,\mathcal N(\mu_k,\sigma_k^2)` (a point mass when
+    :math:`\sigma_k^2=0`), the form in which the rules of Yang et al. (2026) read a prior.
+    Built by :func:`components`; frozen.
+
+    Parameters
+    ----------
+    weights : ndarray, shape (K,)
+        Mixture weights :math:`w_k`, summing to 1.
+    means : ndarray, shape (K,)
+        Component means :math:`\mu_k`.
+    variances : ndarray, shape (K,)
+        Component variances :math:`\sigma_k^2\ge0`.
+
+    Examples
+    --------
+    >>> c = components(Gaussian(1.0, 4.0))
+    >>> c.weights, c.means, c.variances
+    (array([1.]), array([1.]), array([4.]))
+    """
 
     weights: np.ndarray
     means: np.ndarray
     variances: np.ndarray
 
 
-def components(prior):
+def components(prior: Prior) -> Components:
     """Return the mixture representation of a prior.
 
     A :class:`Gaussian` is one component, an :class:`Empirical` sample is a
@@ -304,7 +330,7 @@ def components(prior):
     raise TypeError(f"prior must be an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical, got {type(prior).__name__}")
 
 
-def check_prior(name, prior):
+def check_prior(name: str, prior: object) -> Prior:
     """Return ``prior`` if it is a :class:`Gaussian`, :class:`GaussianMixture` or :class:`Empirical`.
 
     Raises

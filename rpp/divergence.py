@@ -20,9 +20,13 @@ with the limits :math:`\alpha\to 1` (Kullback-Leibler) and
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import special
 
+from .distributions import Prior
 from . import _validation as v
 from ._numerics import integrate_log, lse
 from .distributions import Empirical, Gaussian, check_prior, components
@@ -33,7 +37,7 @@ __all__ = ["gaussian_renyi", "renyi_divergence", "renyi_divergence_bound", "disc
 _FLOAT_FLOOR = 1e-13
 
 
-def gaussian_renyi(mu0, var0, mu1, var1, alpha):
+def gaussian_renyi(mu0: ArrayLike, var0: ArrayLike, mu1: ArrayLike, var1: ArrayLike, alpha: ArrayLike) -> Any:
     r"""Rényi divergence between two Gaussians, :math:`D_\alpha(N(\mu_0,\sigma_0^2)\|N(\mu_1,\sigma_1^2))`.
 
     Closed form (Yang et al. 2026, Definition III.1; Gil et al.):
@@ -119,7 +123,7 @@ def gaussian_renyi(mu0, var0, mu1, var1, alpha):
     return out if out.ndim else float(out)
 
 
-def discrete_renyi_divergence(p, q, alpha, axis=-1):
+def discrete_renyi_divergence(p: ArrayLike, q: ArrayLike, alpha: float, axis: int = -1) -> Any:
     r"""Rényi divergence :math:`D_\alpha(p\|q)` between discrete distributions.
 
     .. math::
@@ -307,7 +311,7 @@ def _validate_pair(p, q):
     check_prior("q", q)
 
 
-def renyi_divergence_bound(p, q, alpha, noise_var=0.0):
+def renyi_divergence_bound(p: Prior, q: Prior, alpha: float, noise_var: float = 0.0) -> tuple[float, float]:
     r"""Quadrature value and error bound of :math:`D_\alpha(p \circledast N(0,t) \| q \circledast N(0,t))`.
 
     The noisy laws are Gaussian mixtures; the integral
@@ -378,7 +382,7 @@ def _discrete_pair(p, q, alpha):
     return discrete_renyi_divergence(pp, qq, alpha)
 
 
-def renyi_divergence(p, q, alpha, noise_var=0.0):
+def renyi_divergence(p: Prior, q: Prior, alpha: ArrayLike, noise_var: ArrayLike = 0.0) -> Any:
     r"""Rényi divergence of the Gaussian mechanism's outputs under two priors.
 
     .. math::
@@ -429,8 +433,8 @@ def renyi_divergence(p, q, alpha, noise_var=0.0):
     """
     _validate_pair(p, q)
     if isinstance(p, Gaussian) and isinstance(q, Gaussian):
-        t = v.positive("noise_var", noise_var, allow_zero=True)
-        return gaussian_renyi(p.mean, p.var + t, q.mean, q.var + t, alpha)
+        tg = v.positive("noise_var", noise_var, allow_zero=True)
+        return gaussian_renyi(p.mean, p.var + tg, q.mean, q.var + tg, alpha)
     alpha_arr = v.alpha_order(alpha, allow_below_one=True)
     t_arr = v.positive("noise_var", noise_var, allow_zero=True)
     if alpha_arr.ndim or t_arr.ndim:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _validation as v
 from .distributions import GaussianMixture
@@ -53,9 +54,26 @@ class FittedGaussianMixture(GaussianMixture):
         ``scores``.
     bic_ : ndarray
         ``bic``.
+
+    Examples
+    --------
+    >>> g = FittedGaussianMixture([1.0], [0.0], [1.0], criterion="bic", ks=np.array([1]),
+    ...                           scores=np.array([3.2]), bic=np.array([3.2]))
+    >>> g.criterion_, g.ks_, g.mean
+    ('bic', array([1]), 0.0)
     """
 
-    def __init__(self, weights, means, variances, *, criterion, ks, scores, bic):
+    def __init__(
+        self,
+        weights: ArrayLike,
+        means: ArrayLike,
+        variances: ArrayLike,
+        *,
+        criterion: str,
+        ks: np.ndarray,
+        scores: np.ndarray,
+        bic: np.ndarray,
+    ) -> None:
         super().__init__(weights, means, variances)
         self.criterion_: str = criterion
         self.ks_: np.ndarray = np.asarray(ks)
@@ -94,7 +112,9 @@ def _fit_one(x, k, random_state, reg_covar, n_init):
     return model
 
 
-def bic_curve(samples, max_components=10, random_state=0, reg_covar=1e-6, n_init=1):
+def bic_curve(
+    samples: ArrayLike, max_components: int = 10, random_state: int = 0, reg_covar: float = 1e-6, n_init: int = 1
+) -> tuple[np.ndarray, np.ndarray]:
     r"""BIC of the EM fit for ``K = 1 .. K_max`` (``K_max`` capped as in :func:`fit_gmm`).
 
     Returns
@@ -132,7 +152,14 @@ def bic_curve(samples, max_components=10, random_state=0, reg_covar=1e-6, n_init
     return ks, bic
 
 
-def fit_gmm(samples, max_components=10, criterion="bic", random_state=0, reg_covar=1e-6, n_init=1):
+def fit_gmm(
+    samples: ArrayLike,
+    max_components: int = 10,
+    criterion: str = "bic",
+    random_state: int = 0,
+    reg_covar: float = 1e-6,
+    n_init: int = 1,
+) -> FittedGaussianMixture:
     r"""Fit a 1-D Gaussian mixture by EM, choosing the number of components by BIC.
 
     Parameters

@@ -18,12 +18,15 @@ r"""Optimal transport in one dimension and between mixture components.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import special
 
 from . import _validation as v
 from ._numerics import lse
-from .distributions import Components, Empirical, Gaussian, GaussianMixture, components
+from .distributions import Components, Empirical, Gaussian, GaussianMixture, Prior, components
 
 __all__ = [
     "quantile_coupling",
@@ -39,7 +42,7 @@ __all__ = [
 ]
 
 
-def _as_empirical(name, p):
+def _as_empirical(name: str, p: Prior | ArrayLike) -> Empirical:
     if isinstance(p, Empirical):
         return p
     if isinstance(p, (Gaussian, GaussianMixture)):
@@ -47,7 +50,7 @@ def _as_empirical(name, p):
     return Empirical(p)
 
 
-def quantile_coupling(p, q):
+def quantile_coupling(p: Prior | ArrayLike, q: Prior | ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""Monotone coupling of two empirical distributions.
 
     The pairs :math:`(F_p^{-1}(u), F_q^{-1}(u))` are constant on the intervals
@@ -93,7 +96,7 @@ def quantile_coupling(p, q):
     return p.support[ip][keep], q.support[iq][keep], mass[keep]
 
 
-def w_infinity(p, q):
+def w_infinity(p: Prior | ArrayLike, q: Prior | ArrayLike) -> float:
     r""":math:`W_\infty(p, q) = \sup_{u\in(0,1)} |F_p^{-1}(u) - F_q^{-1}(u)|`.
 
     * Two empirical samples: exact, from :func:`quantile_coupling`.
@@ -134,7 +137,7 @@ def w_infinity(p, q):
     return float(np.max(np.abs(x - y)))
 
 
-def wasserstein(p, q, order=1.0):
+def wasserstein(p: Prior | ArrayLike, q: Prior | ArrayLike, order: float = 1.0) -> float:
     r""":math:`W_p(p, q) = (\int |x-x'|^p d\pi^*)^{1/p}` from the monotone coupling; ``order=inf`` gives :math:`W_\infty`.
 
     Parameters
@@ -168,7 +171,7 @@ def wasserstein(p, q, order=1.0):
     return float(np.dot(m, np.abs(x - y) ** order) ** (1 / order))
 
 
-def gaussian_w2_squared(mu0, var0, mu1, var1):
+def gaussian_w2_squared(mu0: ArrayLike, var0: ArrayLike, mu1: ArrayLike, var1: ArrayLike) -> Any:
     r"""Squared 2-Wasserstein distance between 1-D Gaussians, :math:`(\mu_0-\mu_1)^2 + (\sigma_0-\sigma_1)^2`.
 
     Variances may be 0 (point masses).  Broadcasts.
@@ -191,7 +194,7 @@ def gaussian_w2_squared(mu0, var0, mu1, var1):
     return (np.asarray(mu0) - mu1) ** 2 + (np.sqrt(var0) - np.sqrt(var1)) ** 2
 
 
-def optimal_plan(a, b, cost):
+def optimal_plan(a: ArrayLike, b: ArrayLike, cost: ArrayLike) -> np.ndarray:
     r"""Exact optimal transport plan between two small discrete distributions.
 
     Solves :math:`\min_{\Pi\ge 0,\ \Pi 1 = a,\ \Pi^\top 1 = b}\ \sum_{kl}\Pi_{kl}C_{kl}`.
@@ -247,7 +250,11 @@ def _linprog_plan(a, b, C):
     return np.maximum(res.x.reshape(K, L), 0.0)
 
 
-def component_coupling(prior_i, prior_j, cost="w2"):
+def component_coupling(
+    prior_i: Prior,
+    prior_j: Prior,
+    cost: str | ArrayLike = "w2",
+) -> np.ndarray:
     r"""Optimal coupling of the mixture weights of two priors (Yang et al. 2026, Sec. IV-B).
 
     Solves :math:`\min_{\Pi\in U(w_i,w_j)} \sum_{kl}\pi_{kl}C_{kl}` over the
@@ -301,7 +308,7 @@ def component_coupling(prior_i, prior_j, cost="w2"):
 # ----------------------------------------------------------------------------
 
 
-def mixture_quantile_at_score(c, z):
+def mixture_quantile_at_score(c: Components, z: ArrayLike) -> np.ndarray:
     r""":math:`F^{-1}(\Phi(z))` for a Gaussian mixture (components ``c``), for any real ``z``.
 
     Solves :math:`h(x) = \log F(x) - \log\Phi(z) = 0` (``z <= 0``) or
@@ -309,6 +316,24 @@ def mixture_quantile_at_score(c, z):
     that scores far in the tails (where :math:`\Phi(z)` rounds to 0 or 1) are
     exact.  Newton's method on :math:`h`, safeguarded by bisection inside the
     bracket :math:`[\min_k(\mu_k+s_kz), \max_k(\mu_k+s_kz)]`, which contains the root.
+    The monotone coupling at a normal score (awass2026, arXiv:2605.05723).
+
+    Parameters
+    ----------
+    c : Components
+        The mixture (all variances > 0 unless it has one component).
+    z : array_like, 1-d
+        Normal scores.
+
+    Returns
+    -------
+    ndarray
+        :math:`F^{-1}(\Phi(z))`, shape of ``z``.
+
+    Examples
+    --------
+    >>> mixture_quantile_at_score(components(Gaussian(1.0, 4.0)), [-1.0, 0.0]).round(6)
+    array([-1.,  1.])
     """
     z = np.asarray(z, float)
     s = np.sqrt(c.variances)
@@ -348,14 +373,37 @@ def mixture_quantile_at_score(c, z):
     return x
 
 
-def quantile_difference_tail(ci, cj, Z):
+def quantile_difference_tail(ci: Components, cj: Components, Z: float) -> tuple[float, float]:
     r"""(a, C) with :math:`|F_i^{-1}(\Phi(z)) - F_j^{-1}(\Phi(z))| \le a z + C` for all :math:`z \ge Z`.
 
     Upper bound on a mixture quantile: :math:`\max_k(\mu_k + s_k z) \le \max_k\mu_k + s_{\max}z`.
     Lower bound: with :math:`K` a widest component and :math:`L = \log(1/w_K)`,
     :math:`F^{-1}(\Phi(z)) \ge \mu_K + s_K(z - 2L/z)` for :math:`z^2 \ge 2L`,
     because :math:`\bar\Phi(z-a) \ge e^{az-a^2/2}\bar\Phi(z)` for :math:`a \ge 0`.
-    Requires ``Z**2 >= 2 L`` for both mixtures.
+    Requires ``Z**2 >= 2 L`` for both mixtures (awass2026, arXiv:2605.05723, tail of the W_α rules).
+
+    Parameters
+    ----------
+    ci, cj : Components
+        The two mixtures (variances > 0).
+    Z : float
+        Start of the tail, ``Z > 0``.
+
+    Returns
+    -------
+    a, C : float
+        Slope and intercept of the bound.
+
+    Raises
+    ------
+    ValueError
+        If :math:`Z^2<2\log(1/w_K)` for either mixture.
+
+    Examples
+    --------
+    >>> a, C = quantile_difference_tail(components(Gaussian(0.0, 1.0)), components(Gaussian(1.0, 4.0)), 3.0)
+    >>> float(a), float(C)
+    (1.0, 1.0)
     """
 
     def bounds(c):
@@ -378,18 +426,53 @@ def quantile_difference_tail(ci, cj, Z):
     return a, C
 
 
-def mirrored(c):
-    """The components of the law of :math:`-X` (means negated)."""
+def mirrored(c: Components) -> Components:
+    r"""The components of the law of :math:`-X` (means negated).
+
+    :math:`-X\sim\sum_k w_k\mathcal N(-\mu_k,\sigma_k^2)` (the lower tail of :math:`X` is the upper tail of :math:`-X`).
+
+    Parameters
+    ----------
+    c : Components
+        Law of :math:`X`.
+
+    Returns
+    -------
+    Components
+        Law of :math:`-X`.
+
+    Examples
+    --------
+    >>> mirrored(components(Gaussian(1.0, 4.0))).means
+    array([-1.])
+    """
     return Components(c.weights, -c.means, c.variances)
 
 
 class QuantileDifference:
-    r"""Memoised quantile difference :math:`d(z) = F_i^{-1}(\Phi(z)) - F_j^{-1}(\Phi(z))` (independent of the noise scale)."""
+    r"""Memoised quantile difference :math:`d(z) = F_i^{-1}(\Phi(z)) - F_j^{-1}(\Phi(z))` (independent of the noise scale).
 
-    def __init__(self, ci, cj):
+    The displacement of the monotone coupling at normal score :math:`z` (awass2026,
+    arXiv:2605.05723); calling it evaluates :func:`mixture_quantile_at_score` once per new score.
+
+    Parameters
+    ----------
+    ci, cj : Components
+        The two mixtures.
+
+    Examples
+    --------
+    >>> d = QuantileDifference(components(Gaussian(1.0, 4.0)), components(Gaussian(0.0, 1.0)))
+    >>> d(np.array([-1.0, 0.0, 1.0])).round(6)
+    array([0., 1., 2.])
+    """
+
+    memo: dict[float, float]
+
+    def __init__(self, ci: Components, cj: Components) -> None:
         self.ci, self.cj, self.memo = ci, cj, {}
 
-    def __call__(self, z):
+    def __call__(self, z: ArrayLike) -> np.ndarray:
         z = np.asarray(z, float)
         flat = z.ravel()
         out = np.empty(flat.size)

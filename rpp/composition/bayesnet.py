@@ -8,18 +8,42 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
+from collections.abc import Mapping, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .influence import a_star_bruteforce
 
 __all__ = ["bn_joint", "moral_graph", "bfs_neighbour_sets", "bn_ab_curve"]
 
+#: ``node -> (parents, {parent values: Pr(node = 1 | parent values)})``
+Network = Mapping[str, tuple[Sequence[str], Mapping[tuple[int, ...], float]]]
 
-def bn_joint(network):
+
+def bn_joint(network: Network) -> tuple[np.ndarray, list[str]]:
     r"""Joint pmf :math:`\prod_v\Pr(x_v\mid x_{\mathrm{pa}(v)})` of a binary network, shape ``(2,)*n``.
 
-    Axis order = insertion order of ``network`` (returned as the second value).
+    Axis order = insertion order of ``network`` (returned as the second value). The
+    factorisation of a Bayesian network (Bai et al. 2026, Sec. 6.3.1).
+
+    Parameters
+    ----------
+    network : dict
+        ``node -> (parents, cpt)``, ``cpt`` mapping each tuple of parent values to
+        :math:`\Pr(\text{node}=1\mid\text{parents})`.
+
+    Returns
+    -------
+    J : ndarray, shape ``(2,)*n``
+        The joint pmf.
+    names : list of str
+        The node of each axis.
+
+    Raises
+    ------
+    ValueError
+        If the tables do not define a distribution (a missing parent configuration).
 
     Examples
     --------
@@ -46,8 +70,20 @@ def bn_joint(network):
     return J, names
 
 
-def moral_graph(network):
+def moral_graph(network: Network) -> dict[str, set[str]]:
     """Adjacency sets of the moral graph (parents married, directions dropped).
+
+    Used for the neighbourhoods of Bai et al. (2026), Sec. 6.3.1.
+
+    Parameters
+    ----------
+    network : dict
+        A binary network, as in :func:`bn_joint`.
+
+    Returns
+    -------
+    dict of str to set of str
+        The neighbours of every node.
 
     Examples
     --------
@@ -55,7 +91,7 @@ def moral_graph(network):
     >>> sorted(moral_graph(ASIA)["either"])
     ['bronc', 'dysp', 'lung', 'tub', 'xray']
     """
-    adj = {v: set() for v in network}
+    adj: dict[str, set[str]] = {v: set() for v in network}
     for v, (parents, _) in network.items():
         for p in parents:
             adj[v].add(p)
@@ -66,12 +102,25 @@ def moral_graph(network):
     return adj
 
 
-def bfs_neighbour_sets(network, node, size):
+def bfs_neighbour_sets(network: Network, node: str, size: int) -> list[tuple[str, ...]]:
     r"""Candidate neighbourhoods :math:`\mathcal N_{size}(X_s)` for the estimate of Sec. 6.3.1.
 
     The ``size`` nodes closest to ``node`` in the moral graph (breadth-first order); when the
     last layer has more nodes than needed, every choice among them is a candidate.
-    Returns a list of tuples of node names.
+
+    Parameters
+    ----------
+    network : dict
+        A binary network, as in :func:`bn_joint`.
+    node : str
+        The secret node :math:`X_s`.
+    size : int
+        Neighbourhood size, ``0 <= size < n``.
+
+    Returns
+    -------
+    list of tuple of str
+        The candidate neighbourhoods (``[()]`` for ``size = 0``).
 
     Examples
     --------
@@ -98,13 +147,43 @@ def bfs_neighbour_sets(network, node, size):
     return [tuple(inner) + extra for extra in itertools.combinations(ring, size - len(inner))]
 
 
-def bn_ab_curve(network, bs, method="exact", uncertainty=None):
+def bn_ab_curve(
+    network: Network, bs: ArrayLike, method: str = "exact", uncertainty: tuple[float, float] | None = None
+) -> np.ndarray:
     r""":math:`a(b)` for single-node secrets :math:`(X_v=1,X_v=0)` of a binary network.
 
     ``method="exact"``: minimum over *all* high-influence sets of size ``b`` containing the
     secret node; ``method="estimate"``: only :math:`\{X_s\}\cup N`, :math:`N` from
     :func:`bfs_neighbour_sets` (Sec. 6.3.1: an upper bound, far fewer sets).
-    ``uncertainty=(lower, upper)`` uses the bound of Sec. 6.3.2.
+    ``uncertainty=(lower, upper)`` uses the bound of Sec. 6.3.2. The curve is
+    :math:`a(b)=\max_v\min_{|\mathcal H|=b,\,v\in\mathcal H}` leak (Bai et al. 2026, Def. 2).
+
+    Parameters
+    ----------
+    network : dict
+        A binary network, as in :func:`bn_joint`.
+    bs : array_like of int
+        Sizes :math:`b\ge1`.
+    method : {"exact", "estimate"}, default "exact"
+        Which high-influence sets are searched.
+    uncertainty : (float, float), optional
+        ``(lower, upper)`` multiplicative box on the joint.
+
+    Returns
+    -------
+    ndarray
+        :math:`a(b)` for each ``b``.
+
+    Raises
+    ------
+    ValueError
+        If ``method`` is unknown or the network invalid.
+
+    Examples
+    --------
+    >>> net = {"a": ((), {(): 0.3}), "b": (("a",), {(0,): 0.2, (1,): 0.9})}
+    >>> bn_ab_curve(net, [1, 2]).round(4)
+    array([2.5612, 0.    ])
     """
     J, names = bn_joint(network)
     n = len(names)

@@ -6,6 +6,7 @@ Used with the Markov Quilt Mechanism of :mod:`rpp.composition` on activity seque
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import _validation as v
 from .markov import stationary_distribution
@@ -13,12 +14,30 @@ from .markov import stationary_distribution
 __all__ = ["smooth_transition_matrix", "fit_transition_matrix", "simulate_chains"]
 
 
-def smooth_transition_matrix(P, tau=1e-5):
+def smooth_transition_matrix(P: ArrayLike, tau: float = 1e-5) -> np.ndarray:
     r"""Smoothing of Bai et al. (2026), App. D.2.
 
     1. add :math:`\tau` to every zero entry of each row;
     2. subtract the added mass proportionally from the non-zero entries, so rows still sum
        to one and all entries stay non-negative.
+
+    Parameters
+    ----------
+    P : array_like, shape (K, K)
+        Non-negative matrix with rows summing to one.
+    tau : float, default 1e-5
+        Mass :math:`\tau>0` added to every zero entry.
+
+    Returns
+    -------
+    ndarray, shape (K, K)
+        The smoothed matrix (every entry positive).
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is not a non-negative matrix, ``tau <= 0``, or :math:`\tau` times a row's
+        number of zeros is not below that row's non-zero mass.
 
     Examples
     --------
@@ -40,11 +59,37 @@ def smooth_transition_matrix(P, tau=1e-5):
     return out
 
 
-def fit_transition_matrix(sequences, K, tau=1e-5):
+def fit_transition_matrix(sequences: ArrayLike, K: int, tau: float = 1e-5) -> np.ndarray:
     r"""Maximum-likelihood transition matrix from integer sequences, then smoothing (App. D.2).
 
     Rows of never-visited states are set to the uniform law on the other states before
-    smoothing (as the paper's "others" row).
+    smoothing (as the paper's "others" row). :math:`\hat P(x,y)=C(x,y)/\sum_{y'}C(x,y')` with
+    :math:`C` the transition counts.
+
+    Parameters
+    ----------
+    sequences : array_like of int, shape (n_seq, T)
+        State sequences with values in ``0..K-1``.
+    K : int
+        Number of states, ``>= 2``.
+    tau : float, default 1e-5
+        Smoothing mass of :func:`smooth_transition_matrix`.
+
+    Returns
+    -------
+    ndarray, shape (K, K)
+        The smoothed maximum-likelihood transition matrix.
+
+    Raises
+    ------
+    ValueError
+        If ``K < 2`` or ``tau`` is too large.
+
+    Examples
+    --------
+    >>> fit_transition_matrix([[0, 0, 1, 1]], 2, 0.01).round(4)
+    array([[0.5 , 0.5 ],
+           [0.01, 0.99]])
     """
     seq = np.asarray(sequences)
     K = v.integer("K", K, 2)
@@ -56,8 +101,36 @@ def fit_transition_matrix(sequences, K, tau=1e-5):
     return smooth_transition_matrix(P, tau)
 
 
-def simulate_chains(P, n_seq, T, rng, start=None):
+def simulate_chains(
+    P: ArrayLike, n_seq: int, T: int, rng: np.random.Generator, start: ArrayLike | None = None
+) -> np.ndarray:
     r"""Simulate ``n_seq`` independent chains of length ``T`` (vectorised inverse-CDF sampling).
+
+    :math:`X_1\sim` ``start``, :math:`X_{t+1}\mid X_t=x\sim P(x,\cdot)`; the simulations of
+    Bai et al. (2026), Sec. 7.
+
+    Parameters
+    ----------
+    P : array_like, shape (K, K)
+        Row-stochastic transition matrix.
+    n_seq : int
+        Number of chains, ``>= 1``.
+    T : int
+        Length of each chain, ``>= 1``.
+    rng : numpy.random.Generator
+        Source of randomness.
+    start : array_like, shape (K,), optional
+        Law of :math:`X_1` (default: stationary).
+
+    Returns
+    -------
+    ndarray of int64, shape (n_seq, T)
+        The states.
+
+    Raises
+    ------
+    ValueError
+        If ``P``, ``n_seq``, ``T`` or ``start`` is invalid.
 
     Examples
     --------

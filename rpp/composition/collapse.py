@@ -8,6 +8,7 @@ are in :mod:`rpp.paper.composition_examples`.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import _validation as v
 
@@ -15,7 +16,7 @@ __all__ = ["posterior_of_secret", "composed_output_distribution"]
 
 
 # ----------------------------------------------------------------------------- helpers
-def posterior_of_secret(prior, mechanism, secret_mask):
+def posterior_of_secret(prior: ArrayLike, mechanism: ArrayLike, secret_mask: ArrayLike) -> np.ndarray:
     r"""Posterior :math:`\Pr(s\mid\mathcal M(\mathrm{Data})=\omega)` for every output.
 
     ``prior`` has shape (N,), ``mechanism`` (N, Ω) with rows
@@ -55,7 +56,7 @@ def posterior_of_secret(prior, mechanism, secret_mask):
     return np.where(tot > 0, num / np.where(tot > 0, tot, 1.0), prior_s)
 
 
-def composed_output_distribution(mechanism, runs):
+def composed_output_distribution(mechanism: ArrayLike, runs: int) -> np.ndarray:
     r"""Output distribution of ``runs`` independent runs of a finite mechanism.
 
     Row :math:`D` of the result is :math:`\Pr(\mathcal M(D)=\omega_1)\cdots\Pr(\mathcal M(D)=\omega_r)`

@@ -4,7 +4,11 @@ Pufferfish parameter of a mechanism (Bai et al. 2026, Sec. 6), built on :mod:`rp
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import _validation as v
 from ..discrete import conditional_output_pmf, product_channel, pufferfish_leakage, randomized_response
@@ -16,7 +20,7 @@ __all__ = [
 ]
 
 
-def randomized_response_mechanism(n, eps_dp, k=2):
+def randomized_response_mechanism(n: int, eps_dp: ArrayLike, k: int = 2) -> np.ndarray:
     r"""Per-entry :math:`\epsilon_{DP}`-DP randomized response on :math:`n` entries with :math:`k` values.
 
     Each entry goes through :func:`rpp.discrete.randomized_response` independently
@@ -58,7 +62,9 @@ def randomized_response_mechanism(n, eps_dp, k=2):
     return product_channel(*[randomized_response(eps_dp, k)] * n)
 
 
-def secret_conditionals(joint, mechanism, s_i, s_j):
+def secret_conditionals(
+    joint: ArrayLike, mechanism: ArrayLike, s_i: ArrayLike, s_j: ArrayLike
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Output laws :math:`\Pr[\mathcal M(\mathrm{Data})=\cdot\mid s]` for both secrets of a pair.
 
     ``joint`` is the prior pmf (any shape, flattened in C order), ``mechanism`` the (N, Ω)
@@ -99,7 +105,7 @@ def secret_conditionals(joint, mechanism, s_i, s_j):
     )
 
 
-def pufferfish_epsilon_exact(joint, mechanism, pairs):
+def pufferfish_epsilon_exact(joint: ArrayLike, mechanism: ArrayLike, pairs: Iterable[Sequence[Any]]) -> float:
     r"""Exact Pufferfish parameter :math:`\max_{(s_i,s_j)}\max_\omega|\log\Pr(\omega\mid s_i)/\Pr(\omega\mid s_j)|`.
 
     ``joint`` is the prior pmf (any shape, flattened in C order), ``mechanism`` the
@@ -111,8 +117,8 @@ def pufferfish_epsilon_exact(joint, mechanism, pairs):
         Prior pmf of the dataset, one axis per entry.
     mechanism : array_like, shape (N, Ω)
         Row-stochastic output probabilities of every dataset.
-    pairs : list, optional
-        Secret pairs ``(s_i, s_j, ...)`` (default :func:`entry_secret_pairs`).
+    pairs : iterable of tuple
+        Secret pairs ``(s_i, s_j, ...)``, e.g. from :func:`entry_secret_pairs`.
 
     Returns
     -------

@@ -19,8 +19,11 @@ conditional log-odds :math:`f(\mu)=\log\Pr(R_1\mid\mu)/\Pr(R_2\mid\mu)`, the lea
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import log_ndtr
 
 from .. import _validation as v
@@ -38,8 +41,27 @@ __all__ = [
 ]
 
 
-def gp_covariance(n, ell):
+def gp_covariance(n: int, ell: float) -> np.ndarray:
     r""":math:`\Sigma_{jk}=\exp(-(j-k)^2/\ell)`, :math:`j,k=1..n`.
+
+    The squared-exponential covariance of Bai et al. (2026), Sec. 6.4, Example 7.
+
+    Parameters
+    ----------
+    n : int
+        Dimension, ``n >= 1``.
+    ell : float
+        Length scale :math:`\ell>0`.
+
+    Returns
+    -------
+    ndarray, shape (n, n)
+        :math:`\Sigma`.
+
+    Raises
+    ------
+    ValueError
+        If ``n < 1`` or ``ell <= 0``.
 
     Examples
     --------
@@ -54,8 +76,25 @@ def gp_covariance(n, ell):
     return np.exp(-((j[:, None] - j[None, :]) ** 2) / ell)
 
 
-def log_interval_prob(lo, hi, mu, s):
+def log_interval_prob(lo: ArrayLike, hi: ArrayLike, mu: float | np.ndarray, s: float | np.ndarray) -> np.ndarray:
     r""":math:`\log[\Phi((hi-\mu)/s)-\Phi((lo-\mu)/s)]`, stable in both tails (broadcasts).
+
+    Computed in the tail where the interval lies, as
+    :math:`\log\Phi(b)+\log(1-e^{\log\Phi(a)-\log\Phi(b)})` (after reflecting to the lower tail).
+
+    Parameters
+    ----------
+    lo, hi : array_like
+        Interval ends, ``lo <= hi``.
+    mu : array_like
+        Normal mean.
+    s : array_like
+        Normal standard deviation, ``s > 0``.
+
+    Returns
+    -------
+    ndarray
+        :math:`\log\Pr(lo\le X\le hi)`, :math:`X\sim\mathcal N(\mu,s^2)`.
 
     Examples
     --------
@@ -73,8 +112,35 @@ def log_interval_prob(lo, hi, mu, s):
         return lb + np.log1p(-np.exp(la - lb))
 
 
-def conditional_weights(Sigma, i, low):
-    r"""Regression weights :math:`\mathbf w` and conditional sd :math:`s` of :math:`x_i\mid\mathbf x_{\mathcal L}`."""
+def conditional_weights(Sigma: np.ndarray, i: int, low: Iterable[int]) -> tuple[np.ndarray, float]:
+    r"""Regression weights :math:`\mathbf w` and conditional sd :math:`s` of :math:`x_i\mid\mathbf x_{\mathcal L}`.
+
+    :math:`\mathbf w=\Sigma_{\mathcal L\mathcal L}^{-1}\Sigma_{\mathcal L i}`,
+    :math:`s^2=\Sigma_{ii}-\mathbf w^\top\Sigma_{\mathcal L i}` (Gaussian conditioning; Bai et al.
+    2026, Sec. 6.4, Example 7).
+
+    Parameters
+    ----------
+    Sigma : ndarray, shape (n, n)
+        Positive-definite covariance.
+    i : int
+        Secret coordinate (0-based).
+    low : iterable of int
+        Low-influence coordinates :math:`\mathcal L` (may be empty).
+
+    Returns
+    -------
+    w : ndarray, shape (len(low),)
+        Regression weights.
+    s : float
+        Conditional standard deviation.
+
+    Examples
+    --------
+    >>> w, s = conditional_weights(gp_covariance(3, 1.0), 1, [0, 2])
+    >>> w.round(6), round(s, 6)
+    (array([0.361263, 0.361263]), 0.856853)
+    """
     low = list(low)
     if not low:
         return np.zeros(0), float(np.sqrt(Sigma[i, i]))
@@ -85,8 +151,24 @@ def conditional_weights(Sigma, i, low):
     return w, float(np.sqrt(max(s2, 1e-300)))
 
 
-def region_grid(gamma, delta, step=None):
+def region_grid(gamma: float, delta: float, step: float | None = None) -> np.ndarray:
     r"""Left ends :math:`r\in[-\gamma,\gamma-\delta]` of the region secrets (default step :math:`\delta`).
+
+    The secrets :math:`s_i(r)=\{x_i\in[r,r+\delta]\}` of Bai et al. (2026), Sec. 6.4, Example 7.
+
+    Parameters
+    ----------
+    gamma : float
+        Truncation :math:`\gamma>0`.
+    delta : float
+        Region width :math:`\delta\le2\gamma`.
+    step : float, optional
+        Spacing of the left ends (default ``delta``).
+
+    Returns
+    -------
+    ndarray
+        The left ends :math:`r`.
 
     Examples
     --------
@@ -98,12 +180,38 @@ def region_grid(gamma, delta, step=None):
     return -gamma + step * np.arange(k + 1)
 
 
-def region_influence_sweep(w, s, gamma, delta, regions=None, n_mu=401):
+def region_influence_sweep(
+    w: ArrayLike, s: float, gamma: float, delta: float, regions: ArrayLike | None = None, n_mu: int = 401
+) -> float:
     r"""Range bound :math:`\max_{r_1,r_2}[\max_\mu f_{r_1r_2}(\mu)-\min_\mu f_{r_1r_2}(\mu)]`.
 
     ``w``, ``s`` from :func:`conditional_weights`; :math:`\mu` is swept over
     :math:`[-\gamma\|\mathbf w\|_1,\gamma\|\mathbf w\|_1]` (``n_mu`` points). The truncation of
-    :math:`x_i` to :math:`[-\gamma,\gamma]` cancels in the log-odds of two regions.
+    :math:`x_i` to :math:`[-\gamma,\gamma]` cancels in the log-odds of two regions
+    (Bai et al. 2026, Sec. 6.4, Example 7).
+
+    Parameters
+    ----------
+    w : array_like
+        Regression weights :math:`\mathbf w`.
+    s : float
+        Conditional standard deviation.
+    gamma, delta : float
+        Truncation and region width.
+    regions : array_like, optional
+        Left ends of the regions (default :func:`region_grid`).
+    n_mu : int, default 401
+        Number of grid points of :math:`\mu`.
+
+    Returns
+    -------
+    float
+        The range bound (0 when :math:`\mathbf w=0`).
+
+    Examples
+    --------
+    >>> round(region_influence_sweep([0.5], 1.0, 1.0, 0.5), 6)
+    1.469112
     """
     regions = region_grid(gamma, delta) if regions is None else np.asarray(regions)
     m = gamma * np.sum(np.abs(w))
@@ -119,8 +227,31 @@ def region_influence_sweep(w, s, gamma, delta, regions=None, n_mu=401):
     return best
 
 
-def farthest_low_sets(n, center, b):
-    r"""The low-influence sets of size :math:`n-b` farthest from ``center`` (all tie-breaks)."""
+def farthest_low_sets(n: int, center: int, b: int) -> list[tuple[Any, ...]]:
+    r"""The low-influence sets of size :math:`n-b` farthest from ``center`` (all tie-breaks).
+
+    :math:`\mathcal H` holds the :math:`b` coordinates nearest to ``center``; claim (1) of
+    Bai et al. (2026), Sec. 6.4 takes :math:`\mathcal L` as its complement.
+
+    Parameters
+    ----------
+    n : int
+        Number of coordinates.
+    center : int
+        Secret coordinate (0-based).
+    b : int
+        Size of the high-influence set, ``1 <= b <= n``.
+
+    Returns
+    -------
+    list of tuple of int
+        Every low-influence set, one per tie-break at the boundary distance.
+
+    Examples
+    --------
+    >>> [tuple(map(int, L)) for L in farthest_low_sets(5, 2, 2)]
+    [(0, 3, 4), (0, 1, 4)]
+    """
     idx = np.arange(n)
     dist = np.abs(idx - center)
     order_keep = sorted(idx, key=lambda j: (dist[j], j))  # nearest first
@@ -136,13 +267,55 @@ def farthest_low_sets(n, center, b):
     return out
 
 
-def gaussian_region_ab_curve(n, ell, gamma, delta, bs, n_mu=401, regions=None, center=None, all_low_sets=False):
+def gaussian_region_ab_curve(
+    n: int,
+    ell: float,
+    gamma: float,
+    delta: float,
+    bs: ArrayLike,
+    n_mu: int = 401,
+    regions: ArrayLike | None = None,
+    center: int | None = None,
+    all_low_sets: bool = False,
+) -> np.ndarray:
     r""":math:`\hat a(b)` for the truncated-Gaussian prior by the paper's one-dimensional sweep.
 
     Secret coordinate :math:`i^\star=\lceil n/2\rceil` (``center``, 0-based default
     ``ceil(n/2)-1``) and low-influence set = the :math:`n-b` farthest coordinates (claims (1)
     of Bai et al. 2026, Sec. 6.4); with ``all_low_sets=True`` the minimum over *every*
     :math:`\mathcal L` of size :math:`n-b` is taken instead (to test claim (1)).
+
+    Parameters
+    ----------
+    n : int
+        Dimension.
+    ell : float
+        Length scale of :func:`gp_covariance`.
+    gamma, delta : float
+        Truncation and region width.
+    bs : array_like of int
+        Sizes :math:`b\ge1` (``b >= n`` gives 0).
+    n_mu, regions
+        As in :func:`region_influence_sweep`.
+    center : int, optional
+        Secret coordinate (0-based).
+    all_low_sets : bool, default False
+        Minimise over every low-influence set of size :math:`n-b`.
+
+    Returns
+    -------
+    ndarray
+        :math:`\hat a(b)` for each ``b``.
+
+    Raises
+    ------
+    ValueError
+        If some ``b < 1`` or ``ell <= 0``.
+
+    Examples
+    --------
+    >>> gaussian_region_ab_curve(3, 1.0, 1.0, 0.5, [1, 2, 3]).round(4)
+    array([2.8701, 1.246 , 0.    ])
     """
     Sigma = gp_covariance(n, ell)
     c = int(np.ceil(n / 2)) - 1 if center is None else center
@@ -164,7 +337,17 @@ def gaussian_region_ab_curve(n, ell, gamma, delta, bs, n_mu=401, regions=None, c
     return np.array(out)
 
 
-def region_influence_direct(n, ell, gamma, delta, center, high, regions=None, n_grid=41, n_quad=4001):
+def region_influence_direct(
+    n: int,
+    ell: float,
+    gamma: float,
+    delta: float,
+    center: int,
+    high: Iterable[int],
+    regions: ArrayLike | None = None,
+    n_grid: int = 41,
+    n_quad: int = 4001,
+) -> tuple[float, float]:
     r"""Slow direct computation of the same range bound under the *exact* truncated prior.
 
     For :math:`\mathbf x_{\mathcal L}` on a grid over :math:`[-\gamma,\gamma]^{|\mathcal L|}`,
@@ -174,6 +357,44 @@ def region_influence_direct(n, ell, gamma, delta, center, high, regions=None, n_
     ``(range_bound, exact_leakage)``: the range over the grid of the conditional log-odds,
     and the true :math:`a^\dagger` (with the marginal log-odds computed from the same grid,
     weighting grid points by the prior density of :math:`\mathbf x_{\mathcal L}`).
+    A check of the sweep of Bai et al. (2026), Sec. 6.4, Example 7.
+
+    Parameters
+    ----------
+    n : int
+        Dimension.
+    ell : float
+        Length scale of :func:`gp_covariance`.
+    gamma, delta : float
+        Truncation and region width.
+    center : int
+        Secret coordinate (0-based).
+    high : iterable of int
+        High-influence set: ``center`` and at most one other coordinate.
+    regions : array_like, optional
+        Left ends of the regions (default :func:`region_grid`).
+    n_grid : int, default 41
+        Grid points per low-influence coordinate.
+    n_quad : int, default 4001
+        Quadrature points for :math:`x_i`.
+
+    Returns
+    -------
+    range_bound : float
+        Range over the grid of the conditional log-odds.
+    exact_leakage : float
+        :math:`a^\dagger` on the same grid.
+
+    Raises
+    ------
+    ValueError
+        If ``high`` does not contain ``center`` or has more than two coordinates.
+
+    Examples
+    --------
+    >>> rb, ex = region_influence_direct(3, 1.0, 1.0, 0.5, 1, [1], n_grid=5, n_quad=201)
+    >>> round(rb, 4), round(ex, 4)
+    (2.8669, 1.4335)
     """
     Sigma = gp_covariance(n, ell)
     high = list(high)

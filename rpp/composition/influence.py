@@ -18,8 +18,11 @@ with one axis per entry. A *secret* is a boolean mask over that array.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import _validation as v
 
@@ -35,7 +38,7 @@ __all__ = [
 
 
 # ----------------------------------------------------------------------------- a-dagger
-def conditional_marginal(joint, secret, low):
+def conditional_marginal(joint: ArrayLike, secret: ArrayLike, low: Sequence[int]) -> np.ndarray:
     r""":math:`\Pr[\mathrm{Data}_{\mathcal L}=\cdot\mid s]` as an array over the axes ``low``.
 
     Parameters
@@ -77,7 +80,7 @@ def _max_abs_log_ratio(p, q):
     return float(np.max(np.abs(np.log(p[keep]) - np.log(q[keep])))) if keep.any() else 0.0
 
 
-def a_dagger(joint, s_i, s_j, low):
+def a_dagger(joint: ArrayLike, s_i: ArrayLike, s_j: ArrayLike, low: Sequence[int]) -> float:
     r"""Leakage through the low-influence entries (Bai et al. 2026, Def. 2, one prior).
 
     .. math:: a^\dagger_{(s_i,s_j)}(\mathcal L)=\max_{D_{\mathcal L}}
@@ -115,7 +118,9 @@ def a_dagger(joint, s_i, s_j, low):
     return _max_abs_log_ratio(conditional_marginal(joint, s_i, low), conditional_marginal(joint, s_j, low))
 
 
-def a_dagger_uncertain(joint, s_i, s_j, low, lower=0.8, upper=1.2):
+def a_dagger_uncertain(
+    joint: ArrayLike, s_i: ArrayLike, s_j: ArrayLike, low: Sequence[int], lower: float = 0.8, upper: float = 1.2
+) -> Any:
     r"""Upper bound on :math:`a^\dagger` when the joint probabilities are only known within
     :math:`[l,u]=[\text{lower}\cdot p,\ \text{upper}\cdot p]` (Bai et al. 2026, Sec. 6.3.2).
 
@@ -173,7 +178,7 @@ def a_dagger_uncertain(joint, s_i, s_j, low, lower=0.8, upper=1.2):
     return uncertain_ratio_bound(xi, xj, lower, upper)
 
 
-def uncertain_ratio_bound(xi, xj, lower=0.8, upper=1.2, axis=-1):
+def uncertain_ratio_bound(xi: ArrayLike, xj: ArrayLike, lower: float = 0.8, upper: float = 1.2, axis: int = -1) -> Any:
     r"""Vectorised core of :func:`a_dagger_uncertain` over the cell axis ``axis``.
 
     ``xi``, ``xj`` are the *joint* cell probabilities :math:`p(D_{\mathcal L},s_i)`,
@@ -218,7 +223,14 @@ def uncertain_ratio_bound(xi, xj, lower=0.8, upper=1.2, axis=-1):
     return np.maximum(out, 0.0)[()] if np.ndim(out) == 0 else np.maximum(out, 0.0)
 
 
-def a_star_bruteforce(joint, s_i, s_j, b, uncertainty=None, candidates=None):
+def a_star_bruteforce(
+    joint: ArrayLike,
+    s_i: ArrayLike,
+    s_j: ArrayLike,
+    b: int,
+    uncertainty: tuple[float, float] | None = None,
+    candidates: Iterable[tuple[int, ...]] | None = None,
+) -> tuple[float, tuple[int, ...] | None]:
     r""":math:`a^\star_{(s_i,s_j)}(b)=\min_{|\mathcal H|=b}a^\dagger(I\setminus\mathcal H)` by enumeration.
 
     ``candidates`` optionally restricts the high-influence sets (an iterable of tuples of
@@ -278,7 +290,9 @@ def a_star_bruteforce(joint, s_i, s_j, b, uncertainty=None, candidates=None):
     return best, bestH
 
 
-def entry_secret_pairs(shape, entries=None):
+def entry_secret_pairs(
+    shape: tuple[int, ...], entries: Iterable[int] | None = None
+) -> list[tuple[np.ndarray, np.ndarray, int]]:
     r"""Secret pairs :math:`(X_k=x, X_k=x')`, :math:`x<x'`, for the given entries.
 
     Returns a list of ``(s_i, s_j, k)`` boolean masks over an array of shape ``shape``.
@@ -310,7 +324,12 @@ def entry_secret_pairs(shape, entries=None):
     return out
 
 
-def ab_curve_bruteforce(joint, bs, pairs=None, uncertainty=None):
+def ab_curve_bruteforce(
+    joint: ArrayLike,
+    bs: Sequence[int] | np.ndarray,
+    pairs: Sequence[Sequence[Any]] | None = None,
+    uncertainty: tuple[float, float] | None = None,
+) -> np.ndarray:
     r""":math:`a(b)=\max_{(s_i,s_j)}a^\star_{(s_i,s_j)}(b)` for every ``b`` in ``bs`` (enumeration).
 
     ``pairs`` defaults to all single-entry value pairs (:func:`entry_secret_pairs`).

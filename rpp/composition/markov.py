@@ -16,10 +16,15 @@ and the two boundary nodes are conditionally independent given :math:`X_i`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import _validation as v
+from .chains import chain_joint, stationary_distribution
 from .influence import uncertain_ratio_bound
+from .two_state import two_state_ab_exact, two_state_ab_paper, two_state_side_logratios
 
 __all__ = [
     "stationary_distribution",
@@ -36,68 +41,6 @@ __all__ = [
 ]
 
 
-# ----------------------------------------------------------------------------- basics
-def stationary_distribution(P):
-    r"""Stationary distribution :math:`\pi=\pi P` of an irreducible chain (left Perron eigenvector, normalised).
-
-    Parameters
-    ----------
-    P : array_like, shape (K, K)
-        Row-stochastic transition matrix of an irreducible chain.
-
-    Returns
-    -------
-    ndarray, shape (K,)
-        The unique stationary law.
-
-    Raises
-    ------
-    ValueError
-        If ``P`` is not a square row-stochastic matrix, or the chain is reducible (some state
-        cannot reach another): its stationary law is then not unique or not positive.
-
-    Examples
-    --------
-    >>> stationary_distribution([[0.9, 0.1], [0.2, 0.8]]).round(6)
-    array([0.666667, 0.333333])
-    """
-    P = v.transition_matrix("P", P)
-    K = P.shape[0]
-    reach = (P > 0) | np.eye(K, dtype=bool)
-    for _ in range(max(1, int(np.ceil(np.log2(max(K, 2)))))):
-        reach = reach | ((reach.astype(np.int64) @ reach.astype(np.int64)) > 0)
-    if not reach.all():
-        raise ValueError(
-            "P must be the transition matrix of an irreducible chain (every state reachable "
-            "from every other); this chain is reducible, so its stationary law is not unique"
-        )
-    w, vecs = np.linalg.eig(P.T)
-    k = int(np.argmin(np.abs(w - 1)))
-    pi = np.abs(np.real(vecs[:, k]))
-    return pi / pi.sum()
-
-
-def chain_joint(P, n, start=None):
-    r"""Joint pmf of :math:`(X_1,\dots,X_n)` as an array of shape ``(K,)*n`` (brute force).
-
-    ``start`` is the law of :math:`X_1` (default: stationary).
-
-    Examples
-    --------
-    >>> chain_joint([[0.9, 0.1], [0.2, 0.8]], 2).round(6)
-    array([[0.6     , 0.066667],
-           [0.066667, 0.266667]])
-    """
-    P = v.transition_matrix("P", P)
-    n = v.integer("n", n, 1)
-    K = P.shape[0]
-    start = stationary_distribution(P) if start is None else v.pmf("start", start)
-    J = start.copy()
-    for _ in range(n - 1):
-        J = J[..., None] * P.reshape((1,) * (J.ndim - 1) + (K, K))
-    return J
-
-
 def _matrix_powers(P, dmax):
     K = P.shape[0]
     out = np.empty((dmax + 1, K, K))
@@ -112,97 +55,6 @@ def _safe_logratio(a, b):
     with np.errstate(divide="ignore", invalid="ignore"):
         r = np.log(a) - np.log(b)
     return np.where((a == 0) & (b == 0), -np.inf, r)
-
-
-# ----------------------------------------------------------------------------- two-state chain
-def _two_state(p, q):
-    v.probability("p", p)
-    v.probability("q", q)
-    lam = p + q - 1.0
-    pi0 = (1 - q) / (2 - p - q)
-    return lam, pi0
-
-
-def two_state_side_logratios(p, q, d):
-    r""":math:`g_d(u)=\log P^d(0,u)/P^d(1,u)` for :math:`u=0,1` (stationary two-state chain).
-
-    With :math:`\lambda=p+q-1` and :math:`\pi_0=(1-q)/(2-p-q)`,
-    :math:`P^d(x,y)=\pi_y+\lambda^d(\delta_{xy}-\pi_y)`; by reversibility this is also the
-    left-side log-ratio. Returns an array of shape ``(..., 2)``.
-
-    Examples
-    --------
-    >>> two_state_side_logratios(0.1, 0.2, 1)
-    array([-2.07944154,  1.5040774 ])
-    """
-    lam, pi0 = _two_state(p, q)
-    d = np.asarray(d, float)
-    pi1 = 1 - pi0
-    ld = lam**d
-    g0 = np.log(pi0 + ld * pi1) - np.log(pi0 - ld * pi0)
-    g1 = np.log(pi1 - ld * pi1) - np.log(pi1 + ld * pi0)
-    return np.stack([g0, g1], axis=-1)
-
-
-def two_state_ab_paper(p, q, b):
-    r"""Closed form of Bai et al. (2026), Sec. 6.4, with the omitted :math:`q\le p` case.
-
-    Balanced split :math:`d_L=\lfloor(b+1)/2\rfloor`, :math:`d_R=\lceil(b+1)/2\rceil`, both
-    boundary nodes in the rarer state:
-
-    .. math::
-       a(b)=\sum_{d\in\{d_L,d_R\}}\Bigl|\log\frac{\pi_r+\lambda^{d}(1-\pi_r)}{\pi_r-\lambda^{d}\pi_r}\Bigr|,
-       \qquad \pi_r=\begin{cases}\pi_0 & q>p\\ \pi_1 & q\le p.\end{cases}
-
-    The paper states only :math:`q>p` (:math:`\pi_r=\pi_0`). Valid for a stationary start,
-    an interior node and :math:`p+q\ge1` (see :func:`two_state_ab_exact`).
-
-    Examples
-    --------
-    >>> round(float(two_state_ab_paper(0.1, 0.2, 2)), 12)  # the paper's bound, >= the exact value
-    3.19184715248
-    """
-    lam, pi0 = _two_state(p, q)
-    b = np.asarray(b)
-    if np.any(b < 1):
-        raise ValueError("b must be >= 1")
-    pir = pi0 if q > p else 1 - pi0
-    dl = np.floor((b + 1) / 2)
-    dr = np.ceil((b + 1) / 2)
-
-    def f(d):
-        return np.abs(np.log((pir + lam**d * (1 - pir)) / (pir - lam**d * pir)))
-
-    return f(dl) + f(dr)
-
-
-def two_state_ab_exact(p, q, b):
-    r"""Exact :math:`a(b)` of an interior node of a long stationary two-state chain.
-
-    .. math:: a(b)=\min_{d_L+d_R=b+1}\max\Bigl\{\max_u g_{d_L}(u)+\max_v g_{d_R}(v),\
-       -\min_u g_{d_L}(u)-\min_v g_{d_R}(v)\Bigr\}
-
-    (the two signs of the secret pair). Valid in every regime, including negatively
-    correlated chains (:math:`p+q<1`). ``b`` may be an array.
-
-    Examples
-    --------
-    >>> round(two_state_ab_exact(0.1, 0.2, 2), 12)
-    3.114338015962
-    """
-    _two_state(p, q)
-    bs = np.atleast_1d(np.asarray(b))
-    if np.any(bs < 1):
-        raise ValueError("b must be >= 1")
-    out = np.empty(bs.shape, float)
-    for k, bb in enumerate(bs):
-        dl = np.arange(1, bb + 1)
-        dr = bb + 1 - dl
-        gl = two_state_side_logratios(p, q, dl)
-        gr = two_state_side_logratios(p, q, dr)
-        leak = np.maximum(gl.max(-1) + gr.max(-1), -(gl.min(-1) + gr.min(-1)))
-        out[k] = leak.min()
-    return out if np.ndim(b) else float(out[0])
 
 
 # ----------------------------------------------------------------------------- K-state chains
@@ -234,12 +86,38 @@ def _pair_leak(PLx, PRx, mu_x, uncertainty):
     return uncertain_ratio_bound(cells[:, None, :], cells[None, :, :], lo, up)
 
 
-def chain_quilt_table(P, n, start=None, uncertainty=None):
+def chain_quilt_table(
+    P: ArrayLike, n: int, start: ArrayLike | None = None, uncertainty: tuple[float, float] | None = None
+) -> list[tuple[int, int | None, int | None, int, np.ndarray]]:
     r"""All quilts of all nodes of a finite chain: list of ``(i, dL, dR, size, leak)``.
 
     ``dL``/``dR`` is ``None`` when the high-influence set reaches the chain's end on that
     side; ``size`` is the minimal :math:`|\mathcal H|`; ``leak`` the (K, K) pairwise leakage
-    (see ``_pair_leak``). Cost :math:`O(n^3K^2)` — for short chains.
+    :math:`\max_{u,v}|\log\Pr(u,v\mid x)/\Pr(u,v\mid x')|` over the boundary nodes
+    (Song, Wang & Chaudhuri 2017; Bai et al. 2026, Sec. 6.4). Cost :math:`O(n^3K^2)` — for
+    short chains.
+
+    Parameters
+    ----------
+    P : array_like, shape (K, K)
+        Row-stochastic transition matrix.
+    n : int
+        Chain length.
+    start : array_like, shape (K,), optional
+        Law of :math:`X_1` (default: stationary).
+    uncertainty : (float, float), optional
+        ``(lower, upper)`` multiplicative box on the joint cells; the leakage is then the
+        sharp bound of :func:`rpp.composition.uncertain_ratio_bound`.
+
+    Returns
+    -------
+    list of tuple
+        ``(i, dL, dR, size, leak)`` for every node ``i`` and quilt.
+
+    Raises
+    ------
+    ValueError
+        If ``P``, ``n`` or ``start`` is invalid.
 
     Examples
     --------
@@ -267,12 +145,42 @@ def chain_quilt_table(P, n, start=None, uncertainty=None):
     return rows
 
 
-def chain_ab_curve(P, n, bs, start=None, uncertainty=None, table=None):
+def chain_ab_curve(
+    P: ArrayLike,
+    n: int,
+    bs: ArrayLike,
+    start: ArrayLike | None = None,
+    uncertainty: tuple[float, float] | None = None,
+    table: list[Any] | None = None,
+) -> np.ndarray:
     r"""Exact :math:`a(b)` of a finite chain by the Markov-quilt reduction.
 
     :math:`a(b)=\max_i\max_{x<x'}\min_{\text{quilts of }i,\ |\mathcal H|\le b}\mathrm{leak}_{x,x'}`
     (Bai et al. 2026, Def. 2; adding far nodes to :math:`\mathcal H` never increases the
     leakage, so "≤ b" equals "= b"). Works for any start law and any number of states.
+
+    Parameters
+    ----------
+    P : array_like, shape (K, K)
+        Row-stochastic transition matrix.
+    n : int
+        Chain length.
+    bs : array_like of int
+        Sizes :math:`b` at which to evaluate.
+    start, uncertainty
+        As in :func:`chain_quilt_table`.
+    table : list, optional
+        A precomputed :func:`chain_quilt_table` (then ``P``'s table is not rebuilt).
+
+    Returns
+    -------
+    ndarray
+        :math:`a(b)` for each ``b`` (``inf`` when no quilt of size :math:`\le b` exists).
+
+    Raises
+    ------
+    ValueError
+        If ``P``, ``n`` or ``start`` is invalid.
 
     Examples
     --------
@@ -295,7 +203,14 @@ def chain_ab_curve(P, n, bs, start=None, uncertainty=None, table=None):
     return np.array(out)
 
 
-def mqm_sigma_chain(P, n, eps, start=None, uncertainty=None, table=None):
+def mqm_sigma_chain(
+    P: ArrayLike,
+    n: int,
+    eps: float,
+    start: ArrayLike | None = None,
+    uncertainty: tuple[float, float] | None = None,
+    table: list[Any] | None = None,
+) -> tuple[float, np.ndarray]:
     r"""Markov Quilt Mechanism scale for a finite chain (Song, Wang & Chaudhuri 2017, Alg. MQMExact).
 
     Max-influence of a quilt :math:`e(X_Q\mid X_i)=\max_{x,x'}\max_{x_Q}\log
@@ -304,7 +219,29 @@ def mqm_sigma_chain(P, n, eps, start=None, uncertainty=None, table=None):
     :math:`\sigma_{\max}=\max_i\sigma_i`. Laplace noise of scale :math:`L\sigma_{\max}`
     (:math:`L` = Lipschitz constant of the query) gives :math:`\epsilon`-Pufferfish.
     Equivalently :math:`\epsilon_{DP}=1/\sigma_{\max}` (Bai et al. 2026, Sec. 6.1).
-    Returns ``(sigma_max, sigma_per_node)``.
+
+    Parameters
+    ----------
+    P : array_like, shape (K, K)
+        Row-stochastic transition matrix.
+    n : int
+        Chain length.
+    eps : float
+        Target :math:`\epsilon>0`.
+    start, uncertainty, table
+        As in :func:`chain_ab_curve`.
+
+    Returns
+    -------
+    sigma_max : float
+        :math:`\sigma_{\max}`.
+    sigma_per_node : ndarray, shape (n,)
+        :math:`\sigma_i`.
+
+    Raises
+    ------
+    ValueError
+        If ``eps <= 0`` or ``P``, ``n``, ``start`` is invalid.
 
     Examples
     --------
@@ -333,7 +270,9 @@ def _oriented_side_max(Px):
     return _safe_logratio(Px[:, :, None, :], Px[:, None, :, :]).max(-1)
 
 
-def interior_leak_profile(P, smax, uncertainty=None, exact_upto=60):
+def interior_leak_profile(
+    P: ArrayLike, smax: int, uncertainty: tuple[float, float] | None = None, exact_upto: int = 60
+) -> dict[str, Any]:
     r"""Quilt leakages of an interior node of a long *stationary* chain, by quilt size.
 
     For every size :math:`s=d_L+d_R-1\le` ``smax`` returns
@@ -353,7 +292,36 @@ def interior_leak_profile(P, smax, uncertainty=None, exact_upto=60):
     ``exact_upto`` (cost :math:`K^4` per quilt) and beyond it the cheaper bound
     nominal :math:`+\,2\log(u/l)`, which is never smaller
     (:math:`\tfrac{uc}{uc+l(S-c)}\le\tfrac{u c}{l S}` and
-    :math:`\tfrac{lc}{lc+u(S-c)}\ge\tfrac{l c}{u S}`).
+    :math:`\tfrac{lc}{lc+u(S-c)}\ge\tfrac{l c}{u S}`). Song, Wang & Chaudhuri (2017);
+    Bai et al. (2026), Sec. 6.4.
+
+    Parameters
+    ----------
+    P : array_like, shape (K, K)
+        Row-stochastic transition matrix of an irreducible chain.
+    smax : int
+        Largest quilt size :math:`s`.
+    uncertainty : (float, float), optional
+        ``(lower, upper)`` with :math:`0<l\le1\le u`.
+    exact_upto : int, default 60
+        Largest size at which the sharp box bound is used.
+
+    Returns
+    -------
+    dict
+        ``{"pair_min": (smax+1, K, K), "e_min": (smax+1,), "e_floor": float, "smax": int}``
+        (index 0 unused, ``inf``).
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is invalid or reducible, ``smax < 1`` or ``uncertainty`` is out of range.
+
+    Examples
+    --------
+    >>> prof = interior_leak_profile([[0.9, 0.1], [0.2, 0.8]], 3)
+    >>> prof["e_min"][1:].round(4)
+    array([4.1589, 3.4359, 2.7129])
     """
     P = v.transition_matrix("P", P)
     smax = v.integer("smax", smax, 1)
@@ -385,13 +353,47 @@ def interior_leak_profile(P, smax, uncertainty=None, exact_upto=60):
     return {"pair_min": pair_min, "e_min": e_min, "e_floor": extra, "smax": smax}
 
 
-def chain_ab_interior(P, bs, uncertainty=None, profile=None, smax=None):
+def chain_ab_interior(
+    P: ArrayLike,
+    bs: ArrayLike,
+    uncertainty: tuple[float, float] | None = None,
+    profile: dict[str, Any] | None = None,
+    smax: int | None = None,
+) -> np.ndarray:
     r""":math:`a(b)` of an interior node of a long stationary chain (two-sided quilts).
 
     :math:`a(b)=\max_{x<x'}\min_{s\le b}` ``pair_min[s]``. Equals :func:`chain_ab_curve`
     on chains long enough that the worst node is interior (checked in the tests). For
     ``b`` beyond the profile's ``smax`` the value at ``smax`` is returned (an upper bound,
-    since :math:`a` is non-increasing).
+    since :math:`a` is non-increasing). Bai et al. (2026), Def. 2 and Sec. 6.4.
+
+    Parameters
+    ----------
+    P : array_like, shape (K, K)
+        Row-stochastic transition matrix (ignored when ``profile`` is given).
+    bs : array_like of int
+        Sizes :math:`b`.
+    uncertainty : (float, float), optional
+        As in :func:`interior_leak_profile`.
+    profile : dict, optional
+        A precomputed :func:`interior_leak_profile`.
+    smax : int, optional
+        Profile size when ``profile`` is None (default ``max(bs)``).
+
+    Returns
+    -------
+    ndarray
+        :math:`a(b)` for each ``b`` (``inf`` for ``b < 1``).
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is invalid or reducible.
+
+    Examples
+    --------
+    >>> chain_ab_interior([[0.9, 0.1], [0.2, 0.8]], [1, 2, 3]).round(4)
+    array([4.1589, 3.4359, 2.7129])
     """
     bs = np.atleast_1d(bs)
     if profile is None:
@@ -409,7 +411,14 @@ def chain_ab_interior(P, bs, uncertainty=None, profile=None, smax=None):
     return np.array(out)
 
 
-def mqm_sigma_interior(P, eps, chain_length, uncertainty=None, profile=None, smax=None):
+def mqm_sigma_interior(
+    P: ArrayLike,
+    eps: float,
+    chain_length: int,
+    uncertainty: tuple[float, float] | None = None,
+    profile: dict[str, Any] | None = None,
+    smax: int | None = None,
+) -> float:
     r"""MQM :math:`\sigma` of an interior node of a long stationary chain (Song et al. 2017).
 
     :math:`\sigma=\min\{n/\epsilon,\ \min_{s:\,e_{\min}(s)<\epsilon}s/(\epsilon-e_{\min}(s))\}`
@@ -418,6 +427,34 @@ def mqm_sigma_interior(P, eps, chain_length, uncertainty=None, profile=None, sma
     :math:`\sigma_Q\ge s/(\epsilon-e_{floor})`; the search is certified complete when
     ``smax``:math:`/(\epsilon-e_{floor})\ge\sigma` (else ``ValueError``). Nodes near the
     chain's ends have extra one-sided quilts and are never worse (checked in the tests).
+
+    Parameters
+    ----------
+    P : array_like, shape (K, K)
+        Row-stochastic transition matrix (ignored when ``profile`` is given).
+    eps : float
+        Target :math:`\epsilon>0`.
+    chain_length : int
+        :math:`n`, the number of nodes.
+    uncertainty, profile
+        As in :func:`chain_ab_interior`.
+    smax : int, optional
+        Profile size when ``profile`` is None (default 100).
+
+    Returns
+    -------
+    float
+        :math:`\sigma`.
+
+    Raises
+    ------
+    ValueError
+        If ``eps <= 0`` or the quilt search is not certified complete.
+
+    Examples
+    --------
+    >>> round(mqm_sigma_interior([[0.9, 0.1], [0.2, 0.8]], 5.0, 100, smax=20), 6)
+    1.188895
     """
     v.positive("eps", eps)
     if profile is None:

@@ -21,8 +21,10 @@ so :math:`r\epsilon`-linear composition fails.
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.optimize import linprog
 
 from .. import _validation as v
@@ -31,7 +33,7 @@ from .._numerics import lse
 __all__ = ["nfc_matrix", "nfc_primal", "nfc_dual", "nfc_min_epsilon", "composed_leakage_exact", "nfc_violation"]
 
 
-def nfc_matrix(p_d, p_others, eps=0.0):
+def nfc_matrix(p_d: ArrayLike, p_others: ArrayLike, eps: ArrayLike = 0.0) -> np.ndarray:
     r"""Payoff matrix :math:`A_{j\ell}=\log p_D(\omega_j)-\epsilon_j-\log p_{D_\ell}(\omega_j)`.
 
     ``p_d``: (Ω,) output distribution of :math:`D`; ``p_others``: (m, Ω) output
@@ -73,7 +75,7 @@ def nfc_matrix(p_d, p_others, eps=0.0):
     return np.minimum(A, 1e6)
 
 
-def nfc_primal(A):
+def nfc_primal(A: ArrayLike) -> tuple[float, np.ndarray]:
     r"""Solve :math:`\max_{w\in\Delta}\min_\ell (w^\top A)_\ell` with ``linprog``.
 
     Returns ``(value, w)``; ``w`` is the output-frequency vector of the attack.
@@ -114,7 +116,7 @@ def nfc_primal(A):
     return -res.fun, res.x[:J]
 
 
-def nfc_dual(A):
+def nfc_dual(A: ArrayLike) -> tuple[float, np.ndarray]:
     r"""Solve :math:`\min_{\beta\in\Delta}\max_j (A\beta)_j` with ``linprog``.
 
     Returns ``(value, beta)``; ``beta`` is the convex combination of the NfC constraint.
@@ -154,7 +156,9 @@ def nfc_dual(A):
     return res.fun, res.x[:m]
 
 
-def nfc_min_epsilon(mechanism, s1_mask, support=None):
+def nfc_min_epsilon(
+    mechanism: ArrayLike, s1_mask: ArrayLike, support: ArrayLike | None = None
+) -> tuple[float, list[tuple[Any, ...]]]:
     r"""Smallest :math:`\epsilon` for which every dataset has an NfC constraint, both directions.
 
     For each :math:`D` (in ``support``) with :math:`s_1(D)` the dual LP against the
@@ -206,7 +210,7 @@ def _compositions(r, m):
         yield [cuts[i + 1] - cuts[i] - 1 for i in range(m)]
 
 
-def composed_leakage_exact(mechanism, prior, s1_mask, runs):
+def composed_leakage_exact(mechanism: ArrayLike, prior: ArrayLike, s1_mask: ArrayLike, runs: int) -> float:
     r"""Exact Pufferfish leakage of ``runs`` independent runs of a finite mechanism.
 
     .. math::
@@ -264,7 +268,7 @@ def composed_leakage_exact(mechanism, prior, s1_mask, runs):
     return float(np.max(np.where(np.isnan(d), 0.0, d)))
 
 
-def nfc_violation(p_d, p_others, beta, eps):
+def nfc_violation(p_d: ArrayLike, p_others: ArrayLike, beta: ArrayLike, eps: ArrayLike) -> float:
     r"""Largest violation :math:`\max_\omega[\log p_D(\omega)-\epsilon-\sum_\ell\beta_\ell\log p_{D_\ell}(\omega)]`.
 
     Non-positive means the NfC constraint with weights ``beta`` holds.

@@ -9,6 +9,7 @@ r"""Theorems 3–4 of Bai et al. 2026 and the :math:`a(b)` curves of classical D
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import _validation as v
 
@@ -24,7 +25,7 @@ __all__ = [
 ]
 
 
-def epsilon_puffer_from_curve(eps_dp, bs, a):
+def epsilon_puffer_from_curve(eps_dp: ArrayLike, bs: ArrayLike, a: ArrayLike) -> float | np.ndarray:
     r"""Best Theorem-3 guarantee :math:`\min_b\,(b\,\epsilon_{DP}+a(b))` (vectorised in ``eps_dp``).
 
     Parameters
@@ -53,7 +54,7 @@ def epsilon_puffer_from_curve(eps_dp, bs, a):
     return out[0] if np.ndim(eps_dp) == 0 else out
 
 
-def best_b(eps_dp, bs, a):
+def best_b(eps_dp: ArrayLike, bs: ArrayLike, a: ArrayLike) -> int | np.ndarray:
     r""":math:`\arg\min_b\,b\,\epsilon_{DP}+a(b)` (vectorised in ``eps_dp``).
 
     Parameters
@@ -82,7 +83,7 @@ def best_b(eps_dp, bs, a):
     return out[0] if np.ndim(eps_dp) == 0 else out
 
 
-def epsilon_dp_from_curve(eps_puffer, bs, a):
+def epsilon_dp_from_curve(eps_puffer: float, bs: ArrayLike, a: ArrayLike) -> tuple[float, int | None]:
     r"""Largest admissible :math:`\epsilon_{DP}=\max_{b:\,a(b)<\epsilon_{puffer}}(\epsilon_{puffer}-a(b))/b`.
 
     Returns ``(eps_dp, b)``. If no point has :math:`a(b)<\epsilon_{puffer}` the target is
@@ -127,7 +128,7 @@ def epsilon_dp_from_curve(eps_puffer, bs, a):
     return float(vals[k]), int(bs[k])
 
 
-def theorem4_epsilon(eps_puffers, a_points):
+def theorem4_epsilon(eps_puffers: ArrayLike, a_points: ArrayLike) -> float:
     r"""Theorem 4: joint guarantee :math:`\max_\ell a_\ell+\sum_\ell(\epsilon_{puffer,\ell}-a_\ell)`.
 
     Parameters
@@ -162,7 +163,7 @@ def theorem4_epsilon(eps_puffers, a_points):
 
 
 # ----------------------------------------------------------------------------- special cases
-def per_entry_dp_curve(bs):
+def per_entry_dp_curve(bs: ArrayLike) -> np.ndarray:
     r"""Per-entry DP as an :math:`a(b)` curve: :math:`a(0)=\infty`, :math:`a(b)=0` for :math:`b\ge1` (Sec. 6.4).
 
     Parameters
@@ -184,7 +185,7 @@ def per_entry_dp_curve(bs):
     return np.where(bs >= 1, 0.0, np.inf)
 
 
-def group_dp_curve(bs, group_records, n_attributes):
+def group_dp_curve(bs: ArrayLike, group_records: int, n_attributes: int) -> np.ndarray:
     r"""Group DP over :math:`m'` records of :math:`n` attributes: :math:`a(b)=\infty` for :math:`b<m'n`, else 0.
 
     Parameters
@@ -217,7 +218,7 @@ def group_dp_curve(bs, group_records, n_attributes):
     return np.where(bs >= group_records * n_attributes, 0.0, np.inf)
 
 
-def dependent_dp_curve(bs, L):
+def dependent_dp_curve(bs: ArrayLike, L: int) -> np.ndarray:
     r"""Dependent DP (each item correlated with at most :math:`L-1` others): :math:`a(b)=\infty` for :math:`b<L`, else 0.
 
     Parameters
@@ -247,7 +248,9 @@ def dependent_dp_curve(bs, L):
     return np.where(bs >= L, 0.0, np.inf)
 
 
-def misspecified_epsilon(eps_puffer, b_star, a1_at_bstar, bs, a2):
+def misspecified_epsilon(
+    eps_puffer: float, b_star: int, a1_at_bstar: float, bs: ArrayLike, a2: ArrayLike
+) -> tuple[float, float]:
     r"""Sec. 6.3.3: true guarantee when calibrated with a wrong curve :math:`a_1`.
 
     The curator uses :math:`\epsilon_{DP}=(\epsilon_{puffer}-a_1(b^\star))/b^\star`; the true

@@ -13,18 +13,36 @@ r"""Noisy Top-:math:`k` queries on categorical time series (Bai et al. 2026, Sec
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import _validation as v
 
 __all__ = ["activity_chain", "em_topk", "laplace_topk", "topk_metrics", "true_topk"]
 
 
-def activity_chain(popularity, persistence):
+def activity_chain(popularity: ArrayLike, persistence: float) -> np.ndarray:
     r"""Documented simulation chain :math:`P=\rho I+(1-\rho)\mathbf 1\mathbf w^\top`.
 
     With probability :math:`\rho` (``persistence``) the activity continues; otherwise the
     next activity is drawn from the popularity vector :math:`\mathbf w`, which is also the
-    stationary law. All non-unit eigenvalues equal :math:`\rho`.
+    stationary law. All non-unit eigenvalues equal :math:`\rho` (Bai et al. 2026, Sec. 7).
+
+    Parameters
+    ----------
+    popularity : array_like, shape (K,)
+        Positive probability vector :math:`\mathbf w`.
+    persistence : float
+        :math:`\rho\in[0,1)`.
+
+    Returns
+    -------
+    ndarray, shape (K, K)
+        The transition matrix :math:`P`.
+
+    Raises
+    ------
+    ValueError
+        If ``popularity`` is not a positive probability vector or ``persistence`` is not in [0, 1).
 
     Examples
     --------
@@ -41,8 +59,22 @@ def activity_chain(popularity, persistence):
     return persistence * np.eye(K) + (1 - persistence) * np.ones((K, 1)) * w[None, :]
 
 
-def true_topk(counts, k):
-    """Indices of the ``k`` largest counts (ties broken by index), along the last axis.
+def true_topk(counts: ArrayLike, k: int) -> np.ndarray:
+    r"""Indices of the ``k`` largest counts (ties broken by index), along the last axis.
+
+    The true ranking :math:`\pi` of Bai et al. (2026), Sec. 7.1.5.
+
+    Parameters
+    ----------
+    counts : array_like, shape (..., K)
+        Scores.
+    k : int
+        Number of indices kept.
+
+    Returns
+    -------
+    ndarray of int, shape (..., k)
+        Indices in decreasing order of the counts.
 
     Examples
     --------
@@ -54,11 +86,40 @@ def true_topk(counts, k):
     return order[..., :k]
 
 
-def em_topk(counts, eps_run, k, reps, rng, sensitivity=1.0):
+def em_topk(
+    counts: ArrayLike, eps_run: float, k: int, reps: int, rng: np.random.Generator, sensitivity: float = 1.0
+) -> np.ndarray:
     r"""``reps`` draws of :math:`k` sequential exponential mechanisms (no replacement).
 
     Each selection is :math:`\epsilon_{run}`-DP: :math:`\Pr(j)\propto\exp(\epsilon_{run}c_j/(2\Delta))`.
-    Returns an int array (reps, k). ``eps_run = 0`` gives uniformly random rankings.
+    ``eps_run = 0`` gives uniformly random rankings. Sampled as the top-:math:`k` of the
+    Gumbel-perturbed scores :math:`\epsilon_{run}c_j/(2\Delta)+G_j` (McSherry & Talwar 2007;
+    Bai et al. 2026, Sec. 7, "Ours-Exp").
+
+    Parameters
+    ----------
+    counts : array_like, shape (K,)
+        Counts :math:`c_j` (the utility).
+    eps_run : float
+        Budget of each selection, :math:`\ge0`.
+    k : int
+        Number of selections, :math:`\ge1`.
+    reps : int
+        Number of independent draws.
+    rng : numpy.random.Generator
+        Source of randomness.
+    sensitivity : float, default 1.0
+        :math:`\Delta`, the utility's sensitivity.
+
+    Returns
+    -------
+    ndarray of int, shape (reps, k)
+        The selected indices, in selection order.
+
+    Raises
+    ------
+    ValueError
+        If ``eps_run < 0`` or ``k < 1``.
 
     Examples
     --------
@@ -72,8 +133,35 @@ def em_topk(counts, eps_run, k, reps, rng, sensitivity=1.0):
     return true_topk(eps_run * c[None, :] / (2 * sensitivity) + g, k)
 
 
-def laplace_topk(counts, scale, k, reps, rng):
-    """``reps`` draws of the top-``k`` of Laplace-noised counts (noise scale ``scale``).
+def laplace_topk(counts: ArrayLike, scale: float, k: int, reps: int, rng: np.random.Generator) -> np.ndarray:
+    r"""``reps`` draws of the top-``k`` of Laplace-noised counts (noise scale ``scale``).
+
+    :math:`\hat\pi=\operatorname{top}_k(c_j+Z_j)`, :math:`Z_j\sim\mathrm{Lap}(b)`; with
+    :math:`b=L\sigma_{\max}` this is the MQM baseline (Song, Wang & Chaudhuri 2017;
+    Bai et al. 2026, Sec. 7).
+
+    Parameters
+    ----------
+    counts : array_like, shape (K,)
+        Counts :math:`c_j`.
+    scale : float
+        Laplace scale :math:`b>0`.
+    k : int
+        Number of indices kept.
+    reps : int
+        Number of independent draws.
+    rng : numpy.random.Generator
+        Source of randomness.
+
+    Returns
+    -------
+    ndarray of int, shape (reps, k)
+        The noisy top-``k`` indices.
+
+    Raises
+    ------
+    ValueError
+        If ``scale <= 0``.
 
     Examples
     --------
@@ -87,7 +175,7 @@ def laplace_topk(counts, scale, k, reps, rng):
     return true_topk(c[None, :] + rng.laplace(scale=scale, size=(reps, c.size)), k)
 
 
-def topk_metrics(pred, counts, k):
+def topk_metrics(pred: ArrayLike, counts: ArrayLike, k: int) -> dict[str, np.ndarray]:
     r"""Metrics of Bai et al. (2026), Sec. 7.1.5, for predictions ``pred`` (reps, k).
 
     Returns a dict of arrays over reps: ``acc`` (reps, k) exact-rank accuracy Acc@j,
@@ -95,6 +183,20 @@ def topk_metrics(pred, counts, k):
     relevance rel = true count, :math:`\mathrm{DCG}=\sum_j rel(\hat\pi_j)/\log_2(j+1)`, and
     ``l1`` :math:`\sum_j|\tilde c_j-c_j|` (count of the item placed at rank j vs the true
     j-th count).
+
+    Parameters
+    ----------
+    pred : array_like of int, shape (reps, k)
+        Predicted rankings.
+    counts : array_like, shape (K,)
+        True counts.
+    k : int
+        Length of the rankings.
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``acc`` (reps, k), ``hr``, ``ndcg``, ``l1`` (reps,).
 
     Examples
     --------

@@ -27,6 +27,15 @@ class AdditiveNoise:
     ------
     ValueError
         If ``scale`` is negative, infinite or NaN.
+
+    Examples
+    --------
+    >>> from rpp.noise import GaussianNoise
+    >>> nz = GaussianNoise(2.0)  # a subclass
+    >>> isinstance(nz, AdditiveNoise), nz.variance
+    (True, 4.0)
+    >>> nz.release(1.0, rng=0) != 1.0
+    True
     """
 
     #: Name of the family in :func:`rpp.calibrate` (``noise=...``).

@@ -44,9 +44,13 @@ The noise object is :class:`rpp.noise.LaplaceNoise`; the calibration methods of
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import special
 
+from ..distributions import Prior
 from .. import _validation as v
 from .._numerics import integrate_log, lse
 from ..distributions import Empirical, Gaussian, check_prior, components
@@ -116,7 +120,7 @@ def _log_density(y, comp, b):
     return lse(parts, axis=1)
 
 
-def laplace_noisy_logpdf(prior, y, scale):
+def laplace_noisy_logpdf(prior: Prior, y: ArrayLike, scale: float) -> Any:
     r"""Log density of :math:`X + \mathrm{Lap}(b)` under ``prior`` at the points ``y`` (``scale = b > 0``).
 
     Parameters
@@ -331,7 +335,7 @@ def _smooth_log_integral(P, Q, alpha, b):
 # ----------------------------------------------------------------------------
 
 
-def laplace_renyi_divergence_bound(p, q, alpha, scale):
+def laplace_renyi_divergence_bound(p: Prior, q: Prior, alpha: float, scale: float) -> tuple[float, float]:
     r"""Value and error bound of :math:`D_\alpha(p * \mathrm{Lap}(b) \,\|\, q * \mathrm{Lap}(b))`.
 
     See the module docstring for the method.  ``value + error`` is an upper
@@ -399,7 +403,7 @@ def laplace_renyi_divergence_bound(p, q, alpha, scale):
     return value, float(err)
 
 
-def laplace_renyi_divergence(p, q, alpha, scale):
+def laplace_renyi_divergence(p: Prior, q: Prior, alpha: float, scale: ArrayLike) -> Any:
     r""":math:`D_\alpha(p * \mathrm{Lap}(b)\,\|\,q * \mathrm{Lap}(b))`: the privacy loss of the Laplace mechanism.
 
     ``alpha`` and ``scale`` may be arrays (evaluated point by point).  See

@@ -8,6 +8,8 @@ baseline of Pierquin et al. 2024 with sensitivity :math:`W_\infty`).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .. import _validation as v
@@ -15,7 +17,7 @@ from .. import _validation as v
 __all__ = ["log_laplace_shift_integral", "laplace_rdp", "laplace_rdp_scale"]
 
 
-def log_laplace_shift_integral(t, alpha):
+def log_laplace_shift_integral(t: float | np.ndarray, alpha: float | np.ndarray) -> Any:
     r"""Log of :math:`I_\alpha(t) = \int \ell(y-t)^\alpha \ell(y)^{1-\alpha}dy` for the unit Laplace density :math:`\ell`.
 
     Mironov 2017, Proposition 6: for :math:`t = \Delta/b \ge 0`,
@@ -61,7 +63,7 @@ def log_laplace_shift_integral(t, alpha):
     return out if out.ndim else float(out)
 
 
-def laplace_rdp(sensitivity, scale, alpha):
+def laplace_rdp(sensitivity: float | np.ndarray, scale: float | np.ndarray, alpha: float | np.ndarray) -> Any:
     r"""Rényi divergence between shifted Laplace laws, :math:`D_\alpha(\mathrm{Lap}(\Delta, b)\,\|\,\mathrm{Lap}(0, b))`.
 
     Mironov 2017, Proposition 6 (the Rényi DP of the Laplace mechanism with
@@ -125,7 +127,7 @@ def laplace_rdp(sensitivity, scale, alpha):
     return out if out.ndim else float(out)
 
 
-def laplace_rdp_scale(sensitivity, alpha, epsilon):
+def laplace_rdp_scale(sensitivity: float | np.ndarray, alpha: float | np.ndarray, epsilon: float | np.ndarray) -> Any:
     r"""Smallest Laplace scale :math:`b` with :math:`D_\alpha(\mathrm{Lap}(\Delta,b)\|\mathrm{Lap}(0,b)) \le \varepsilon`.
 
     Inverts :func:`laplace_rdp` (Mironov 2017, Prop. 6) in :math:`t = \Delta/b`

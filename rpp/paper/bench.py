@@ -32,7 +32,7 @@ def _timed(fn, repeat=3):
     return best, out
 
 
-def gaussian_grid(n_eps=1000, n_alpha=100):
+def gaussian_grid(n_eps: int = 1000, n_alpha: int = 100) -> dict[str, float]:
     P, Q = Gaussian(0.0, 0.25), Gaussian(1.0, 16.0)
     eps = np.geomspace(1e-3, 10, n_eps)
     alpha = np.geomspace(1.01, 100, n_alpha)[:, None]
@@ -43,9 +43,9 @@ def gaussian_grid(n_eps=1000, n_alpha=100):
     return dict(points=eps.size * alpha.size, closed_form_s=t_cf, exact_s=t_ex, ratio=t_ex / t_cf)
 
 
-def mixture_pairs(n_pairs=5, seed=0):
+def mixture_pairs(n_pairs: int = 5, seed: int = 0) -> dict[str, tuple[float, float]]:
     rng = np.random.default_rng(seed)
-    rows = {m: [] for m in ("exact", "gmm-ot", "gmm-ot-tight")}
+    rows: dict[str, list[float]] = {m: [] for m in ("exact", "gmm-ot", "gmm-ot-tight")}
     for _ in range(n_pairs):
         P = GaussianMixture(rng.dirichlet(np.ones(3)), rng.normal(0, 3, 3), np.exp(rng.uniform(-1.5, 1, 3)))
         Q = GaussianMixture(rng.dirichlet(np.ones(3)), rng.normal(0, 3, 3), np.exp(rng.uniform(-1.5, 1, 3)))
@@ -71,7 +71,7 @@ FIXED_CASES = [
 ]
 
 
-def theta_ratios():
+def theta_ratios() -> list[tuple[str, float, dict[str, float]]]:
     out = []
     for name, P, Q, a, e in FIXED_CASES:
         exact = calibrate(P, Q, alpha=a, epsilon=e).scale
@@ -84,7 +84,7 @@ def theta_ratios():
     return out
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=5, help="mixture pairs to time (default 5)")
     args = parser.parse_args(argv)

@@ -7,14 +7,22 @@ r"""The examples of Bai et al. (2026) reproduced in chapter 7: collapse mechanis
 * :data:`ASIA` -- the Bayesian network of Section 6.4 (Asia in place of ALARM);
 * :data:`CAPTURE24_STATES` -- the activity classes of the Top-:math:`k` experiments (Section 7).
 
-Re-exported, under the same names, by :mod:`rpp.composition`.
+Example 5 lives in :mod:`rpp.paper.composition_example5` (imported here). Re-exported, under
+the same names, by :mod:`rpp.composition`.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import _validation as v
+from .composition_example5 import (
+    example5_epsilon,
+    example5_epsilon_bruteforce,
+    example5_mechanism,
+    simulate_example5,
+)
 
 __all__ = [
     "example1_mechanism",
@@ -61,7 +69,7 @@ CAPTURE24_STATES = (
 
 
 # ----------------------------------------------------------------------------- Example 1
-def _split(prior, s1_mask):
+def _split(prior: ArrayLike, s1_mask: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     prior = v.pmf("prior", prior)
     s1 = np.asarray(s1_mask, dtype=bool)
     if s1.shape != prior.shape:
@@ -74,17 +82,35 @@ def _split(prior, s1_mask):
     return prior, s1, cond1, cond2
 
 
-def example1_mechanism(prior, s1_mask):
+def example1_mechanism(prior: ArrayLike, s1_mask: ArrayLike) -> np.ndarray:
     r"""Output distribution of :math:`\mathcal M^*` of Bai et al. (2026), Example 1.
 
     If :math:`s_1(D)` holds, :math:`\mathcal M^*` samples :math:`D'\sim\theta^*(\cdot\mid s_2)`
     and outputs :math:`(D,D')`; if :math:`s_2(D)` holds it samples
     :math:`D'\sim\theta^*(\cdot\mid s_1)` and outputs :math:`(D',D)`.
 
+    Parameters
+    ----------
+    prior : array_like, shape (N,)
+        Prior :math:`\theta^*` over the datasets.
+    s1_mask : array_like of bool, shape (N,)
+        The datasets where :math:`s_1` holds.
+
     Returns
     -------
     mech : ndarray, shape (N, N*N)
         ``mech[D, a*N + b] = Pr(M*(D) = (a, b))``.
+
+    Raises
+    ------
+    ValueError
+        If ``prior`` is not a pmf, ``s1_mask`` has another shape, or a secret has prior 0.
+
+    Examples
+    --------
+    >>> prior, s1 = [0.25] * 4, [True, True, False, False]
+    >>> example1_mechanism(prior, s1).shape
+    (4, 16)
     """
     prior, s1, cond1, cond2 = _split(prior, s1_mask)
     N = prior.size
@@ -97,7 +123,7 @@ def example1_mechanism(prior, s1_mask):
     return mech.reshape(N, N * N)
 
 
-def example1_expected_runs(prior, s1_mask):
+def example1_expected_runs(prior: ArrayLike, s1_mask: ArrayLike) -> float:
     r"""Exact expected number of runs of Example 1 until the dataset is revealed.
 
     Given :math:`s_1` the right component is i.i.d. :math:`\theta^*(\cdot\mid s_2)`; after the
@@ -107,6 +133,29 @@ def example1_expected_runs(prior, s1_mask):
     .. math:: \E[T\mid s_1] = 1 + \sum_d \frac{\theta^*(d\mid s_2)}{1-\theta^*(d\mid s_2)},
 
     and symmetrically for :math:`s_2`; the result averages over the prior of the secret.
+
+    Parameters
+    ----------
+    prior : array_like, shape (N,)
+        Prior :math:`\theta^*` over the datasets.
+    s1_mask : array_like of bool, shape (N,)
+        The datasets where :math:`s_1` holds.
+
+    Returns
+    -------
+    float
+        :math:`\E[T]`.
+
+    Raises
+    ------
+    ValueError
+        If ``prior`` is not a pmf, ``s1_mask`` has another shape, or a secret has prior 0.
+
+    Examples
+    --------
+    >>> prior, s1 = [0.25] * 4, [True, True, False, False]
+    >>> round(float(example1_expected_runs(prior, s1)), 6)
+    3.0
     """
     prior, s1, cond1, cond2 = _split(prior, s1_mask)
     if cond1.max() >= 1 or cond2.max() >= 1:
@@ -116,19 +165,58 @@ def example1_expected_runs(prior, s1_mask):
     return prior[s1].sum() * e_given_s1 + prior[~s1].sum() * e_given_s2
 
 
-def example1_runs_bound(prior, s1_mask):
-    r"""Bai et al. (2026), Thm. (Example 1): :math:`\E[T]\le 1+1/(1-\max_D\max_{s_i}\Pr(D\mid s_i))`."""
+def example1_runs_bound(prior: ArrayLike, s1_mask: ArrayLike) -> float:
+    r"""Bai et al. (2026), Thm. (Example 1): :math:`\E[T]\le 1+1/(1-\max_D\max_{s_i}\Pr(D\mid s_i))`.
+
+    Parameters
+    ----------
+    prior : array_like, shape (N,)
+        Prior :math:`\theta^*` over the datasets.
+    s1_mask : array_like of bool, shape (N,)
+        The datasets where :math:`s_1` holds.
+
+    Returns
+    -------
+    float
+        The bound (``inf`` if some :math:`\Pr(D\mid s_i)=1`).
+
+    Raises
+    ------
+    ValueError
+        If ``prior`` is not a pmf, ``s1_mask`` has another shape, or a secret has prior 0.
+
+    Examples
+    --------
+    >>> prior, s1 = [0.25] * 4, [True, True, False, False]
+    >>> round(float(example1_runs_bound(prior, s1)), 6)
+    3.0
+    """
     prior, s1, cond1, cond2 = _split(prior, s1_mask)
     m = max(cond1.max(), cond2.max())
     return np.inf if m >= 1 else 1.0 + 1.0 / (1.0 - m)
 
 
-def simulate_example1(prior, s1_mask, n_trials, rng, max_runs=10_000):
+def simulate_example1(
+    prior: ArrayLike, s1_mask: ArrayLike, n_trials: int, rng: np.random.Generator, max_runs: int = 10_000
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Simulate the repeated-run attack on Example 1 (vectorised over trials).
 
     Each trial draws :math:`D\sim\theta^*`, runs :math:`\mathcal M^*` until two different
     outputs have been seen, and lets the attacker output the tuple component that did not
     change.
+
+    Parameters
+    ----------
+    prior : array_like, shape (N,)
+        Prior :math:`\theta^*` over the datasets.
+    s1_mask : array_like of bool, shape (N,)
+        The datasets where :math:`s_1` holds.
+    n_trials : int
+        Number of independent trials.
+    rng : numpy.random.Generator
+        Source of randomness.
+    max_runs : int, default 10000
+        Cap on the runs of one trial.
 
     Returns
     -------
@@ -136,6 +224,18 @@ def simulate_example1(prior, s1_mask, n_trials, rng, max_runs=10_000):
         Number of runs until the reveal.
     correct : ndarray of bool
         Whether the attacker's reconstruction equals the true dataset.
+
+    Raises
+    ------
+    ValueError
+        If ``prior`` is not a pmf, ``s1_mask`` has another shape, or a secret has prior 0.
+
+    Examples
+    --------
+    >>> prior, s1 = [0.25] * 4, [True, True, False, False]
+    >>> runs, correct = simulate_example1(prior, s1, 1000, np.random.default_rng(0))
+    >>> bool(correct.all()), round(float(runs.mean()), 2)
+    (True, 2.93)
     """
     prior, s1, cond1, cond2 = _split(prior, s1_mask)
     n_trials = v.integer("n_trials", n_trials, 1)
@@ -172,7 +272,7 @@ def _bits(n):
     return ((np.arange(2**n)[:, None] >> np.arange(n - 1, -1, -1)) & 1).astype(np.int8)
 
 
-def example3_mechanism(n, p_one=0.5):
+def example3_mechanism(n: int, p_one: float = 0.5) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""Output distribution of :math:`\mathcal M^*` of Bai et al. (2026), Example 3.
 
     Datasets are :math:`n`-bit strings :math:`x_1\dots x_n` (prior: i.i.d. bits with
@@ -182,6 +282,13 @@ def example3_mechanism(n, p_one=0.5):
     :math:`x_1\oplus\cdots\oplus x_n` (``n`` odd) or :math:`x_2\oplus\cdots\oplus x_n`
     (``n`` even).
 
+    Parameters
+    ----------
+    n : int
+        Number of bits, ``>= 3``.
+    p_one : float, default 0.5
+        :math:`\Pr(x_k=1)`.
+
     Returns
     -------
     prior : ndarray, shape (2**n,)
@@ -189,6 +296,16 @@ def example3_mechanism(n, p_one=0.5):
         Columns ``0 .. 2**(n-1)-1`` are the type-A outputs (bit vectors read as binary
         numbers), the last two columns the type-B outputs 0 and 1.
     bits : ndarray, shape (2**n, n)
+
+    Raises
+    ------
+    ValueError
+        If ``n < 3`` or ``p_one`` is not a probability.
+
+    Examples
+    --------
+    >>> [a.shape for a in example3_mechanism(3)]
+    [(8,), (8, 6), (8, 3)]
     """
     n = v.integer("n", n, 3)
     v.probability("p_one", p_one)
@@ -204,13 +321,35 @@ def example3_mechanism(n, p_one=0.5):
     return prior, mech, bits
 
 
-def simulate_example3(n, n_trials, rng, max_runs=10_000):
+def simulate_example3(
+    n: int, n_trials: int, rng: np.random.Generator, max_runs: int = 10_000
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Simulate the reconstruction attack on Example 3 (uniform i.i.d. bits).
 
     The attacker waits for one type-A and one type-B output, computes
     :math:`x_1 = (\bigoplus_k A_k)\oplus B` and then :math:`x_k = A_k\oplus x_1`.
 
-    Returns ``(runs, correct)`` as in :func:`simulate_example1`.
+    Parameters
+    ----------
+    n : int
+        Number of bits.
+    n_trials : int
+        Number of independent trials.
+    rng : numpy.random.Generator
+        Source of randomness.
+    max_runs : int, default 10000
+        Cap on the runs of one trial.
+
+    Returns
+    -------
+    runs, correct : ndarray
+        As in :func:`simulate_example1`.
+
+    Examples
+    --------
+    >>> runs, correct = simulate_example3(3, 1000, np.random.default_rng(0))
+    >>> bool(correct.all()), round(float(runs.mean()), 2)
+    (True, 2.98)
     """
     n = v.integer("n", n, 3)
     n_trials = v.integer("n_trials", n_trials, 1)
@@ -233,111 +372,3 @@ def simulate_example3(n, n_trials, rng, max_runs=10_000):
     x1 = (A.sum(1) % 2) ^ B
     recon = np.concatenate([x1[:, None], A ^ x1[:, None]], axis=1).astype(np.int8)
     return runs, np.all(recon == x, axis=1)
-
-
-# ----------------------------------------------------------------------------- Example 5
-def _check_bounds(LT, UT, LF, UF):
-    for nm, value in (("L_T", LT), ("U_T", UT), ("L_F", LF), ("U_F", UF)):
-        v.probability(nm, value)
-    if LT > UT:
-        raise ValueError(f"L_T must be <= U_T, got {LT} > {UT}")
-    if LF > UF:
-        raise ValueError(f"L_F must be <= U_F, got {LF} > {UF}")
-
-
-def example5_epsilon(LT, UT, LF, UF):
-    r"""Pufferfish parameter of Example 5 (Bai et al. 2026, Thm. for Example 5).
-
-    .. math::
-        \epsilon=\max\Bigl(\bigl|\log\tfrac{U_T}{L_F}\bigr|,\bigl|\log\tfrac{L_T}{U_F}\bigr|,
-        \bigl|\log\tfrac{1-U_T}{U_F}\bigr|,\bigl|\log\tfrac{1-L_T}{L_F}\bigr|,
-        \bigl|\log\tfrac{L_T}{1-L_F}\bigr|,\bigl|\log\tfrac{U_T}{1-U_F}\bigr|,
-        \bigl|\log\tfrac{1-U_T}{1-L_F}\bigr|,\bigl|\log\tfrac{1-L_T}{1-U_F}\bigr|\Bigr).
-    """
-    _check_bounds(LT, UT, LF, UF)
-    vals = [
-        UT / LF,
-        LT / UF,
-        (1 - UT) / UF,
-        (1 - LT) / LF,
-        LT / (1 - LF),
-        UT / (1 - UF),
-        (1 - UT) / (1 - LF),
-        (1 - LT) / (1 - UF),
-    ]
-    return float(np.max(np.abs(np.log(vals))))
-
-
-def example5_mechanism(t, f):
-    r"""Case-level output distribution of :math:`\mathcal M^*` in Example 5.
-
-    The four cases are 1a, 1b (:math:`s_1` true, :math:`\Pr(1a\mid s_1)=t`) and 2a, 2b
-    (:math:`s_1` false, :math:`\Pr(2a\mid\neg s_1)=f`). The mechanism outputs the pair
-    (case in {1a,1b}, case in {2a,2b}) whose true-side entry is the real case and whose
-    other entry is uniform on the other side.
-
-    Returns
-    -------
-    p_s1, p_not_s1 : ndarray, shape (4,)
-        Output distributions over (1a,2a), (1a,2b), (1b,2a), (1b,2b) given :math:`s_1`
-        and given :math:`\neg s_1`.
-    """
-    t = np.asarray(t, float)[..., None]
-    f = np.asarray(f, float)[..., None]
-    c1 = np.concatenate([t, t, 1 - t, 1 - t], -1)  # Pr(first entry | s1)
-    c2 = np.concatenate([f, 1 - f, f, 1 - f], -1)  # Pr(second entry | not s1)
-    return 0.5 * c1, 0.5 * c2
-
-
-def example5_epsilon_bruteforce(LT, UT, LF, UF, grid=201):
-    r"""Brute-force :math:`\sup_{\theta\in\Theta}\max_\omega|\log\Pr(\omega\mid s_1,\theta)/\Pr(\omega\mid\neg s_1,\theta)|`.
-
-    The prior set is parametrised by :math:`t=\Pr(1a\mid s_1)\in[L_T,U_T]` and
-    :math:`f=\Pr(2a\mid\neg s_1)\in[L_F,U_F]`; the supremum is taken over a
-    ``grid`` × ``grid`` lattice including the endpoints.
-    """
-    _check_bounds(LT, UT, LF, UF)
-    t, f = np.meshgrid(np.linspace(LT, UT, grid), np.linspace(LF, UF, grid), indexing="ij")
-    p1, p2 = example5_mechanism(t, f)
-    return float(np.max(np.abs(np.log(p1) - np.log(p2))))
-
-
-def simulate_example5(LT, UT, LF, UF, n_trials, rng, p_s1=0.5, max_runs=10_000):
-    r"""Simulate the attack on Example 5 under random priors from the set.
-
-    Each trial draws a prior (:math:`t\sim U[L_T,U_T]`, :math:`f\sim U[L_F,U_F]`), a secret
-    (:math:`\Pr(s_1)=` ``p_s1``) and the case, then runs :math:`\mathcal M^*` until two
-    different outputs appear; the unchanged entry is the true case, hence the secret.
-
-    Returns ``(runs, correct)``; ``correct`` compares the inferred secret with the truth.
-    """
-    _check_bounds(LT, UT, LF, UF)
-    n_trials = v.integer("n_trials", n_trials, 1)
-    t = rng.uniform(LT, UT, n_trials)
-    f = rng.uniform(LF, UF, n_trials)
-    s1 = rng.random(n_trials) < p_s1
-    # true case: 0 = 'a', 1 = 'b' on the true side
-    case = np.where(s1, rng.random(n_trials) >= t, rng.random(n_trials) >= f).astype(int)
-
-    def one_run(k_idx):
-        fake = rng.integers(0, 2, size=k_idx.size)
-        first = np.where(s1[k_idx], case[k_idx], fake)
-        second = np.where(s1[k_idx], fake, case[k_idx])
-        return first, second
-
-    f0, s0 = one_run(np.arange(n_trials))
-    runs = np.ones(n_trials, int)
-    inferred = np.zeros(n_trials, bool)
-    active = np.arange(n_trials)
-    for r in range(2, max_runs + 1):
-        if active.size == 0:
-            break
-        a, b = one_run(active)
-        differs = (a != f0[active]) | (b != s0[active])
-        done = active[differs]
-        inferred[done] = a[differs] == f0[done]  # first entry unchanged  =>  s1 true
-        runs[done] = r
-        active = active[~differs]
-    if active.size:
-        raise RuntimeError("some trials not revealed within max_runs")
-    return runs, inferred == s1

@@ -28,9 +28,11 @@ any other method of :func:`rpp.calibration.methods`
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 import pandas as pd
 
 from .. import _validation as v
@@ -116,7 +118,12 @@ AWASS_SETTINGS = {
 }
 
 
-def load_setting(setting, df=None, queries=("raw", "mean", "gp", "bnn"), **options):
+def load_setting(
+    setting: dict[str, Any],
+    df: pd.DataFrame | None = None,
+    queries: Sequence[str] = ("raw", "mean", "gp", "bnn"),
+    **options: Any,
+) -> dict[str, QueryPriors]:
     """Build the priors of several query families for one setting.
 
     Parameters
@@ -157,7 +164,7 @@ def _model_divergence(p, q, alpha, variance, directed):
     return max(r[0] for r in vals), max(r[1] for r in vals)
 
 
-def resolve_rule(priors, rule):
+def resolve_rule(priors: QueryPriors, rule: str) -> tuple[Any, Any, Any, str]:
     """How a rule is applied to a query: ``(method, prior_i, prior_j, label)``.
 
     ``prior_i``, ``prior_j`` are the priors whose exact :math:`D_\\alpha` the
@@ -217,7 +224,17 @@ def _point(p, q, mp, mq, alpha, epsilon, method, directed, model_check):
     )
 
 
-def sweep(priors, rules, *, alpha, epsilon, directed=False, dataset="", progress=False, n_jobs=1):
+def sweep(
+    priors: QueryPriors,
+    rules: Sequence[str],
+    *,
+    alpha: ArrayLike,
+    epsilon: ArrayLike,
+    directed: bool = False,
+    dataset: str = "",
+    progress: bool = False,
+    n_jobs: int = 1,
+) -> pd.DataFrame:
     r"""Calibrate one query's priors with several rules over an (α, ε) grid.
 
     Parameters
@@ -380,7 +397,7 @@ def _run_tasks(tasks, progress, n_jobs, desc):
     return out
 
 
-def check_guarantees(table, rules=None, on="guaranteed"):
+def check_guarantees(table: pd.DataFrame, rules: Sequence[str] | None = None, on: str = "guaranteed") -> pd.DataFrame:
     """Rows of ``table`` (from :func:`sweep`) whose guarantee check failed; empty when all hold.
 
     ``on="guaranteed"`` checks each rule on the prior it was calibrated for,
@@ -392,7 +409,14 @@ def check_guarantees(table, rules=None, on="guaranteed"):
     return sel[~sel[on].astype(bool)]
 
 
-def reduction_table(table, *, baseline="pierquin", reference="exact", exclude_zero=True, by=("dataset", "query")):
+def reduction_table(
+    table: pd.DataFrame,
+    *,
+    baseline: str = "pierquin",
+    reference: str = "exact",
+    exclude_zero: bool = True,
+    by: Sequence[str] = ("dataset", "query"),
+) -> pd.DataFrame:
     r"""Noise reduction of every rule against the baseline, per panel.
 
     For each panel (a group of ``by`` plus ``alpha`` and ``directed``) and rule
@@ -458,7 +482,7 @@ def reduction_table(table, *, baseline="pierquin", reference="exact", exclude_ze
     return pd.DataFrame(rows)
 
 
-def headline(reductions, rule, average="panel"):
+def headline(reductions: pd.DataFrame, rule: str, average: str = "panel") -> float:
     r"""Average noise reduction of one rule (percent), from :func:`reduction_table`.
 
     ``average="panel"``: the unweighted mean of the per-panel reductions over the

@@ -5,7 +5,11 @@ r"""The model-based query families of Yang et al. 2026, Sec. V-A: a Gaussian-pro
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
+import pandas as pd
 from scipy import linalg
 
 from ..distributions import Gaussian
@@ -66,7 +70,19 @@ def _model_query(query, priors, data, n_quantiles, details):
     return QueryPriors(query, priors[0], priors[1], baselines[0], baselines[1], data[0][2], data[1][2], details)
 
 
-def gp_priors(df, x, secret, s_i, s_j, *, features, query_point=None, max_train=350, random_state=0, n_quantiles=1000):
+def gp_priors(
+    df: pd.DataFrame,
+    x: str,
+    secret: str,
+    s_i: Any,
+    s_j: Any,
+    *,
+    features: Sequence[str],
+    query_point: Any = None,
+    max_train: int = 350,
+    random_state: int = 0,
+    n_quantiles: int = 1000,
+) -> QueryPriors:
     r"""GP query: latent GP posterior at a fixed query point, one GP per secret subset.
 
     For each secret a :class:`~sklearn.gaussian_process.GaussianProcessRegressor`
@@ -189,20 +205,20 @@ def _hidden_layer(Z, y, n_hidden, feature_map, random_state):
 
 
 def bnn_priors(
-    df,
-    x,
-    secret,
-    s_i,
-    s_j,
+    df: pd.DataFrame,
+    x: str,
+    secret: str,
+    s_i: Any,
+    s_j: Any,
     *,
-    features,
-    query_point=None,
-    n_hidden=50,
-    feature_map="random",
-    max_train=350,
-    random_state=0,
-    n_quantiles=1000,
-):
+    features: Sequence[str],
+    query_point: Any = None,
+    n_hidden: int = 50,
+    feature_map: str = "random",
+    max_train: int = 350,
+    random_state: int = 0,
+    n_quantiles: int = 1000,
+) -> QueryPriors:
     r"""BNN query: a Bayesian last-layer network per secret subset, its latent output at :math:`x_\star`.
 
     Network :math:`f(z) = c + \tanh(zW + c_1)\,w` on the standardised inputs

@@ -49,7 +49,11 @@ growing like :math:`\sqrt{2\ln B}` when :math:`\sigma_i \ne \sigma_j`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
+import pandas as pd
 
 from .. import _validation as v
 from ..distributions import Empirical, Gaussian, GaussianMixture
@@ -72,7 +76,17 @@ __all__ = [
 ]
 
 
-def raw_priors(df, x, secret, s_i, s_j, *, max_components=10, reg_covar="resolution", random_state=0):
+def raw_priors(
+    df: pd.DataFrame,
+    x: str,
+    secret: str,
+    s_i: Any,
+    s_j: Any,
+    *,
+    max_components: int = 10,
+    reg_covar: float | str = "resolution",
+    random_state: int = 0,
+) -> QueryPriors:
     r"""RAW query: EM/BIC Gaussian mixtures (model) and the data themselves (baseline).
 
     Parameters
@@ -116,7 +130,7 @@ def raw_priors(df, x, secret, s_i, s_j, *, max_components=10, reg_covar="resolut
     )
 
 
-def mean_priors(df, x, secret, s_i, s_j, *, n_quantiles=1000):
+def mean_priors(df: pd.DataFrame, x: str, secret: str, s_i: Any, s_j: Any, *, n_quantiles: int = 1000) -> QueryPriors:
     r"""MEAN query: :math:`N(\bar x_s, \hat\sigma_s^2 / n_s)` per secret (``ddof=1``), Yang et al. 2026 Sec. V-A.
 
     The baseline priors are the ``n_quantiles``-point quantile discretisations of
@@ -147,15 +161,20 @@ def mean_priors(df, x, secret, s_i, s_j, *, n_quantiles=1000):
 # ---------------------------------------------------------------------------
 
 
-def query_priors(df, x, secret, s_i, s_j, query, **options):
+def query_priors(df: pd.DataFrame, x: str, secret: str, s_i: Any, s_j: Any, query: str, **options: Any) -> QueryPriors:
     """Priors of one query family (``"raw"``, ``"mean"``, ``"gp"``, ``"bnn"``); ``options`` go to its builder."""
-    builders = {"raw": raw_priors, "mean": mean_priors, "gp": gp_priors, "bnn": bnn_priors}
+    builders: dict[str, Callable[..., QueryPriors]] = {
+        "raw": raw_priors,
+        "mean": mean_priors,
+        "gp": gp_priors,
+        "bnn": bnn_priors,
+    }
     if query not in builders:
         raise ValueError(f"query must be one of {QUERY_FAMILIES}, got {query!r}")
     return builders[query](df, x, secret, s_i, s_j, **options)
 
 
-def paper_method(priors):
+def paper_method(priors: QueryPriors) -> str:
     """The rule Yang et al. 2026 use for a prior pair: ``"gmm-ot"`` (Thm IV.1) for mixtures, ``"closed-form"`` (Thm III.5) for Gaussians."""
     p, q = (priors.prior_i, priors.prior_j) if isinstance(priors, QueryPriors) else priors
     if isinstance(p, Gaussian) and isinstance(q, Gaussian):

@@ -4,9 +4,12 @@ subsets, the data resolution, the quantile discretisation and the model inputs o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 import pandas as pd
 
 from .. import _validation as v
@@ -71,7 +74,9 @@ def _check_columns(df, columns):
             raise ValueError(f"column {c!r} is not in df (columns: {list(df.columns)})")
 
 
-def secret_subsets(df, x, secret, s_i, s_j, features=()):
+def secret_subsets(
+    df: pd.DataFrame, x: str, secret: str, s_i: Any, s_j: Any, features: Sequence[str] = ()
+) -> tuple[Any, Any]:
     """Rows of ``df`` with ``secret == s_i`` and with ``secret == s_j``.
 
     Rows with a missing value in ``x`` or in one of ``features`` are dropped.
@@ -106,7 +111,7 @@ def secret_subsets(df, x, secret, s_i, s_j, features=()):
     return out[0], out[1]
 
 
-def data_resolution(*samples):
+def data_resolution(*samples: ArrayLike) -> float:
     """Recording resolution :math:`h` of data: the smallest gap between distinct pooled values.
 
     Values are first rounded to 10 significant decimals so that ``0.1``-steps
@@ -118,7 +123,7 @@ def data_resolution(*samples):
     return float(np.min(np.diff(u))) if u.size > 1 else np.inf
 
 
-def quantile_discretization(prior, n_quantiles=1000):
+def quantile_discretization(prior: Gaussian | GaussianMixture, n_quantiles: int = 1000) -> Empirical:
     r"""The ``n_quantiles`` quantiles :math:`F^{-1}((k-1/2)/B)`, :math:`k = 1..B`, as an :class:`~rpp.Empirical`.
 
     The quantile discretisation of a continuous prior: the empirical law of
@@ -135,7 +140,17 @@ def quantile_discretization(prior, n_quantiles=1000):
     return Empirical(prior.ppf(u))
 
 
-def model_inputs(df, x, secret, s_i, s_j, features, query_point, max_train, random_state):
+def model_inputs(
+    df: pd.DataFrame,
+    x: str,
+    secret: str,
+    s_i: Any,
+    s_j: Any,
+    features: Sequence[str],
+    query_point: Any,
+    max_train: int,
+    random_state: int,
+) -> tuple[Any, ...]:
     """Standardised model inputs of the GP and BNN queries: ``(data, z_query, x_query, (loc, scale))``.
 
     The ``features`` are standardised with the mean and standard deviation of the two

@@ -13,8 +13,13 @@ All three take two :class:`~rpp.Empirical` priors coupled monotonically
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Callable
 
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ..distributions import Prior
 from .. import _validation as v
 from .._numerics import largest_feasible, lse, step_up
 from ..distributions import Empirical
@@ -23,7 +28,14 @@ from ..transport import quantile_coupling
 __all__ = ["exponential_family_eta", "two_sided_geometric_renyi", "alpha_below_one_laplace_scale"]
 
 
-def exponential_family_eta(prior_i, prior_j, alpha, epsilon, cost=None, rule="paper"):
+def exponential_family_eta(
+    prior_i: Prior,
+    prior_j: Prior,
+    alpha: float,
+    epsilon: float,
+    cost: Callable[[np.ndarray], ArrayLike] | None = None,
+    rule: str = "paper",
+) -> float:
     r"""Largest rate :math:`\eta` of the noise :math:`p(z)\propto e^{-\eta c(z)}` meeting eq. (13).
 
     For a metric cost :math:`c` (symmetric, :math:`c(0)=0`, triangle inequality)
@@ -97,7 +109,7 @@ def exponential_family_eta(prior_i, prior_j, alpha, epsilon, cost=None, rule="pa
     return float(largest_feasible(g, target / (kappa * c.max())))
 
 
-def two_sided_geometric_renyi(p, q, alpha, eta):
+def two_sided_geometric_renyi(p: Empirical, q: Empirical, alpha: float, eta: float) -> float:
     r"""Exact :math:`D_\alpha` after two-sided geometric (discrete Laplace) noise on integer data.
 
     The noise :math:`P(Z = z) = \frac{1-r}{1+r}r^{|z|}`, :math:`r = e^{-\eta}`,
@@ -157,7 +169,9 @@ def two_sided_geometric_renyi(p, q, alpha, eta):
     return float(max(0.0, log_i / (alpha - 1)))
 
 
-def alpha_below_one_laplace_scale(prior_i, prior_j, alpha, epsilon, rule="paper"):
+def alpha_below_one_laplace_scale(
+    prior_i: Prior, prior_j: Prior, alpha: float, epsilon: float, rule: str = "paper"
+) -> float:
     r"""Smallest Laplace scale meeting the sufficient condition for :math:`\alpha \in (0,1)`.
 
     For :math:`\alpha\in(0,1)`, :math:`D_\alpha \le \varepsilon` iff

@@ -11,6 +11,8 @@ arguments broadcast.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .. import _validation as v
@@ -32,7 +34,14 @@ def _check(mu_i, var_i, mu_j, var_j, alpha, epsilon):
     )
 
 
-def closed_form_variance(mu_i, var_i, mu_j, var_j, alpha, epsilon):
+def closed_form_variance(
+    mu_i: float | np.ndarray,
+    var_i: float | np.ndarray,
+    mu_j: float | np.ndarray,
+    var_j: float | np.ndarray,
+    alpha: float | np.ndarray,
+    epsilon: float | np.ndarray,
+) -> Any:
     r"""Closed-form sufficient noise variance, Yang et al. 2026, Theorem III.5, eq. (6).
 
     With :math:`x = \theta^2 + \sigma_i^2`, :math:`\delta = \sigma_j^2 - \sigma_i^2`,
@@ -81,7 +90,15 @@ def closed_form_variance(mu_i, var_i, mu_j, var_j, alpha, epsilon):
     return np.maximum(0.0, x - var_i)
 
 
-def published_bisection_variance(mu_i, var_i, mu_j, var_j, alpha, epsilon, tol=1e-12):
+def published_bisection_variance(
+    mu_i: float | np.ndarray,
+    var_i: float | np.ndarray,
+    mu_j: float | np.ndarray,
+    var_j: float | np.ndarray,
+    alpha: float | np.ndarray,
+    epsilon: float | np.ndarray,
+    tol: float = 1e-12,
+) -> Any:
     r"""Algorithm 1 of Yang et al. 2026, exactly as published (vectorised).
 
     ``L = 0``, ``R = α(µ_i - µ_j)² / (2ε)``; while ``R - L > tol``: ``M = (L+R)/2``,
@@ -137,7 +154,14 @@ def published_bisection_variance(mu_i, var_i, mu_j, var_j, alpha, epsilon, tol=1
     return R
 
 
-def gaussian_exact_variance(mu_i, var_i, mu_j, var_j, alpha, epsilon):
+def gaussian_exact_variance(
+    mu_i: float | np.ndarray,
+    var_i: float | np.ndarray,
+    mu_j: float | np.ndarray,
+    var_j: float | np.ndarray,
+    alpha: float | np.ndarray,
+    epsilon: float | np.ndarray,
+) -> Any:
     r"""Minimal θ² with exact :math:`D_\alpha(N(\mu_i,\sigma_i^2+\theta^2)\|N(\mu_j,\sigma_j^2+\theta^2)) \le \varepsilon`.
 
     The divergence is non-increasing in θ² (Prop. III.4; data processing), +inf

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..distributions import Components
+from ..distributions import Prior
 from .._numerics import lse, min_feasible
 from ..distributions import components
 from ..noise.gaussian import gaussian_divergence_upper
@@ -20,7 +22,7 @@ from ..transport import component_coupling, optimal_plan
 __all__ = ["log_psi_terms", "gmm_ot_variance", "gmm_ot_tight_variance"]
 
 
-def log_psi_terms(ci, cj, alpha, z):
+def log_psi_terms(ci: Components, cj: Components, alpha: float, z: float) -> np.ndarray:
     r"""Log-cost ψ_kl(θ²) of Theorem IV.1 (eq. 8); +inf outside the pair's domain.
 
     Parameters
@@ -57,7 +59,7 @@ def log_psi_terms(ci, cj, alpha, z):
     return psi
 
 
-def gmm_ot_variance(prior_i, prior_j, alpha, epsilon):
+def gmm_ot_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon: float) -> float:
     r"""Theorem IV.1 of Yang et al. 2026 with the domain enforced.
 
     Sufficient condition :math:`\sum_{kl}\pi^*_{kl}e^{\psi_{kl}(\theta)} \le e^{(\alpha-1)\varepsilon}`
@@ -166,7 +168,7 @@ def _tight_value(ci, cj, wi, wj, alpha, z, w2_plan):
     return min(_plan_value(p, logc) for p in candidates)
 
 
-def gmm_ot_tight_variance(prior_i, prior_j, alpha, epsilon):
+def gmm_ot_tight_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon: float) -> float:
     r"""Joint convexity with exact component divergences and the best coupling.
 
     For any coupling :math:`\pi` of the mixture weights, joint convexity of

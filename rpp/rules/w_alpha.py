@@ -53,6 +53,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import optimize, special
 
+from ..distributions import Prior
 from .. import _validation as v
 from .._numerics import integrate_log, largest_feasible, lse, min_feasible, step_up
 from ..distributions import Empirical, Gaussian, check_prior, components
@@ -276,7 +277,9 @@ def _t_w(noise, scale, w):
     return float(r if noise == "laplace" else r * r)
 
 
-def w_alpha_log_moment(prior_i, prior_j, alpha, scale, noise="laplace", rule="paper"):
+def w_alpha_log_moment(
+    prior_i: Prior, prior_j: Prior, alpha: float, scale: float, noise: str = "laplace", rule: str = "paper"
+) -> float:
     r"""Left side of the α-Wasserstein condition, :math:`\log\int c(x-x')\,d\pi^*(x,x')`.
 
     The condition :math:`\text{value} \le (\alpha-1)\varepsilon` implies
@@ -347,7 +350,7 @@ def w_alpha_log_moment(prior_i, prior_j, alpha, scale, noise="laplace", rule="pa
     return float(val + np.log1p(rel)) if np.isfinite(val) else np.inf
 
 
-def alpha_wasserstein(prior_i, prior_j, alpha, scale, noise="laplace"):
+def alpha_wasserstein(prior_i: Prior, prior_j: Prior, alpha: float, scale: float, noise: str = "laplace") -> float:
     r"""The paper's α-Wasserstein distance at a given noise scale (left sides of eqs. (12) and (14)).
 
     Laplace: :math:`W_\alpha = \bigl(\int e^{\alpha|x-x'|/b}d\pi^*\bigr)^{1/\alpha}` with
@@ -389,7 +392,9 @@ def alpha_wasserstein(prior_i, prior_j, alpha, scale, noise="laplace"):
     return float(np.exp(lm / (alpha if noise == "laplace" else alpha * (alpha - 1))))
 
 
-def w_alpha_scale(prior_i, prior_j, alpha, epsilon, noise="laplace", rule="paper"):
+def w_alpha_scale(
+    prior_i: Prior, prior_j: Prior, alpha: float, epsilon: float, noise: str = "laplace", rule: str = "paper"
+) -> float:
     r"""Smallest noise scale meeting the α-Wasserstein condition for one order :math:`D_\alpha(i\|j)`.
 
     Solves :func:`w_alpha_log_moment` :math:`\le (\alpha-1)\varepsilon` for the
@@ -484,11 +489,11 @@ def w_alpha_scale(prior_i, prior_j, alpha, epsilon, noise="laplace", rule="paper
     ds = abs(np.sqrt(ci.variances.max()) - np.sqrt(cj.variances.max()))
     lo = alpha * (alpha - 1) * ds**2
 
-    def f(z):
+    def h(z):
         if z <= lo:
             return np.inf
         val, rel = _continuous_log_moment(prior_i, prior_j, cost, 1.0 / z, dz)
         return val + np.log1p(rel) - target
 
-    z = min_feasible(f, lo, 2 * lo + alpha * spread**2 / (2 * epsilon), rtol=1e-10)
+    z = min_feasible(h, lo, 2 * lo + alpha * spread**2 / (2 * epsilon), rtol=1e-10)
     return float(np.sqrt(z))

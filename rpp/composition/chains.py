@@ -1,0 +1,95 @@
+r"""Finite Markov chains: the stationary law and the joint pmf of a chain prior.
+
+The basics of the Markov-chain priors of Bai et al. (2026), Sec. 6.4; re-exported by
+:mod:`rpp.composition.markov` and :mod:`rpp.composition`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .. import _validation as v
+
+__all__ = ["stationary_distribution", "chain_joint"]
+
+
+def stationary_distribution(P: ArrayLike) -> np.ndarray:
+    r"""Stationary distribution :math:`\pi=\pi P` of an irreducible chain (left Perron eigenvector, normalised).
+
+    Parameters
+    ----------
+    P : array_like, shape (K, K)
+        Row-stochastic transition matrix of an irreducible chain.
+
+    Returns
+    -------
+    ndarray, shape (K,)
+        The unique stationary law.
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is not a square row-stochastic matrix, or the chain is reducible (some state
+        cannot reach another): its stationary law is then not unique or not positive.
+
+    Examples
+    --------
+    >>> stationary_distribution([[0.9, 0.1], [0.2, 0.8]]).round(6)
+    array([0.666667, 0.333333])
+    """
+    P = v.transition_matrix("P", P)
+    K = P.shape[0]
+    reach = (P > 0) | np.eye(K, dtype=bool)
+    for _ in range(max(1, int(np.ceil(np.log2(max(K, 2)))))):
+        reach = reach | ((reach.astype(np.int64) @ reach.astype(np.int64)) > 0)
+    if not reach.all():
+        raise ValueError(
+            "P must be the transition matrix of an irreducible chain (every state reachable "
+            "from every other); this chain is reducible, so its stationary law is not unique"
+        )
+    w, vecs = np.linalg.eig(P.T)
+    k = int(np.argmin(np.abs(w - 1)))
+    pi = np.abs(np.real(vecs[:, k]))
+    return pi / pi.sum()
+
+
+def chain_joint(P: ArrayLike, n: int, start: ArrayLike | None = None) -> np.ndarray:
+    r"""Joint pmf of :math:`(X_1,\dots,X_n)` as an array of shape ``(K,)*n`` (brute force).
+
+    :math:`p(x_1,\dots,x_n)=\mu_1(x_1)\prod_{t<n}P(x_t,x_{t+1})` (Markov property; the chain
+    priors of Bai et al. 2026, Sec. 6.4).
+
+    Parameters
+    ----------
+    P : array_like, shape (K, K)
+        Row-stochastic transition matrix.
+    n : int
+        Chain length, ``n >= 1``.
+    start : array_like, shape (K,), optional
+        Law of :math:`X_1` (default: the stationary distribution of ``P``).
+
+    Returns
+    -------
+    ndarray, shape ``(K,)*n``
+        ``J[x_1, ..., x_n]``, summing to 1.
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is not row-stochastic, ``n < 1`` or ``start`` is not a probability vector.
+
+    Examples
+    --------
+    >>> chain_joint([[0.9, 0.1], [0.2, 0.8]], 2).round(6)
+    array([[0.6     , 0.066667],
+           [0.066667, 0.266667]])
+    """
+    P = v.transition_matrix("P", P)
+    n = v.integer("n", n, 1)
+    K = P.shape[0]
+    start = stationary_distribution(P) if start is None else v.pmf("start", start)
+    J = start.copy()
+    for _ in range(n - 1):
+        J = J[..., None] * P.reshape((1,) * (J.ndim - 1) + (K, K))
+    return J

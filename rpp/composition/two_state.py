@@ -1,0 +1,156 @@
+r"""The stationary two-state Markov chain: closed forms of its :math:`a(b)`-influence curve.
+
+Bai et al. (2026), Sec. 6.4. States 0 and 1 with :math:`P(0,0)=p`, :math:`P(1,1)=q`,
+:math:`\lambda=p+q-1`, :math:`\pi_0=(1-q)/(2-p-q)`. Re-exported by
+:mod:`rpp.composition.markov` and :mod:`rpp.composition`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .. import _validation as v
+
+__all__ = ["two_state_side_logratios", "two_state_ab_paper", "two_state_ab_exact"]
+
+
+def _two_state(p, q):
+    v.probability("p", p)
+    v.probability("q", q)
+    lam = p + q - 1.0
+    pi0 = (1 - q) / (2 - p - q)
+    return lam, pi0
+
+
+def two_state_side_logratios(p: float, q: float, d: ArrayLike) -> np.ndarray:
+    r""":math:`g_d(u)=\log P^d(0,u)/P^d(1,u)` for :math:`u=0,1` (stationary two-state chain).
+
+    With :math:`\lambda=p+q-1` and :math:`\pi_0=(1-q)/(2-p-q)`,
+    :math:`P^d(x,y)=\pi_y+\lambda^d(\delta_{xy}-\pi_y)`; by reversibility this is also the
+    left-side log-ratio (Bai et al. 2026, Sec. 6.4).
+
+    Parameters
+    ----------
+    p, q : float
+        Staying probabilities :math:`P(0,0)=p`, :math:`P(1,1)=q`, in [0, 1].
+    d : array_like of int
+        Distances :math:`d\ge1`.
+
+    Returns
+    -------
+    ndarray, shape ``(..., 2)``
+        ``[g_d(0), g_d(1)]`` for every ``d``.
+
+    Raises
+    ------
+    ValueError
+        If ``p`` or ``q`` is not a probability.
+
+    Examples
+    --------
+    >>> two_state_side_logratios(0.1, 0.2, 1)
+    array([-2.07944154,  1.5040774 ])
+    """
+    lam, pi0 = _two_state(p, q)
+    d = np.asarray(d, float)
+    pi1 = 1 - pi0
+    ld = lam**d
+    g0 = np.log(pi0 + ld * pi1) - np.log(pi0 - ld * pi0)
+    g1 = np.log(pi1 - ld * pi1) - np.log(pi1 + ld * pi0)
+    return np.stack([g0, g1], axis=-1)
+
+
+def two_state_ab_paper(p: float, q: float, b: ArrayLike) -> np.ndarray:
+    r"""Closed form of Bai et al. (2026), Sec. 6.4, with the omitted :math:`q\le p` case.
+
+    Balanced split :math:`d_L=\lfloor(b+1)/2\rfloor`, :math:`d_R=\lceil(b+1)/2\rceil`, both
+    boundary nodes in the rarer state:
+
+    .. math::
+       a(b)=\sum_{d\in\{d_L,d_R\}}\Bigl|\log\frac{\pi_r+\lambda^{d}(1-\pi_r)}{\pi_r-\lambda^{d}\pi_r}\Bigr|,
+       \qquad \pi_r=\begin{cases}\pi_0 & q>p\\ \pi_1 & q\le p.\end{cases}
+
+    The paper states only :math:`q>p` (:math:`\pi_r=\pi_0`). Valid for a stationary start,
+    an interior node and :math:`p+q\ge1` (see :func:`two_state_ab_exact`).
+
+    Parameters
+    ----------
+    p, q : float
+        Staying probabilities :math:`P(0,0)=p`, :math:`P(1,1)=q`.
+    b : array_like of int
+        Sizes :math:`b\ge1` of the high-influence set.
+
+    Returns
+    -------
+    ndarray
+        :math:`a(b)`, same shape as ``b``.
+
+    Raises
+    ------
+    ValueError
+        If ``p`` or ``q`` is not a probability or some ``b < 1``.
+
+    Examples
+    --------
+    >>> round(float(two_state_ab_paper(0.1, 0.2, 2)), 12)  # the paper's bound, >= the exact value
+    3.19184715248
+    """
+    lam, pi0 = _two_state(p, q)
+    b = np.asarray(b)
+    if np.any(b < 1):
+        raise ValueError("b must be >= 1")
+    pir = pi0 if q > p else 1 - pi0
+    dl = np.floor((b + 1) / 2)
+    dr = np.ceil((b + 1) / 2)
+
+    def f(d):
+        return np.abs(np.log((pir + lam**d * (1 - pir)) / (pir - lam**d * pir)))
+
+    return f(dl) + f(dr)
+
+
+def two_state_ab_exact(p: float, q: float, b: ArrayLike) -> float | np.ndarray:
+    r"""Exact :math:`a(b)` of an interior node of a long stationary two-state chain.
+
+    .. math:: a(b)=\min_{d_L+d_R=b+1}\max\Bigl\{\max_u g_{d_L}(u)+\max_v g_{d_R}(v),\
+       -\min_u g_{d_L}(u)-\min_v g_{d_R}(v)\Bigr\}
+
+    (the two signs of the secret pair). Valid in every regime, including negatively
+    correlated chains (:math:`p+q<1`); Bai et al. (2026), Def. 2 with the Markov-quilt reduction.
+
+    Parameters
+    ----------
+    p, q : float
+        Staying probabilities :math:`P(0,0)=p`, :math:`P(1,1)=q`.
+    b : int or array_like of int
+        Sizes :math:`b\ge1` of the high-influence set.
+
+    Returns
+    -------
+    float or ndarray
+        :math:`a(b)`; a float for scalar ``b``, else an array of the shape of ``b``.
+
+    Raises
+    ------
+    ValueError
+        If ``p`` or ``q`` is not a probability or some ``b < 1``.
+
+    Examples
+    --------
+    >>> round(two_state_ab_exact(0.1, 0.2, 2), 12)
+    3.114338015962
+    """
+    _two_state(p, q)
+    bs = np.atleast_1d(np.asarray(b))
+    if np.any(bs < 1):
+        raise ValueError("b must be >= 1")
+    out = np.empty(bs.shape, float)
+    for k, bb in enumerate(bs):
+        dl = np.arange(1, bb + 1)
+        dr = bb + 1 - dl
+        gl = two_state_side_logratios(p, q, dl)
+        gr = two_state_side_logratios(p, q, dr)
+        leak = np.maximum(gl.max(-1) + gr.max(-1), -(gl.min(-1) + gr.min(-1)))
+        out[k] = leak.min()
+    return out if np.ndim(b) else float(out[0])
