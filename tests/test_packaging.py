@@ -30,6 +30,7 @@ DISTRIBUTION = {
     "numpy": "numpy", "scipy": "scipy", "pandas": "pandas", "sklearn": "scikit-learn",
     "matplotlib": "matplotlib", "sympy": "sympy", "tqdm": "tqdm", "ot": "POT",
     "mpl_toolkits": "matplotlib", "IPython": "ipykernel", "joblib": "joblib",
+    "mpmath": "mpmath",
 }
 
 
