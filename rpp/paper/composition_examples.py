@@ -7,7 +7,7 @@ r"""The examples of Bai et al. (2026) reproduced in chapter 7: collapse mechanis
 * :data:`ASIA` -- the Bayesian network of Section 6.4 (Asia in place of ALARM);
 * :data:`CAPTURE24_STATES` -- the activity classes of the Top-:math:`k` experiments (Section 7).
 
-Example 5 lives in :mod:`rpp.paper.composition_example5` (imported here). Re-exported, under
+Example 5 lives in ``rpp.paper.composition_example5`` (imported here). Re-exported, under
 the same names, by :mod:`rpp.composition`.
 """
 
