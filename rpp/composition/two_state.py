@@ -113,8 +113,10 @@ def two_state_ab_paper(p: float, q: float, b: ArrayLike) -> np.ndarray:
 def two_state_ab_exact(p: float, q: float, b: ArrayLike) -> float | np.ndarray:
     r"""Exact :math:`a(b)` of an interior node of a long stationary two-state chain.
 
-    .. math:: a(b)=\min_{d_L+d_R=b+1}\max\Bigl\{\max_u g_{d_L}(u)+\max_v g_{d_R}(v),\
-       -\min_u g_{d_L}(u)-\min_v g_{d_R}(v)\Bigr\}
+    .. math::
+
+        a(b) = \min_{d_L+d_R=b+1}\max\Bigl\{&\max_u g_{d_L}(u)+\max_v g_{d_R}(v),\\
+        &-\min_u g_{d_L}(u)-\min_v g_{d_R}(v)\Bigr\}
 
     (the two signs of the secret pair). Valid in every regime, including negatively
     correlated chains (:math:`p+q<1`); Bai et al. (2026), Def. 2 with the Markov-quilt reduction.

@@ -24,8 +24,8 @@ def log_laplace_shift_integral(t: float | np.ndarray, alpha: float | np.ndarray)
 
     .. math::
 
-        I_\alpha(t) = \frac{\alpha}{2\alpha-1}e^{(\alpha-1)t} + \frac{\alpha-1}{2\alpha-1}e^{-\alpha t}
-        = e^{-t/2}\Bigl(\cosh\tfrac{\beta t}{2} + \frac{\sinh(\beta t/2)}{\beta}\Bigr),
+        I_\alpha(t) &= \frac{\alpha}{2\alpha-1}e^{(\alpha-1)t} + \frac{\alpha-1}{2\alpha-1}e^{-\alpha t} \\
+        &= e^{-t/2}\Bigl(\cosh\tfrac{\beta t}{2} + \frac{\sinh(\beta t/2)}{\beta}\Bigr),
         \qquad \beta = 2\alpha - 1 .
 
     The second form (used here) has no cancellation at :math:`\alpha = 1/2`

@@ -26,9 +26,9 @@ def example5_epsilon(LT: float, UT: float, LF: float, UF: float) -> float:
     r"""Pufferfish parameter of Example 5 (Bai et al. 2026, Thm. for Example 5).
 
     .. math::
-        \epsilon=\max\Bigl(\bigl|\log\tfrac{U_T}{L_F}\bigr|,\bigl|\log\tfrac{L_T}{U_F}\bigr|,
-        \bigl|\log\tfrac{1-U_T}{U_F}\bigr|,\bigl|\log\tfrac{1-L_T}{L_F}\bigr|,
-        \bigl|\log\tfrac{L_T}{1-L_F}\bigr|,\bigl|\log\tfrac{U_T}{1-U_F}\bigr|,
+        \epsilon = \max\Bigl(&\bigl|\log\tfrac{U_T}{L_F}\bigr|,\bigl|\log\tfrac{L_T}{U_F}\bigr|,
+        \bigl|\log\tfrac{1-U_T}{U_F}\bigr|,\bigl|\log\tfrac{1-L_T}{L_F}\bigr|,\\
+        &\bigl|\log\tfrac{L_T}{1-L_F}\bigr|,\bigl|\log\tfrac{U_T}{1-U_F}\bigr|,
         \bigl|\log\tfrac{1-U_T}{1-L_F}\bigr|,\bigl|\log\tfrac{1-L_T}{1-U_F}\bigr|\Bigr).
 
     Parameters

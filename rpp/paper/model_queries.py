@@ -85,7 +85,7 @@ def gp_priors(
 ) -> QueryPriors:
     r"""GP query: latent GP posterior at a fixed query point, one GP per secret subset.
 
-    For each secret a :class:`~sklearn.gaussian_process.GaussianProcessRegressor`
+    For each secret a scikit-learn ``GaussianProcessRegressor``
     with kernel :math:`c\,\mathrm{RBF}(\ell_1,\dots,\ell_d) + \mathrm{White}(\sigma_n^2)`
     is fitted to (standardised ``features``, ``x`` standardised within the subset)
     by maximising the marginal likelihood.  The released output is the latent

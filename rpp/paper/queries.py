@@ -1,6 +1,6 @@
 r"""Secret-conditioned priors of the query families of Yang et al. 2026, Section V.
 
-A data set (a :class:`pandas.DataFrame`) has a *released* numeric column ``x``
+A data set (a ``pandas.DataFrame``) has a *released* numeric column ``x``
 and a *secret* column; a secret pair is two values ``s_i``, ``s_j`` of the
 secret column.  The rows with ``secret == s`` form the secret-conditioned
 subset :math:`D_s`.  For each query family this module returns the
@@ -23,7 +23,7 @@ Query families (Yang et al. 2026, Sec. V-A, "Query"):
     The latent posterior :math:`N(m_s(x_\star), v_s(x_\star))` at a fixed query
     point :math:`x_\star` of a Gaussian-process regression of ``x`` on
     ``features`` trained on :math:`D_s` (scikit-learn
-    :class:`~sklearn.gaussian_process.GaussianProcessRegressor`, kernel
+    scikit-learn ``GaussianProcessRegressor``, kernel
     :math:`c\,\mathrm{RBF}(\ell) + \mathrm{White}(\sigma^2_n)`, hyperparameters
     by maximum marginal likelihood; Rasmussen & Williams 2006, eqs. 2.25-2.26,
     with the constant mean treated as unknown, Sec. 2.7).
@@ -34,7 +34,7 @@ Query families (Yang et al. 2026, Sec. V-A, "Query"):
     The hidden layer is a point estimate: random weights drawn once and kept
     fixed (``feature_map="random"``, the default: a Bayesian last layer on random
     features), or weights trained by penalised least squares with scikit-learn's
-    :class:`~sklearn.neural_network.MLPRegressor` (``feature_map="mlp"``, the
+    scikit-learn ``MLPRegressor`` (``feature_map="mlp"``, the
     "neural-linear" model of Snoek et al. 2015).  The posterior of the output
     layer is exact, so the predictive of the latent output at :math:`x_\star` is
     exactly Gaussian.  Only the output layer is Bayesian.
