@@ -4,7 +4,7 @@ r"""Gaussian noise :math:`Z \sim N(0, \theta^2)`: the object, and a certified cl
 :math:`M(x) = x + Z` (Yang et al. 2026, Sec. II).  Its divergence between two
 noisy priors is the closed form of Corollary III.3 for two Gaussians
 (:func:`gaussian_divergence_upper` bounds it from above including round-off) and
-certified quadrature otherwise (:func:`rpp.renyi_divergence_bound`).
+quadrature with an error estimate otherwise (:func:`rpp.renyi_divergence_bound`).
 """
 
 from __future__ import annotations
@@ -156,7 +156,11 @@ class GaussianNoise(AdditiveNoise):
         return np.asarray(scale, dtype=float) ** 2
 
     def divergence(self, p: Any, q: Any, alpha: float) -> tuple[float, float]:
-        r"""``(value, error)`` of :math:`D_\alpha(p * N(0,\theta^2)\,\|\,q * N(0,\theta^2))`; ``value + error`` is certified.
+        r"""``(value, error)`` of :math:`D_\alpha(p * N(0,\theta^2)\,\|\,q * N(0,\theta^2))`.
+
+        ``value + error`` is a proved upper bound for two Gaussians; for mixtures and
+        empirical priors ``error`` is the quadrature's error *estimate* (``|GL20 - GL10|``
+        per panel) plus a rigorous tail bound, not a proof.
 
         Two :class:`~rpp.Gaussian` priors: the closed form (Corollary III.3) with the
         round-off margin of :func:`gaussian_divergence_upper`; otherwise

@@ -4,7 +4,8 @@ r"""Calibration rules as pure functions: each returns the noise one order :math:
   Gaussian calibration, vectorised;
 * ``mixture`` -- Theorem IV.1 with its domain (``"gmm-ot"``), the tight joint-convexity
   coupling (``"gmm-ot-tight"``);
-* ``exact`` -- the minimal noise by certified quadrature (any priors);
+* ``exact`` -- the minimal noise by quadrature with an error estimate (any priors; a proved
+  bound only in closed form for two Gaussians and for Laplace noise on empirical priors);
 * ``pierquin`` -- the :math:`W_\infty` baseline of Pierquin et al. 2024;
 * ``w_alpha`` -- the α-Wasserstein conditions (``awass2026``);
 * ``exponential_family`` -- exponential-family noise and the :math:`\alpha<1` condition.
