@@ -18,7 +18,9 @@ are private modules whose functions every layer may use)::
     rules/  (gaussian, mixture, pierquin,        sufficient conditions as pure functions
              w_alpha, exponential_family, exact)
     calibration                                  calibrate: an explicit method table over rules/
-    composition/                                 Bai et al. 2026, on top of discrete and _validation
+    composition/                                 Bai et al. 2026, on top of discrete and _validation;
+                                                 repeated Gaussian releases and the practitioner's
+                                                 calibrate_all_pairs / ReleaseBudget (on calibration)
     paper/  (queries, experiments, bench,        reproduction of the papers (datasets through
              composition_examples)               rpp.data); the library above never imports it
     data                                         the UCI loaders (imported on first use)
@@ -59,6 +61,8 @@ _PUBLIC = {
     "PrivacyWarning": "calibration",
     "methods": "calibration",
     "pair_divergence": "calibration",
+    "calibrate_all_pairs": "composition.accounting",
+    "ReleaseBudget": "composition.accounting",
 }
 _SUBPACKAGES = ("noise", "rules", "discrete", "composition", "paper", "data")
 
@@ -123,6 +127,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from . import composition, data, discrete, noise, paper, rules
     from .calibration import Calibration, PrivacyWarning, calibrate, methods, pair_divergence
+    from .composition.accounting import ReleaseBudget, calibrate_all_pairs
     from .distributions import Empirical, Gaussian, GaussianMixture
     from .divergence import discrete_renyi_divergence, gaussian_renyi, renyi_divergence, renyi_divergence_bound
     from .gmm import bic_curve, fit_gmm

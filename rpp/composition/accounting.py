@@ -1,0 +1,407 @@
+r"""Calibrating a release for every secret pair, and a budget for repeated releases.
+
+The practitioner's part of chapter 9 of The RPP Book, kept small on purpose:
+
+* :func:`calibrate_all_pairs` -- the noise for *all* discriminative pairs of a secret
+  attribute (both orders), for one prior model or a finite prior class; the answer is the
+  worst pair, with a per-pair table.  In the words of OpenDP it is the inverse of the
+  *privacy map* of the Gaussian *measurement* (:class:`rpp.noise.GaussianNoise`).
+* :class:`ReleaseBudget` -- a session budget (Tumult's word) or accountant (dp-accounting's)
+  for repeated releases of **one** query on **unchanged** data: it composes them exactly
+  (:mod:`rpp.composition.releases`), draws the noise itself and refuses a release that would
+  exceed (α, ε).
+
+Pufferfish privacy (Kifer & Machanavajjhala 2014) protects the pairs of secrets of
+:math:`\mathbb S_{\text{pairs}}` under every prior of a class :math:`\mathcal P`: here the
+secrets are the values of one attribute, :math:`\mathbb S_{\text{pairs}}` all pairs of them
+(or a given list), and :math:`\mathcal P` one prior model (a dict ``{secret: prior}``) or a
+finite class (a list of such dicts, e.g. bootstrap refits).  The guarantee is
+:math:`\max_{\rho\in\mathcal P}\max_{(s_i, s_j)} D_\alpha(P(M \mid s_i, \rho)\|P(M\mid s_j,
+\rho)) \le \varepsilon` (Yang et al. 2026, Def. II.1).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import _validation as v
+from ..calibration import Calibration, pair_divergence
+from ..distributions import check_prior
+from ..noise.gaussian import GaussianNoise
+from .releases import calibrate_releases, combined_scale
+
+__all__ = ["calibrate_all_pairs", "ReleaseBudget"]
+
+# Relative slack on epsilon (round-off only), as in rpp.calibrate.
+_RTOL = 1e-9
+
+
+def _members(priors: Any) -> list[Mapping]:
+    """One prior model (a mapping secret -> prior) or a finite class (a sequence of them)."""
+    members = [priors] if isinstance(priors, Mapping) else priors
+    if isinstance(members, (str, bytes)) or not isinstance(members, Sequence) or not members:
+        raise ValueError(
+            "priors must be a dict {secret: prior} with at least 2 secrets, or a non-empty list "
+            f"of such dicts (a prior class), got {type(priors).__name__}"
+        )
+    for r, member in enumerate(members):
+        if not isinstance(member, Mapping) or len(member) < 2:
+            raise ValueError(f"priors[{r}] must be a dict {{secret: prior}} with at least 2 secrets, got {member!r}")
+        for s, prior in member.items():
+            check_prior(f"priors[{r}][{s!r}]", prior)
+    return list(members)
+
+
+def _pair_list(members: list[Mapping], pairs: Any, directed: bool) -> list[tuple[int, Any, Any]]:
+    """(member, s_i, s_j) for every protected pair of every member."""
+    if pairs is None:
+        if directed:
+            raise ValueError(
+                "directed=True needs an explicit list of pairs: with all pairs, both orders of "
+                "each are protected anyway"
+            )
+        return [(r, a, b) for r, m in enumerate(members) for a, b in itertools.combinations(list(m), 2)]
+    pairs = list(pairs)
+    if not pairs:
+        raise ValueError("pairs must be None (all pairs) or a non-empty list of (s_i, s_j)")
+    out = []
+    for pair in pairs:
+        if not (isinstance(pair, tuple) and len(pair) == 2) or pair[0] == pair[1]:
+            raise ValueError(f"pairs must hold 2-tuples of distinct secrets, got {pair!r}")
+        for r, m in enumerate(members):
+            missing = [s for s in pair if s not in m]
+            if missing:
+                raise ValueError(f"pairs: secret(s) {missing} of {pair!r} have no prior in priors[{r}]")
+            out.append((r, pair[0], pair[1]))
+    return out
+
+
+def calibrate_all_pairs(
+    priors: Mapping | Sequence[Mapping],
+    *,
+    alpha: float,
+    epsilon: float,
+    method: str = "exact",
+    pairs: Sequence[tuple[Any, Any]] | None = None,
+    directed: bool = False,
+    k: int = 1,
+) -> tuple[Calibration, Any]:
+    r"""Noise for every secret pair (and every prior of a class): the worst pair decides.
+
+    Each pair :math:`(s_i, s_j)` of each prior model :math:`\rho` is calibrated with
+    :func:`rpp.composition.releases.calibrate_releases` (that is :func:`rpp.calibrate`
+    for ``k = 1``), both orders unless ``directed``; the largest scale
+    :math:`\theta = \max_{\rho, (s_i,s_j)} \theta_{\rho,ij}` protects every pair, because
+    :math:`D_\alpha` of the noisy outputs is non-increasing in θ (a larger noise is
+    post-processing of a smaller one: :math:`N(0,\theta_2^2) = N(0,\theta_1^2) *
+    N(0,\theta_2^2-\theta_1^2)`).  The certified divergence of every pair is then
+    evaluated *at that common* θ.
+
+    Parameters
+    ----------
+    priors : dict or list of dict
+        ``{secret: prior}`` (rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical), at least 2
+        secrets; or a list of such dicts, a finite prior class :math:`\mathcal P`.
+    alpha : float
+        Rényi order, ``> 1``.
+    epsilon : float
+        Budget, ``> 0`` (of all ``k`` releases together).
+    method : str
+        A Gaussian method of :func:`rpp.methods` (``"exact"``: the minimal noise).
+    pairs : list of (s_i, s_j), optional
+        The discriminative pairs; default: all unordered pairs of secrets.
+    directed : bool
+        Protect :math:`D_\alpha(s_i\|s_j)` only (needs ``pairs``).
+    k : int
+        Number of releases of the query the scale is for (item 6 of issue 15; ``>= 1``).
+
+    Returns
+    -------
+    worst : Calibration
+        The calibration of the worst pair, with ``divergence``/``divergence_error`` the
+        maximum over *all* pairs at its scale; ``details`` holds ``orders``, ``k``,
+        ``scale_one``, ``pair`` (its secrets), ``member`` (its prior in the class) and
+        ``pairs`` (how many pairs were calibrated).
+    table : pandas.DataFrame
+        One row per (member, s_i, s_j): ``scale`` (its own calibration), ``divergence`` and
+        ``divergence_error`` at the common scale, ``guaranteed`` and ``worst``.
+
+    Raises
+    ------
+    TypeError
+        If a prior is not an rpp distribution or ``directed`` not a bool.
+    ValueError
+        If ``priors``, ``pairs``, ``alpha``, ``epsilon``, ``k`` or ``method`` is out of range.
+
+    Examples
+    --------
+    >>> from rpp import Gaussian
+    >>> priors = {"a": Gaussian(0, 1), "b": Gaussian(1, 1), "c": Gaussian(2, 1)}
+    >>> worst, table = calibrate_all_pairs(priors, alpha=3, epsilon=0.5)
+    >>> worst.details["pair"], round(worst.variance, 9)  # alpha 2^2 / (2 eps) - 1
+    (('a', 'c'), 11.0)
+    >>> table[["s_i", "s_j", "worst"]].to_numpy().tolist()
+    [['a', 'b', False], ['a', 'c', True], ['b', 'c', False]]
+    """
+    import pandas as pd
+
+    members = _members(priors)
+    directed = v.flag("directed", directed)
+    alpha = float(v.alpha_order(alpha))
+    epsilon = float(v.epsilon_budget(epsilon))
+    k = v.integer("k", k)
+    plist = _pair_list(members, pairs, directed)
+    cals = [
+        calibrate_releases(
+            members[r][a], members[r][b], alpha=alpha, epsilon=epsilon, k=k, method=method, directed=directed
+        )
+        for r, a, b in plist
+    ]
+    w = int(np.argmax([c.scale for c in cals]))
+    scale = float(cals[w].scale)
+    rows = []
+    for (r, a, b), cal in zip(plist, cals, strict=True):
+        d, de = pair_divergence(members[r][a], members[r][b], alpha=alpha, scale=scale / np.sqrt(k), directed=directed)
+        rows.append(dict(member=r, s_i=a, s_j=b, scale=float(cal.scale), divergence=d, divergence_error=de))
+    table = pd.DataFrame(rows)
+    table["guaranteed"] = (table["divergence"] + table["divergence_error"]) <= epsilon * (1 + _RTOL)
+    table["worst"] = np.arange(len(table)) == w
+    if len(members) == 1:
+        table = table.drop(columns="member")
+    top = int(np.argmax(table["divergence"] + table["divergence_error"]))
+    worst = dataclasses.replace(
+        cals[w],
+        divergence=float(table["divergence"].iloc[top]),
+        divergence_error=float(table["divergence_error"].iloc[top]),
+        guaranteed=bool(table["guaranteed"].all()),
+        details={**cals[w].details, "pair": plist[w][1:], "member": plist[w][0], "pairs": len(plist)},
+    )
+    return worst, table
+
+
+class ReleaseBudget:
+    r"""Budget for repeated releases of **one** query with fresh Gaussian noise; refuses overspending.
+
+    The budget holds the (α, ε) target, the priors (a model or a finite class, as in
+    :func:`calibrate_all_pairs`) and its own random generator.  :meth:`release` adds
+    :math:`N(0, \theta^2)` noise drawn from that generator to the query value (through
+    :class:`rpp.noise.GaussianNoise`) *only if* the releases made so far plus this one still
+    meet the budget:
+
+    .. math::
+
+        \max_{\rho,\,(s_i,s_j),\,\text{orders}}
+        D_\alpha\bigl(P_i * N(0, \theta_{\text{comb}}^2)\,\|\,P_j * N(0, \theta_{\text{comb}}^2)\bigr)
+        \le \varepsilon, \qquad
+        \theta_{\text{comb}} = \Bigl(\sum_t \theta_t^{-2}\Bigr)^{-1/2},
+
+    the exact joint divergence of all releases (:mod:`rpp.composition.releases`), value plus
+    error bound of the noise object's certified divergence.  Otherwise it raises a
+    ValueError naming ``scale`` and the smallest scale that would still fit, and records
+    nothing.
+
+    **What it composes.**  Releases of the *same* value :math:`f(X)` -- one query on
+    unchanged data -- with independent noise at scales fixed in advance (not chosen from
+    earlier outputs).  It checks the first two: every release must pass the same value
+    (else ValueError naming ``value``), and the noise comes from the budget's own generator,
+    never a seed passed per call (the same seed twice with different scales would reveal
+    :math:`f(X)` exactly).  It does **not** compose releases of different queries, of
+    changed data, or with Laplace noise: for Pufferfish privacy there is no general
+    composition theorem (Bai et al. 2026); open another budget and account for the
+    combination yourself.  Post-processing of released values is free.
+
+    Parameters
+    ----------
+    priors : dict or list of dict
+        ``{secret: prior}`` or a finite prior class, as in :func:`calibrate_all_pairs`.
+    alpha : float
+        Rényi order, ``> 1``.
+    epsilon : float
+        Total budget of all releases, ``> 0``.
+    pairs : list of (s_i, s_j), optional
+        The discriminative pairs (default: all pairs, both orders).
+    directed : bool
+        Protect :math:`D_\alpha(s_i\|s_j)` only (needs ``pairs``).
+    method : str
+        Gaussian calibration method of :meth:`min_scale` and :meth:`max_releases`
+        (``"exact"``: they are then tight).
+    rng : None, int or numpy.random.Generator
+        Source of all the noise of this budget.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`calibrate_all_pairs` for bad arguments; ``rng`` of the wrong type is a TypeError.
+
+    Examples
+    --------
+    >>> from rpp import Gaussian
+    >>> budget = ReleaseBudget({"a": Gaussian(0, 1), "b": Gaussian(2, 1)}, alpha=3, epsilon=0.5, rng=1)
+    >>> round(budget.min_scale() ** 2, 9)  # one release: theta^2 = 11
+    11.0
+    >>> budget.max_releases(np.sqrt(22.0))  # two releases at theta^2 = 22 are worth one at 11
+    2
+    >>> y = budget.release(1.0, scale=np.sqrt(22.0))
+    >>> y = budget.release(1.0, scale=np.sqrt(22.0))
+    >>> budget.release(1.0, scale=np.sqrt(22.0))
+    Traceback (most recent call last):
+    ...
+    ValueError: scale=4.69041575982343: 3 releases would reach D_alpha = 0.72 > epsilon = 0.5 (certified); the budget is spent
+    """
+
+    def __init__(
+        self,
+        priors: Mapping | Sequence[Mapping],
+        *,
+        alpha: float,
+        epsilon: float,
+        pairs: Sequence[tuple[Any, Any]] | None = None,
+        directed: bool = False,
+        method: str = "exact",
+        rng: Any = None,
+    ) -> None:
+        self._members = _members(priors)
+        self.directed = v.flag("directed", directed)
+        self.alpha = float(v.alpha_order(alpha))
+        self.epsilon = float(v.epsilon_budget(epsilon))
+        self._pairs = _pair_list(self._members, pairs, self.directed)
+        self._rng = v.rng_from(rng)
+        one, _ = calibrate_all_pairs(
+            priors, alpha=self.alpha, epsilon=self.epsilon, method=method, pairs=pairs, directed=directed
+        )
+        #: Scale of a single release that spends the whole budget (calibrated with ``method``).
+        self.scale_one = float(one.scale)
+        self.method = method
+        self._scales: list[float] = []
+        self._value: float | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"ReleaseBudget(alpha={self.alpha!r}, epsilon={self.epsilon!r}, releases={len(self._scales)}, "
+            f"spent={self.spent:.6g})"
+        )
+
+    @property
+    def scales(self) -> tuple[float, ...]:
+        """Noise scales of the releases made so far, in order."""
+        return tuple(self._scales)
+
+    def _certified(self, scales: Sequence[float]) -> float:
+        """Certified joint divergence (value + error) of releases at ``scales``, max over pairs and class."""
+        s = combined_scale(list(scales))
+        if np.isinf(s):
+            return 0.0
+        return max(
+            sum(
+                pair_divergence(
+                    self._members[r][a], self._members[r][b], alpha=self.alpha, scale=s, directed=self.directed
+                )
+            )
+            for r, a, b in self._pairs
+        )
+
+    @property
+    def spent(self) -> float:
+        r"""Certified :math:`D_\alpha` of all releases so far (0 before the first)."""
+        return self._certified(self._scales)
+
+    def _fits(self, scales: Sequence[float]) -> bool:
+        return self._certified(scales) <= self.epsilon * (1 + _RTOL)
+
+    def _precision_left(self) -> float:
+        """Precision still available, :math:`\\theta_1^{-2} - \\sum_t \\theta_t^{-2}`; 0 within 1e-9 of the total."""
+        total = 1.0 / self.scale_one**2
+        left = total - sum(1.0 / s**2 for s in self._scales)
+        return 0.0 if left <= 1e-9 * total else left
+
+    def min_scale(self) -> float:
+        r"""Smallest noise scale of one more release that the budget accepts (``inf`` if spent).
+
+        The budget is a total precision: :math:`\sum_t \theta_t^{-2} \le \theta_1^{-2}` with
+        :math:`\theta_1` = :attr:`scale_one`, so the next release needs
+        :math:`\theta \ge (\theta_1^{-2} - \sum_t \theta_t^{-2})^{-1/2}`; the value is stepped
+        up until :meth:`release` would accept it.  Less than a relative 1e-9 of the total
+        precision left counts as spent.
+        """
+        left = self._precision_left()
+        if left <= 0:
+            return float(np.inf)
+        s = float(1.0 / np.sqrt(left))
+        for i in range(60):
+            if self._fits([*self._scales, s]):
+                return s
+            s *= 1 + 1e-12 * 4 ** min(i, 20)
+        return float(np.inf)  # pragma: no cover - round-off never needs this many steps
+
+    def max_releases(self, scale: float) -> int:
+        """How many more releases at ``scale`` (``> 0``) the budget accepts."""
+        scale = float(v.positive("scale", scale))
+        left = max(self._precision_left(), 0.0)
+        n = max(0, int(np.floor(left * scale**2 * (1 + 1e-12))))
+        while n > 0 and not self._fits([*self._scales, *([scale] * n)]):
+            n -= 1
+        while self._fits([*self._scales, *([scale] * (n + 1))]) and n < 10**6:
+            n += 1
+        return n
+
+    def release(self, value: float, *, scale: float) -> float:
+        r"""Release ``value + Z``, :math:`Z \sim N(0, \text{scale}^2)` from the budget's generator.
+
+        Parameters
+        ----------
+        value : float
+            The query value :math:`f(X)`; the same at every release of this budget.
+        scale : float
+            Noise standard deviation, ``> 0``.
+
+        Returns
+        -------
+        float
+            The noisy value.
+
+        Raises
+        ------
+        ValueError
+            If ``value`` differs from the first release's or is not finite, ``scale`` is not
+            positive and finite, or the release would exceed the budget (nothing is recorded).
+        """
+        x = v.finite("value", value)
+        if x.ndim:
+            raise ValueError(f"value must be a scalar query value, got shape {x.shape}")
+        scale = float(v.positive("scale", scale))
+        if self._value is not None and float(x) != self._value:
+            raise ValueError(
+                f"value={float(x)!r} differs from the first release's: a ReleaseBudget composes "
+                "releases of one query on unchanged data only; open a new budget for another query"
+            )
+        after = self._certified([*self._scales, scale])
+        if not after <= self.epsilon * (1 + _RTOL):
+            floor = self.min_scale()
+            hint = f"the smallest scale that fits is {floor:.6g}" if np.isfinite(floor) else "the budget is spent"
+            raise ValueError(
+                f"scale={scale!r}: {len(self._scales) + 1} releases would reach D_alpha = {after:.4g} "
+                f"> epsilon = {self.epsilon:g} (certified); {hint}"
+            )
+        out = GaussianNoise(scale).release(float(x), rng=self._rng)
+        self._value = float(x)
+        self._scales.append(scale)
+        return float(out)
+
+    def report(self) -> dict[str, Any]:
+        """A summary: (α, ε), releases, their scales, the combined scale, spent and what is left."""
+        return {
+            "alpha": self.alpha,
+            "epsilon": self.epsilon,
+            "noise": "gaussian",
+            "pairs": len(self._pairs),
+            "releases": len(self._scales),
+            "scales": self.scales,
+            "combined scale": combined_scale(list(self._scales)),
+            "spent (certified D_alpha)": self.spent,
+            "min scale of next release": self.min_scale(),
+        }
