@@ -162,6 +162,8 @@ def test_budget_semantics_are_enforced():
         ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0, rng="seed")
     with pytest.raises(ValueError, match="alpha"):
         ReleaseBudget(PRIORS, alpha=1.0, epsilon=1.0)
+    with pytest.warns(rpp.PrivacyWarning), pytest.raises(ValueError, match="method"):
+        ReleaseBudget({"a": rpp.Gaussian(0, 0.25), "b": rpp.Gaussian(0, 16)}, alpha=3, epsilon=0.5, method="bisection")
     # the same seed gives the same noise; the noise has the released scale
     a = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1e6, rng=7)
     b = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1e6, rng=7)

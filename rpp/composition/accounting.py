@@ -229,7 +229,8 @@ class ReleaseBudget:
         Protect :math:`D_\alpha(s_i\|s_j)` only (needs ``pairs``).
     method : str
         Gaussian calibration method of :meth:`min_scale` and :meth:`max_releases`
-        (``"exact"``: they are then tight).
+        (``"exact"``: they are then tight); a method that does not meet the budget (the
+        published ``"bisection"``) is refused with a ValueError.
     rng : None, int or numpy.random.Generator
         Source of all the noise of this budget.
 
@@ -274,6 +275,8 @@ class ReleaseBudget:
         one, _ = calibrate_all_pairs(
             priors, alpha=self.alpha, epsilon=self.epsilon, method=method, pairs=pairs, directed=directed
         )
+        if not one.guaranteed:
+            raise ValueError(f"method {method!r} does not meet (alpha, epsilon) for these priors; use method='exact'")
         #: Scale of a single release that spends the whole budget (calibrated with ``method``).
         self.scale_one = float(one.scale)
         self.method = method
@@ -326,7 +329,9 @@ class ReleaseBudget:
         :math:`\theta_1` = :attr:`scale_one`, so the next release needs
         :math:`\theta \ge (\theta_1^{-2} - \sum_t \theta_t^{-2})^{-1/2}`; the value is stepped
         up until :meth:`release` would accept it.  Less than a relative 1e-9 of the total
-        precision left counts as spent.
+        precision left counts as spent.  With ``method="exact"`` the value is the smallest
+        accepted scale (to the calibration's tolerance); with another rule it is a
+        conservative one.
         """
         left = self._precision_left()
         if left <= 0:

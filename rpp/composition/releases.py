@@ -16,8 +16,8 @@ uncorrelated with it, :math:`\operatorname{Cov}(\bar N, N_t - \bar N) = \theta_t
 \theta_t^2/\tau - 1/\tau = 0`, hence independent of :math:`\bar N` and of :math:`X`, with a
 law that does not depend on the secret.  The map :math:`Y \mapsto (\bar Y, R)` is linear and
 invertible onto its image, so (data processing in both directions, and additivity over the
-product :math:`\mathrm{law}(\bar Y) \otimes \mathrm{law}(R)`; van Erven & Harremoës 2014,
-Thms 1 and 28)
+product :math:`\mathrm{law}(\bar Y) \otimes \mathrm{law}(R)`; van Erven & Harremoës 2014:
+the data-processing inequality and additivity for product distributions)
 
 .. math::
 
