@@ -130,6 +130,7 @@ def test_budget_min_scale_is_tight_and_composes_unequal_scales():
     budget.release(0.0, scale=s)
     assert budget.spent <= 1.0 * (1 + 1e-9) and budget.spent == pytest.approx(1.0, rel=1e-6)
     assert budget.min_scale() == np.inf
+    assert budget.max_releases(1e30) == 0  # no release of negligible precision is counted
     with pytest.raises(ValueError, match="the budget is spent"):
         budget.release(0.0, scale=one.scale)
 

@@ -294,11 +294,15 @@ class ReleaseBudget:
         """Noise scales of the releases made so far, in order."""
         return tuple(self._scales)
 
-    def _certified(self, scales: Sequence[float]) -> float:
-        """Certified joint divergence (value + error) of releases at ``scales``, max over pairs and class."""
-        s = combined_scale(list(scales))
-        if np.isinf(s):
+    def _used(self) -> float:
+        """Total precision of the releases so far, :math:`\\sum_t \\theta_t^{-2}`."""
+        return float(sum(1.0 / s**2 for s in self._scales))
+
+    def _certified(self, precision: float) -> float:
+        """Certified joint divergence (value + error) of releases of total ``precision``, max over pairs and class."""
+        if precision == 0:
             return 0.0
+        s = float(1.0 / np.sqrt(precision))  # the combined scale
         return max(
             sum(
                 pair_divergence(
@@ -311,15 +315,15 @@ class ReleaseBudget:
     @property
     def spent(self) -> float:
         r"""Certified :math:`D_\alpha` of all releases so far (0 before the first)."""
-        return self._certified(self._scales)
+        return self._certified(self._used())
 
-    def _fits(self, scales: Sequence[float]) -> bool:
-        return self._certified(scales) <= self.epsilon * (1 + _RTOL)
+    def _fits(self, precision: float) -> bool:
+        return self._certified(precision) <= self.epsilon * (1 + _RTOL)
 
     def _precision_left(self) -> float:
         """Precision still available, :math:`\\theta_1^{-2} - \\sum_t \\theta_t^{-2}`; 0 within 1e-9 of the total."""
         total = 1.0 / self.scale_one**2
-        left = total - sum(1.0 / s**2 for s in self._scales)
+        left = total - self._used()
         return 0.0 if left <= 1e-9 * total else left
 
     def min_scale(self) -> float:
@@ -337,21 +341,29 @@ class ReleaseBudget:
         if left <= 0:
             return float(np.inf)
         s = float(1.0 / np.sqrt(left))
+        used = self._used()
         for i in range(60):
-            if self._fits([*self._scales, s]):
+            if self._fits(used + 1.0 / s**2):
                 return s
             s *= 1 + 1e-12 * 4 ** min(i, 20)
         return float(np.inf)  # pragma: no cover - round-off never needs this many steps
 
     def max_releases(self, scale: float) -> int:
-        """How many more releases at ``scale`` (``> 0``) the budget accepts."""
+        """How many more releases at ``scale`` (``> 0``) the budget accepts.
+
+        Counted in total precision, as :meth:`min_scale`: ``floor(left * scale**2)`` releases,
+        checked with the certified divergence; once less than a relative 1e-9 of the precision
+        is left, 0.
+        """
         scale = float(v.positive("scale", scale))
-        left = max(self._precision_left(), 0.0)
-        n = max(0, int(np.floor(left * scale**2 * (1 + 1e-12))))
-        while n > 0 and not self._fits([*self._scales, *([scale] * n)]):
+        used, each = self._used(), 1.0 / scale**2
+        left = self._precision_left()
+        n = max(0, int(np.floor(left / each * (1 + 1e-12))))
+        while n > 0 and not self._fits(used + n * each):
             n -= 1
-        while self._fits([*self._scales, *([scale] * (n + 1))]) and n < 10**6:
-            n += 1
+        for _ in range(2):  # round-off of the estimate, upwards (never more than a step)
+            if left > 0 and self._fits(used + (n + 1) * each):
+                n += 1
         return n
 
     def release(self, value: float, *, scale: float) -> float:
@@ -384,7 +396,7 @@ class ReleaseBudget:
                 f"value={float(x)!r} differs from the first release's: a ReleaseBudget composes "
                 "releases of one query on unchanged data only; open a new budget for another query"
             )
-        after = self._certified([*self._scales, scale])
+        after = self._certified(self._used() + 1.0 / scale**2)
         if not after <= self.epsilon * (1 + _RTOL):
             floor = self.min_scale()
             hint = f"the smallest scale that fits is {floor:.6g}" if np.isfinite(floor) else "the budget is spent"
