@@ -118,7 +118,7 @@ def calibrate_all_pairs(
     directed : bool
         Protect :math:`D_\alpha(s_i\|s_j)` only (needs ``pairs``).
     k : int
-        Number of releases of the query the scale is for (item 6 of issue 15; ``>= 1``).
+        Number of releases of the query the scale is for (``>= 1``; :mod:`rpp.composition.releases`).
 
     Returns
     -------
