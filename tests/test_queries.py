@@ -147,7 +147,7 @@ def test_gp_vague_mean_adds_variance():
     pr = queries.gp_priors(df, "x", "s", "a", "b", features=["age", "hours"])
     sub_i, _ = queries.secret_subsets(df, "x", "s", "a", "b", ["age", "hours"])
     for prior, gp, (sub, _) in zip((pr.prior_i, pr.prior_j), pr.details["models"],
-                                   ((sub_i, 0), (queries.secret_subsets(df, "x", "s", "a", "b", ["age", "hours"])[1], 0))):
+                                   ((sub_i, 0), (queries.secret_subsets(df, "x", "s", "a", "b", ["age", "hours"])[1], 0)), strict=True):
         feats = sub[["age", "hours"]].to_numpy()
         pooled = pd.concat(queries.secret_subsets(df, "x", "s", "a", "b", ["age", "hours"]))[["age", "hours"]].to_numpy()
         zq = ((pr.details["query_point"] - pooled.mean(0)) / pooled.std(0))[None, :]
