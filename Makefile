@@ -1,7 +1,8 @@
 # The RPP Book: build and test from a fresh clone with two commands.
 #
 #   make book        install everything into .venv, build the web book into _build/html
-#   make test        install everything into .venv, run pytest on tests/ and nbval on book/*.ipynb
+#   make test        install everything into .venv, run pytest on tests/ (+ doctests of rpp), nbval on
+#                    book/*.ipynb, then the notebook checks (notebook_tests/) and the slow tests
 #   make book-fresh  like `make book`, but delete the execution cache first (re-run every notebook)
 #   make page NB=book/03_gaussian_priors.ipynb
 #                    build one chapter (plus the bibliography) into _build/page-<name>/_build/html
@@ -69,8 +70,11 @@ book-fresh: $(STAMP)
 	$(BOOK_RUN) $(BIN)/jupyter-book build . --all $(JB_FLAGS)
 
 # pytest exits 5 when it collects no tests: that is a failure here, never a pass.
+# Three phases: (1) the unit, property and doctests (tests/ without the tests marked slow, and
+# the doctests of rpp); (2) nbval on every chapter; (3) the notebook checks of notebook_tests/
+# (the student editions run in fresh kernels) and the tests of tests/ marked slow.
 test: $(STAMP)
-	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto tests/ --doctest-modules rpp; rc=$$?; \
+	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto -m "not slow" tests/ --doctest-modules rpp; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests in tests/" >&2; fi; \
 	exit $$rc
 	@set -- book/*.ipynb; \
@@ -81,6 +85,9 @@ test: $(STAMP)
 		if [ $$rc -eq 5 ]; then echo "ERROR: nbval collected no notebook cells" >&2; fi; \
 		exit $$rc; \
 	fi
+	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto -m "slow or notebook" notebook_tests/ tests/; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests in notebook_tests/" >&2; fi; \
+	exit $$rc
 
 # One page (a chapter notebook or a .md page) with the bibliography, through a temporary
 # table of contents and configuration (only the pages of that toc are read). References to

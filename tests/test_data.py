@@ -467,25 +467,30 @@ def test_only_source_uci_touches_the_network(serve, monkeypatch, mirror):
 
 
 # ------------------------------------------------------------------------ source="uci": downloads
-def test_download_lands_in_cache_and_is_reused(mirror, cache, serve, monkeypatch):
+# one test per archive (xdist shares them): what each one downloads, caches and reloads
+DOWNLOADS = {
+    "adult": (lambda **kw: data.load_adult(**kw), "adult/", (48842, 16)),
+    "heart-disease": (lambda **kw: data.load_heart_disease("all", **kw), "heart-disease/", (920, 15)),
+    "student-performance": (lambda **kw: data.load_student("both", **kw), "student-performance/", (1044, 34)),
+}
+
+
+@pytest.mark.parametrize("archive", list(DOWNLOADS))
+def test_download_lands_in_cache_and_is_reused(archive, mirror, cache, serve, monkeypatch):
+    load, folder, shape = DOWNLOADS[archive]
     fake = serve(uci_archives(mirror))
-    adult = data.load_adult(source="uci")
-    heart = data.load_heart_disease("all", source="uci")
-    student = data.load_student("both", source="uci")
-    # one download per archive: the sibling files were cached along the way
-    assert fake.calls == [URL["adult"], URL["heart-disease"], URL["student-performance"]]
-    for rel in ALL_FILES:
+    df = load(source="uci")
+    # one download for the archive: the sibling files were cached along the way
+    assert fake.calls == [URL[archive]]
+    for rel in (r for r in ALL_FILES if r.startswith(folder)):
         assert (cache / rel).read_bytes() == read(mirror, rel), rel
     assert not list(cache.rglob("*.part")), "temporary files left behind"
-    assert adult.shape == (48842, 16) and heart.shape == (920, 15) and student.shape == (1044, 34)
+    assert df.shape == shape
 
     go_offline(monkeypatch)  # second use: the cache alone suffices
-    pd.testing.assert_frame_equal(data.load_adult(source="uci"), adult)
-    pd.testing.assert_frame_equal(data.load_heart_disease("all", source="uci"), heart)
-    pd.testing.assert_frame_equal(data.load_student("both", source="uci"), student)
+    pd.testing.assert_frame_equal(load(source="uci"), df)
     # and agrees with the packaged copy
-    pd.testing.assert_frame_equal(data.load_adult(), adult)
-    pd.testing.assert_frame_equal(data.load_student("both"), student)
+    pd.testing.assert_frame_equal(load(), df)
 
 
 def test_download_only_needed_archive(mirror, cache, serve):

@@ -164,7 +164,7 @@ def toy_table():
     for panel, thetas in {"p1": {"base": [2, 2, 2, 2], "r": [1, 1, 0, 0]},
                           "p2": {"base": [1, 1, 1, 1], "r": [0.5, 1.5, 0.5, 0.5]}}.items():
         for rule, th in thetas.items():
-            for e, t in zip([1.0, 2.0, 3.0, 4.0], th):
+            for e, t in zip([1.0, 2.0, 3.0, 4.0], th, strict=True):
                 rows.append({"dataset": panel, "query": "q", "alpha": 3.0, "directed": False, "rule": rule,
                              "epsilon": e, "theta": float(t)})
     return pd.DataFrame(rows)

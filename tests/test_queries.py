@@ -147,7 +147,7 @@ def test_gp_vague_mean_adds_variance():
     pr = queries.gp_priors(df, "x", "s", "a", "b", features=["age", "hours"])
     sub_i, _ = queries.secret_subsets(df, "x", "s", "a", "b", ["age", "hours"])
     for prior, gp, (sub, _) in zip((pr.prior_i, pr.prior_j), pr.details["models"],
-                                   ((sub_i, 0), (queries.secret_subsets(df, "x", "s", "a", "b", ["age", "hours"])[1], 0))):
+                                   ((sub_i, 0), (queries.secret_subsets(df, "x", "s", "a", "b", ["age", "hours"])[1], 0)), strict=True):
         feats = sub[["age", "hours"]].to_numpy()
         pooled = pd.concat(queries.secret_subsets(df, "x", "s", "a", "b", ["age", "hours"]))[["age", "hours"]].to_numpy()
         zq = ((pr.details["query_point"] - pooled.mean(0)) / pooled.std(0))[None, :]
@@ -208,14 +208,18 @@ def test_bayes_last_layer_matches_direct_posterior_and_evidence_fixed_point():
     assert np.isclose(1 / b, np.sum((t - P @ m) ** 2) / (n - 1 - gamma), rtol=1e-6)
 
 
-def test_bnn_priors_random_and_mlp():
+@pytest.mark.parametrize("fm", ["random", "mlp"])   # one test per feature map: xdist shares them
+def test_bnn_priors_random_and_mlp(fm):
     df = synthetic(n_i=150, n_j=60, integer=False, slope=2.0)
-    for fm in ("random", "mlp"):
-        pr = queries.bnn_priors(df, "x", "s", "a", "b", features=["age", "hours"], feature_map=fm, n_hidden=16)
-        assert isinstance(pr.prior_i, rpp.Gaussian) and pr.prior_i.var > 0 and pr.details["feature_map"] == fm
-        assert abs(pr.prior_i.mean - pr.prior_j.mean) < 6
-        again = queries.bnn_priors(df, "x", "s", "a", "b", features=["age", "hours"], feature_map=fm, n_hidden=16)
-        assert again.prior_j.mean == pr.prior_j.mean
+    pr = queries.bnn_priors(df, "x", "s", "a", "b", features=["age", "hours"], feature_map=fm, n_hidden=16)
+    assert isinstance(pr.prior_i, rpp.Gaussian) and pr.prior_i.var > 0 and pr.details["feature_map"] == fm
+    assert abs(pr.prior_i.mean - pr.prior_j.mean) < 6
+    again = queries.bnn_priors(df, "x", "s", "a", "b", features=["age", "hours"], feature_map=fm, n_hidden=16)
+    assert again.prior_j.mean == pr.prior_j.mean
+
+
+def test_bnn_priors_validation():
+    df = synthetic(n_i=150, n_j=60, integer=False, slope=2.0)
     with pytest.raises(ValueError, match="feature_map"):
         queries.bnn_priors(df, "x", "s", "a", "b", features=["age"], feature_map="vi")
     with pytest.raises(ValueError, match="n_hidden"):

@@ -8,8 +8,8 @@ What is checked:
   the files;
 - for every chapter notebook of ``_toc.yml``: the student notebook has no solution text, tag,
   directive or output; it keeps every other cell unchanged and in order, with one prompt per
-  solution; and it **runs in a fresh kernel, from the student folder, up to its first exercise**
-  (the part that does not need a solution), which takes about as long as the chapter itself;
+  solution (that it also **runs in a fresh kernel up to its first exercise** is a notebook check:
+  ``notebook_tests/test_student_runs.py``, in the notebook phase of ``make test``);
 - the Colab bootstrap cell (first cell of every chapter, and of every student notebook) does
   nothing when ``rpp`` is importable, and otherwise runs exactly one ``%pip install`` of the
   distribution this repository declares in ``pyproject.toml``.
@@ -149,26 +149,6 @@ def test_student_notebook_keeps_every_other_cell(edition, path):
             if not {"exercise-prompt", "student-edition-note"} & set(c.metadata.get("tags", []))]
     assert kept == expected, f"{path.name}: cells other than solutions were changed or reordered"
     assert student.cells[0].source == new_chapter.BOOTSTRAP_SOURCE
-
-
-@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
-def test_student_notebook_runs_up_to_first_exercise(edition, path):
-    """A fresh kernel in the student folder runs every cell before the first exercise."""
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
-
-    student = nbformat.read(edition / path.name, as_version=4)
-    stop = student_edition.first_exercise_index(student)
-    assert stop is not None, f"{path.name}: no exercise"
-    student.cells = student.cells[:stop]
-    assert sum(c.cell_type == "code" for c in student.cells) > 1
-    client = NotebookClient(student, timeout=300, kernel_name=student.metadata.kernelspec.name,
-                            resources={"metadata": {"path": str(edition)}})
-    try:
-        client.execute()
-    except CellExecutionError as exc:
-        pytest.fail(f"{path.name} (student edition) fails before its first exercise:\n{exc}",
-                    pytrace=False)
 
 
 # --------------------------------------------------------------------------------------------

@@ -19,21 +19,21 @@ Where the files come from (the loaders' ``source`` argument)
   environment variable ``RPP_DATA_DIR`` is set (and non-empty), the files are read instead
   from that directory, which must hold the uncompressed files in the layout
   ``adult/adult.{data,test}``, ``heart-disease/processed.{cleveland,hungarian,switzerland,
-  va}.data``, ``student-performance/student-{mat,por}.csv`` (:data:`LAYOUT`).
+  va}.data``, ``student-performance/student-{mat,por}.csv`` (``LAYOUT``).
 * ``source="package"``: always the packaged copy (``RPP_DATA_DIR`` is ignored).
 * ``source="uci"``: the explicit opt-in to the network. Files live in a user cache
   (:func:`cache_dir`: ``$RPP_CACHE_DIR``, else ``$XDG_CACHE_HOME/rpp-book``, else
   ``~/.cache/rpp-book``); a file that is not cached is extracted from the original UCI
-  archive (:data:`ARCHIVE_URLS`), verified and written atomically.
+  archive (``ARCHIVE_URLS``), verified and written atomically.
 
 How the files are verified
 --------------------------
 Every file is verified before it is used, whatever its source:
 
-* **SHA-256** of the uncompressed bytes against :data:`SHA256` (the digests in
+* **SHA-256** of the uncompressed bytes against ``SHA256`` (the digests in
   ``rpp/data/uci/SHA256SUMS``), for the packaged copy, a mirror and downloads alike, with
   one exception: the packaged ``processed.hungarian.data`` was re-serialised from a
-  ``;``-separated copy (same values, other bytes; :data:`REWRITTEN`), so a genuine UCI
+  ``;``-separated copy (same values, other bytes; ``REWRITTEN``), so a genuine UCI
   download of it is checked by content only. (The download path is tested against a local
   server; the live UCI site is not reachable from the machines that test this book.)
 * **Content checks**: valid UTF-8; the expected number of fields on every line; the

@@ -14,12 +14,33 @@ class DataUnavailableError(RuntimeError):
     set ``RPP_DATA_DIR`` to a mirror directory, or download the UCI archive by
     hand and unzip it into the cache directory it names.
 
+    Parameters
+    ----------
+    message : str
+        What is missing and how to obtain it.
+    path : pathlib.Path, optional
+        The file that was looked for.
+    url : str, optional
+        The UCI archive that would provide it.
+
     Attributes
     ----------
-    path : pathlib.Path or None
-        The file that was looked for.
-    url : str or None
-        The UCI archive that would provide it.
+    path
+        The file that was looked for (a ``pathlib.Path``, or None).
+    url
+        The UCI archive that would provide it (a str, or None).
+
+    Raises
+    ------
+    DataUnavailableError
+        Raised by the loaders of :mod:`rpp.data` (never by its constructor).
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> err = DataUnavailableError("no copy of adult.data", path=Path("adult/adult.data"))
+    >>> isinstance(err, RuntimeError), err.path.name, err.url
+    (True, 'adult.data', None)
     """
 
     def __init__(self, message: str, *, path: Path | None = None, url: str | None = None):
@@ -35,12 +56,33 @@ class DataIntegrityError(ValueError):
     names the file, lists every check that failed as expected vs. got, and says
     how to fix it (restore the mirror copy, delete the cached copy to re-download).
 
+    Parameters
+    ----------
+    message : str
+        The file, the failed checks and the fix.
+    path : pathlib.Path, optional
+        The file (or, for a download, the cache path it was meant for).
+    problems : sequence of str, optional
+        One line per failed check (expected vs. got).
+
     Attributes
     ----------
-    path : pathlib.Path or None
-        The file (or, for a download, the cache path it was meant for).
-    problems : list of str
-        One line per failed check.
+    path
+        The file (or, for a download, the cache path it was meant for): a
+        ``pathlib.Path``, or None.
+    problems
+        One line per failed check (a list of str).
+
+    Raises
+    ------
+    DataIntegrityError
+        Raised by the loaders of :mod:`rpp.data` (never by its constructor).
+
+    Examples
+    --------
+    >>> err = DataIntegrityError("adult.data: 2 problems", problems=("rows: 32561 != 3",))
+    >>> isinstance(err, ValueError), err.problems
+    (True, ['rows: 32561 != 3'])
     """
 
     def __init__(self, message: str, *, path: Path | None = None, problems: Sequence[str] = ()):

@@ -50,11 +50,27 @@ def packaged_dir() -> Traversable:
 def cache_dir() -> Path:
     """Directory where files downloaded with ``source="uci"`` are cached.
 
+    Takes no arguments: the location comes from the environment.
+
     Returns
     -------
     pathlib.Path
         ``$RPP_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/rpp-book``, else
         ``~/.cache/rpp-book``. It is created only when a file is written.
+
+    Raises
+    ------
+    RuntimeError
+        Only if neither variable is set and the home directory cannot be
+        determined (``pathlib.Path.home()``).
+
+    Examples
+    --------
+    >>> import os
+    >>> from unittest import mock
+    >>> with mock.patch.dict(os.environ, {"RPP_CACHE_DIR": "/tmp/rpp-cache"}):
+    ...     cache_dir().as_posix()
+    '/tmp/rpp-cache'
     """
     env = os.environ.get("RPP_CACHE_DIR")
     if env:

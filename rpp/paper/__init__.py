@@ -2,8 +2,11 @@
 
 * :mod:`rpp.paper.queries` -- secret-conditioned priors of the query families of Yang et al.
   2026, Section V (RAW, MEAN, GP, BNN) built from the UCI datasets (``rpp.data``);
-* :mod:`rpp.paper.experiments` -- ε-sweeps, noise-reduction tables, the papers' settings
-  (``PAPER_SETTINGS``, ``AWASS_SETTINGS``);
+* :mod:`rpp.paper.experiments` -- ε-sweeps and the papers' settings (``PAPER_SETTINGS``,
+  ``AWASS_SETTINGS``);
+* :mod:`rpp.paper.tables` -- statistics and checks of the sweep tables: the noise reduction
+  against the baseline, the verification of every calibrated point, other baselines, the
+  Monte Carlo error of bootstrap quantiles (chapter 6);
 * ``rpp.paper.bench`` -- the timing and tightness benchmark (``python -m rpp.paper.bench``);
 * :mod:`rpp.paper.composition_examples` -- Examples 1, 3, 5, the Asia network and the
   Capture-24 states of Bai et al. 2026.
@@ -14,7 +17,7 @@ modules; the submodules import pandas and scikit-learn, so they are loaded on fi
 
 import importlib
 
-__all__ = ["queries", "experiments", "bench", "composition_examples"]
+__all__ = ["queries", "experiments", "tables", "bench", "composition_examples"]
 
 
 def __getattr__(name):

@@ -2,9 +2,10 @@ r"""ε-sweeps of calibration rules on real data, as tidy tables (Yang et al. 202
 
 :func:`sweep` calibrates one query's secret-conditioned priors
 (:class:`rpp.paper.queries.QueryPriors`) with a list of rules over a grid of
-(α, ε) and returns one row per (rule, α, ε).  :func:`reduction_table`
-computes the noise reduction of each rule against the :math:`W_\infty`
-baseline with an explicit averaging protocol, and :func:`headline` averages it.
+(α, ε) and returns one row per (rule, α, ε).  The statistics and checks of these
+tables (:func:`~rpp.paper.tables.reduction_table`, :func:`~rpp.paper.tables.headline`,
+:func:`~rpp.paper.tables.check_guarantees`, :func:`~rpp.paper.tables.verify_table`, ...)
+are in :mod:`rpp.paper.tables`; the first three stay importable from here.
 
 Rules
 -----
@@ -50,11 +51,20 @@ __all__ = [
     "load_setting",
     "pierquin_variance",
     "sweep",
-    "reduction_table",
-    "headline",
-    "check_guarantees",
     "resolve_rule",
 ]
+
+# Moved to rpp.paper.tables; still importable from here (loaded on first use: tables imports this module).
+_MOVED = ("check_guarantees", "reduction_table", "headline")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        from . import tables
+
+        return getattr(tables, name)
+    raise AttributeError(f"module 'rpp.paper.experiments' has no attribute {name!r}")
+
 
 #: Columns of the table returned by :func:`sweep`.
 COLUMNS = [
@@ -143,6 +153,24 @@ def load_setting(
     -------
     dict
         ``{query: QueryPriors}``.
+
+    Raises
+    ------
+    ValueError
+        As the query builders of :mod:`rpp.paper.queries` (unknown query, missing column, ...).
+    KeyError
+        If ``setting`` lacks one of the keys ``x``, ``secret``, ``s_i``, ``s_j`` (or
+        ``features`` for the GP and BNN queries).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"x": [1.0, 2, 2, 3, 5, 6, 6, 8], "age": [30.0, 41, 25, 52, 38, 47, 29, 60],
+    ...                    "s": list("aaaabbbb")})
+    >>> setting = dict(x="x", secret="s", s_i="a", s_j="b", features=["age"])
+    >>> prs = load_setting(setting, df=df, queries=("mean", "bnn"), bnn={"n_hidden": 5})
+    >>> sorted(prs), prs["bnn"].details["n_hidden"]
+    (['bnn', 'mean'], 5)
     """
     if df is None:
         from .. import data
@@ -165,12 +193,38 @@ def _model_divergence(p, q, alpha, variance, directed):
 
 
 def resolve_rule(priors: QueryPriors, rule: str) -> tuple[Any, Any, Any, str]:
-    """How a rule is applied to a query: ``(method, prior_i, prior_j, label)``.
+    r"""How a rule is applied to a query: ``(method, prior_i, prior_j, label)``.
 
-    ``prior_i``, ``prior_j`` are the priors whose exact :math:`D_\\alpha` the
-    ``divergence`` column of :func:`sweep` reports (the model priors for
-    ``"pierquin"`` on quantile discretisations, see :func:`sweep`), and ``label``
-    is the ``prior`` column: ``"gmm"``, ``"gaussian"``, ``"empirical"``.
+    Parameters
+    ----------
+    priors : QueryPriors
+        The query's priors.
+    rule : str
+        A rule name (module docstring): ``"paper"``, ``"pierquin"``, a method of
+        :func:`rpp.calibration.methods` or ``"<method>:baseline"``.
+
+    Returns
+    -------
+    tuple
+        ``method`` (the method of :func:`rpp.calibrate`, or ``"pierquin"``);
+        ``prior_i``, ``prior_j``, the priors whose exact :math:`D_\alpha` the
+        ``divergence`` column of :func:`sweep` reports (the model priors for
+        ``"pierquin"`` on quantile discretisations, see :func:`sweep`); ``label``, the
+        ``prior`` column: ``"gmm"``, ``"gaussian"``, ``"empirical"``.
+
+    Raises
+    ------
+    ValueError
+        If ``rule`` is none of the above.
+
+    Examples
+    --------
+    >>> from rpp import Gaussian
+    >>> from rpp.paper.queries import quantile_discretization
+    >>> p, q = Gaussian(0.0, 1.0), Gaussian(1.0, 2.0)
+    >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 5), quantile_discretization(q, 5), 10, 10)
+    >>> resolve_rule(pr, "paper")[0], resolve_rule(pr, "pierquin")[3], resolve_rule(pr, "exact:baseline")[0]
+    ('closed-form', 'gaussian', 'exact')
     """
     method, p, q, label = _resolve(rule, priors)
     if method == "pierquin" and label == "quantiles":
@@ -278,6 +332,28 @@ def sweep(
         for the discretised laws is Pierquin et al.'s theorem, and the
         ``divergence`` and ``guaranteed`` columns then report the check on the
         model (Gaussian) priors, ``prior`` being ``"gaussian"``.
+
+    Raises
+    ------
+    ValueError
+        If ``priors`` is not a :class:`~rpp.paper.queries.QueryPriors`, ``rules`` is empty or
+        names an unknown rule, α or ε is out of range, or ``n_jobs`` < 1.
+
+    Examples
+    --------
+    >>> from rpp import Gaussian
+    >>> from rpp.paper.queries import quantile_discretization
+    >>> p, q = Gaussian(2.0, 1 / 6), Gaussian(6.25, 0.4)
+    >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 10), quantile_discretization(q, 10), 4, 4)
+    >>> tab = sweep(pr, ["paper", "exact", "pierquin"], alpha=3.0, epsilon=[1.0, 2.0], dataset="toy")
+    >>> tab[["rule", "epsilon", "theta", "guaranteed"]].round(2)
+           rule  epsilon  theta  guaranteed
+    0     paper      1.0   5.23        True
+    1     paper      2.0   3.72        True
+    2     exact      1.0   5.23        True
+    3     exact      2.0   3.72        True
+    4  pierquin      1.0   5.66        True
+    5  pierquin      2.0   4.00        True
     """
     if not isinstance(priors, QueryPriors):
         raise ValueError(f"priors must be an rpp.paper.queries.QueryPriors, got {type(priors).__name__}")
@@ -395,106 +471,3 @@ def _run_tasks(tasks, progress, n_jobs, desc):
         if bar is not None:
             bar.close()
     return out
-
-
-def check_guarantees(table: pd.DataFrame, rules: Sequence[str] | None = None, on: str = "guaranteed") -> pd.DataFrame:
-    """Rows of ``table`` (from :func:`sweep`) whose guarantee check failed; empty when all hold.
-
-    ``on="guaranteed"`` checks each rule on the prior it was calibrated for,
-    ``on="model_guaranteed"`` on the model prior.
-    """
-    if on not in ("guaranteed", "model_guaranteed"):
-        raise ValueError(f"on must be 'guaranteed' or 'model_guaranteed', got {on!r}")
-    sel = table if rules is None else table[table["rule"].isin(list(rules))]
-    return sel[~sel[on].astype(bool)]
-
-
-def reduction_table(
-    table: pd.DataFrame,
-    *,
-    baseline: str = "pierquin",
-    reference: str = "exact",
-    exclude_zero: bool = True,
-    by: Sequence[str] = ("dataset", "query"),
-) -> pd.DataFrame:
-    r"""Noise reduction of every rule against the baseline, per panel.
-
-    For each panel (a group of ``by`` plus ``alpha`` and ``directed``) and rule
-    :math:`r` (the baseline included, whose reduction is 0), at each grid point :math:`\varepsilon_k`
-
-    .. math::
-
-        \rho_r(\varepsilon_k) = 1 - \theta_r(\varepsilon_k) / \theta_{\mathrm{base}}(\varepsilon_k) ,
-
-    and, with ``exclude_zero=True`` (the paper's "excluding regimes in which our
-    mechanism requires no additional noise"), only the points with
-    :math:`\theta_r(\varepsilon_k) > 0` are used.  Returns one row per panel
-    and rule with
-
-    * ``n_points`` -- points used, ``n_zero`` -- points with :math:`\theta_r = 0`;
-    * ``reduction`` -- mean of :math:`\rho_r` over the points used, in percent;
-    * ``ratio_to_reference`` -- mean of :math:`\theta_r/\theta_{\mathrm{ref}}` over the points with
-      :math:`\theta_{\mathrm{ref}} > 0` (how far a rule is above ``reference``);
-    * ``above_baseline`` -- points where :math:`\theta_r > \theta_{\mathrm{base}}`.
-
-    A baseline of +inf (no finite :math:`W_\infty`) gives :math:`\rho = 1`; such
-    points are counted in ``n_inf_baseline``.
-
-    Notes
-    -----
-    With ``exclude_zero=True`` each rule is averaged over its *own* points: a
-    rule that needs no noise at some budgets loses exactly its best points
-    (:math:`\rho = 1`), so two rules are then not compared on the same grid.
-    ``exclude_zero=False`` keeps every point and ranks rules consistently.
-    """
-    keys = list(by) + ["alpha", "directed"]
-    missing = [c for c in keys + ["rule", "epsilon", "theta"] if c not in table.columns]
-    if missing:
-        raise ValueError(f"table lacks the columns {missing}; pass the output of rpp.experiments.sweep")
-    wide = table.pivot_table(index=keys + ["epsilon"], columns="rule", values="theta", aggfunc="first")
-    if baseline not in wide.columns:
-        raise ValueError(f"baseline rule {baseline!r} is not in the table (rules: {list(wide.columns)})")
-    rows = []
-    for panel, grp in wide.groupby(level=keys, sort=False):
-        base = grp[baseline].to_numpy(float)
-        ref = grp[reference].to_numpy(float) if reference in grp.columns else None
-        for rule in grp.columns:
-            th = grp[rule].to_numpy(float)
-            ok = ~np.isnan(th) & ~np.isnan(base)
-            if not ok.any():
-                continue
-            use = ok & (th > 0) if exclude_zero else ok
-            with np.errstate(divide="ignore", invalid="ignore"):
-                rho = np.where(np.isinf(base), 1.0, 1.0 - th / base)
-            rec = dict(zip(keys, panel if isinstance(panel, tuple) else (panel,), strict=True))
-            rec.update(
-                rule=rule,
-                n_points=int(use.sum()),
-                n_zero=int((ok & (th == 0)).sum()),
-                n_inf_baseline=int((use & np.isinf(base)).sum()),
-                reduction=100 * float(np.mean(rho[use])) if use.any() else np.nan,
-                above_baseline=int((ok & (th > base)).sum()),
-            )
-            if ref is not None:
-                rpos = ok & (ref > 0)
-                rec["ratio_to_reference"] = float(np.mean(th[rpos] / ref[rpos])) if rpos.any() else np.nan
-            rows.append(rec)
-    return pd.DataFrame(rows)
-
-
-def headline(reductions: pd.DataFrame, rule: str, average: str = "panel") -> float:
-    r"""Average noise reduction of one rule (percent), from :func:`reduction_table`.
-
-    ``average="panel"``: the unweighted mean of the per-panel reductions over the
-    panels with at least one point used (each dataset × query counts once).
-    ``average="pooled"``: the mean over all points used, i.e. panels weighted by
-    their ``n_points``.
-    """
-    sel = reductions[(reductions["rule"] == rule) & (reductions["n_points"] > 0)]
-    if sel.empty:
-        raise ValueError(f"rule {rule!r} has no point with positive noise in the table")
-    if average == "panel":
-        return float(sel["reduction"].mean())
-    if average == "pooled":
-        return float(np.average(sel["reduction"], weights=sel["n_points"]))
-    raise ValueError(f"average must be 'panel' or 'pooled', got {average!r}")

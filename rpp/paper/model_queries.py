@@ -105,6 +105,9 @@ def gp_priors(
 
     Parameters
     ----------
+    df, x, secret, s_i, s_j
+        Data frame, released column, secret column and the two secrets
+        (:func:`rpp.paper.queries.secret_subsets`).
     features : sequence of str
         Numeric input columns; standardised with the mean and standard deviation
         pooled over both subsets, so both GPs see the same :math:`x_\star`.
@@ -117,6 +120,30 @@ def gp_priors(
         Seed of the subsampling and of the optimiser.
     n_quantiles : int
         Size of the baseline's quantile discretisations.
+
+    Returns
+    -------
+    QueryPriors
+        ``query="gp"``, the two latent posteriors as :class:`rpp.Gaussian` priors, their
+        discretisations, and ``details`` with the fitted models, the query point and
+        ``n_train``.
+
+    Raises
+    ------
+    ValueError
+        As ``rpp.paper.query_data.model_inputs``.
+    RuntimeError
+        If the latent variance at the query point is not positive (an ill-conditioned
+        kernel matrix).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"x": [1.0, 2, 2, 3, 5, 6, 6, 8], "age": [30.0, 41, 25, 52, 38, 47, 29, 60],
+    ...                    "s": list("aaaabbbb")})
+    >>> pr = gp_priors(df, "x", "s", "a", "b", features=["age"])
+    >>> type(pr.prior_i).__name__, pr.details["n_train"], bool(pr.prior_i.var > 0)
+    ('Gaussian', (4, 4), True)
     """
     data, zq, xq, (loc, scale) = model_inputs(df, x, secret, s_i, s_j, features, query_point, max_train, random_state)
     priors, models = [], []
@@ -234,8 +261,35 @@ def bnn_priors(
     the Gaussian prior :math:`N(m_s(x_\star), v_s(x_\star))` of the released
     output.
 
-    Parameters are as in :func:`gp_priors`, plus ``n_hidden`` (hidden units) and
-    ``feature_map``.
+    Parameters
+    ----------
+    df, x, secret, s_i, s_j, features, query_point, max_train, random_state, n_quantiles
+        As in :func:`gp_priors`.
+    n_hidden : int
+        Hidden units (default 50).
+    feature_map : {"random", "mlp"}
+        Fixed random hidden weights, or weights trained by scikit-learn's ``MLPRegressor``.
+
+    Returns
+    -------
+    QueryPriors
+        ``query="bnn"``, two :class:`rpp.Gaussian` priors, their discretisations, and
+        ``details`` with the hidden layers and the fitted precisions (``fits``).
+
+    Raises
+    ------
+    ValueError
+        For a bad ``n_hidden`` or ``feature_map``, or as
+        ``rpp.paper.query_data.model_inputs``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"x": [1.0, 2, 2, 3, 5, 6, 6, 8], "age": [30.0, 41, 25, 52, 38, 47, 29, 60],
+    ...                    "s": list("aaaabbbb")})
+    >>> pr = bnn_priors(df, "x", "s", "a", "b", features=["age"], n_hidden=5)
+    >>> type(pr.prior_j).__name__, pr.details["n_hidden"], sorted(pr.details["fits"][0])[:2]
+    ('Gaussian', 5, ['W', 'c'])
     """
     if int(n_hidden) != n_hidden or n_hidden < 1:
         raise ValueError(f"n_hidden must be an integer >= 1, got {n_hidden!r}")

@@ -92,7 +92,8 @@ def raw_priors(
     Parameters
     ----------
     df, x, secret, s_i, s_j
-        Data frame, released column, secret column and the two secrets.
+        Data frame, released column, secret column and the two secrets
+        (:func:`secret_subsets`).
     max_components : int
         :math:`K_{\max}` of :func:`rpp.fit_gmm` (further capped by the number of
         samples and of distinct values, Yang et al. 2026 Sec. IV-A).
@@ -106,6 +107,27 @@ def raw_priors(
         default, with which EM puts near-point masses on single integer values.
     random_state : int
         EM seed.
+
+    Returns
+    -------
+    QueryPriors
+        ``query="raw"``; the fitted mixtures, the empirical laws of the two subsets,
+        and ``details`` with ``reg_covar``, ``resolution`` (:math:`h`), the samples and
+        ``max_components``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`secret_subsets`, or for a ``reg_covar`` that is neither positive nor
+        ``"resolution"``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"x": [1.0, 2, 2, 3, 5, 6, 6, 8], "s": list("aaaabbbb")})
+    >>> pr = raw_priors(df, "x", "s", "a", "b", max_components=2)
+    >>> pr.details["resolution"], round(pr.details["reg_covar"], 4), pr.prior_i.n_components
+    (1.0, 0.0833, 1)
     """
     sub_i, sub_j = secret_subsets(df, x, secret, s_i, s_j)
     xi, xj = sub_i[x].to_numpy(), sub_j[x].to_numpy()
@@ -133,8 +155,35 @@ def raw_priors(
 def mean_priors(df: pd.DataFrame, x: str, secret: str, s_i: Any, s_j: Any, *, n_quantiles: int = 1000) -> QueryPriors:
     r"""MEAN query: :math:`N(\bar x_s, \hat\sigma_s^2 / n_s)` per secret (``ddof=1``), Yang et al. 2026 Sec. V-A.
 
-    The baseline priors are the ``n_quantiles``-point quantile discretisations of
-    the two Gaussians (:func:`quantile_discretization`).
+    The subset mean, approximated by a Gaussian with the sample mean and the squared
+    standard error. The baseline priors are the ``n_quantiles``-point quantile
+    discretisations of the two Gaussians (:func:`quantile_discretization`).
+
+    Parameters
+    ----------
+    df, x, secret, s_i, s_j
+        Data frame, released column, secret column and the two secrets
+        (:func:`secret_subsets`).
+    n_quantiles : int
+        Atoms of each baseline discretisation (default 1000).
+
+    Returns
+    -------
+    QueryPriors
+        ``query="mean"``, two :class:`rpp.Gaussian` priors and their discretisations.
+
+    Raises
+    ------
+    ValueError
+        As :func:`secret_subsets`, or if ``x`` is constant in a subset.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"x": [1.0, 2, 2, 3, 5, 6, 6, 8], "s": list("aaaabbbb")})
+    >>> pr = mean_priors(df, "x", "s", "a", "b", n_quantiles=10)
+    >>> pr.prior_i.mean, round(pr.prior_i.var, 6), pr.baseline_i.samples.size  # var = (2/3) / 4
+    (2.0, 0.166667, 10)
     """
     sub_i, sub_j = secret_subsets(df, x, secret, s_i, s_j)
     priors = []
@@ -162,7 +211,35 @@ def mean_priors(df: pd.DataFrame, x: str, secret: str, s_i: Any, s_j: Any, *, n_
 
 
 def query_priors(df: pd.DataFrame, x: str, secret: str, s_i: Any, s_j: Any, query: str, **options: Any) -> QueryPriors:
-    """Priors of one query family (``"raw"``, ``"mean"``, ``"gp"``, ``"bnn"``); ``options`` go to its builder."""
+    """Priors of one query family (``"raw"``, ``"mean"``, ``"gp"``, ``"bnn"``); ``options`` go to its builder.
+
+    Parameters
+    ----------
+    df, x, secret, s_i, s_j
+        Data frame, released column, secret column and the two secrets.
+    query : {"raw", "mean", "gp", "bnn"}
+        The query family (:func:`raw_priors`, :func:`mean_priors`, :func:`gp_priors`,
+        :func:`bnn_priors`).
+    **options
+        Keyword arguments of that builder.
+
+    Returns
+    -------
+    QueryPriors
+        The builder's result.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``query``, or as the builder.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"x": [1.0, 2, 2, 3, 5, 6, 6, 8], "s": list("aaaabbbb")})
+    >>> query_priors(df, "x", "s", "a", "b", "mean", n_quantiles=5).prior_j.mean
+    6.25
+    """
     builders: dict[str, Callable[..., QueryPriors]] = {
         "raw": raw_priors,
         "mean": mean_priors,
@@ -175,7 +252,32 @@ def query_priors(df: pd.DataFrame, x: str, secret: str, s_i: Any, s_j: Any, quer
 
 
 def paper_method(priors: QueryPriors) -> str:
-    """The rule Yang et al. 2026 use for a prior pair: ``"gmm-ot"`` (Thm IV.1) for mixtures, ``"closed-form"`` (Thm III.5) for Gaussians."""
+    """The rule Yang et al. 2026 use for a prior pair: ``"gmm-ot"`` (Thm IV.1) for mixtures, ``"closed-form"`` (Thm III.5) for Gaussians.
+
+    Parameters
+    ----------
+    priors : QueryPriors or tuple
+        A query's priors, or the pair ``(prior_i, prior_j)``.
+
+    Returns
+    -------
+    str
+        ``"closed-form"`` when both priors are Gaussians, ``"gmm-ot"`` when one is a
+        mixture (a method name of :func:`rpp.calibrate`).
+
+    Raises
+    ------
+    ValueError
+        If a prior is neither an :class:`rpp.Gaussian` nor an :class:`rpp.GaussianMixture`.
+
+    Examples
+    --------
+    >>> from rpp import Gaussian, GaussianMixture
+    >>> paper_method((Gaussian(0, 1), Gaussian(1, 2)))
+    'closed-form'
+    >>> paper_method((Gaussian(0, 1), GaussianMixture([0.5, 0.5], [0, 2], [1, 1])))
+    'gmm-ot'
+    """
     p, q = (priors.prior_i, priors.prior_j) if isinstance(priors, QueryPriors) else priors
     if isinstance(p, Gaussian) and isinstance(q, Gaussian):
         return "closed-form"

@@ -49,6 +49,21 @@ class QueryPriors:
         Size of the subset with :math:`s_j`.
     details : dict
         Query-specific information (fitted models, query point, settings).
+
+    Parameters
+    ----------
+    query, prior_i, prior_j, baseline_i, baseline_j, n_i, n_j, details
+        The attributes, in this order (``details`` optional). The builders of
+        :mod:`rpp.paper.queries` fill them; no check is made here.
+        The record is frozen: setting an attribute raises ``dataclasses.FrozenInstanceError``.
+
+    Examples
+    --------
+    >>> from rpp import Gaussian
+    >>> p, q = Gaussian(0.0, 1.0), Gaussian(1.0, 1.0)
+    >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 3), quantile_discretization(q, 3), 20, 30)
+    >>> pr.query, pr.n_i + pr.n_j, pr.baseline_j.samples.size
+    ('mean', 50, 3)
     """
 
     query: str
@@ -77,20 +92,41 @@ def _check_columns(df, columns):
 def secret_subsets(
     df: pd.DataFrame, x: str, secret: str, s_i: Any, s_j: Any, features: Sequence[str] = ()
 ) -> tuple[Any, Any]:
-    """Rows of ``df`` with ``secret == s_i`` and with ``secret == s_j``.
+    """Rows of ``df`` with ``secret == s_i`` and with ``secret == s_j``: the subsets :math:`D_{s_i}, D_{s_j}`.
 
     Rows with a missing value in ``x`` or in one of ``features`` are dropped.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The data.
+    x : str
+        The released (numeric) column.
+    secret : str
+        The secret column.
+    s_i, s_j
+        The two secrets (values of ``secret``).
+    features : sequence of str
+        Further numeric columns to keep (model inputs).
 
     Returns
     -------
     sub_i, sub_j : DataFrame
-        Columns ``[x, *features]``, index reset.
+        Columns ``[x, *features]`` as floats, index reset.
 
     Raises
     ------
     ValueError
         If a column is missing, ``x`` or a feature is not numeric, ``s_i == s_j``,
         or a subset has fewer than 2 rows.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"x": [1.0, 2, 2, 3, 5, 6, None, 8], "s": list("aaaabbbb")})
+    >>> sub_i, sub_j = secret_subsets(df, "x", "s", "a", "b")
+    >>> sub_i["x"].tolist(), len(sub_j)
+    ([1.0, 2.0, 2.0, 3.0], 3)
     """
     features = list(features)
     _check_columns(df, [x, secret, *features])
@@ -114,9 +150,32 @@ def secret_subsets(
 def data_resolution(*samples: ArrayLike) -> float:
     """Recording resolution :math:`h` of data: the smallest gap between distinct pooled values.
 
-    Values are first rounded to 10 significant decimals so that ``0.1``-steps
-    stored in binary floating point give ``h = 0.1``.  Returns ``inf`` for a
-    single distinct value.
+    Values are first rounded to 10 decimals so that ``0.1``-steps stored in binary
+    floating point give ``h = 0.1``.  A value recorded on a grid of step :math:`h` carries
+    a rounding error of variance :math:`h^2/12` (Sheppard 1898), the variance floor of
+    :func:`rpp.paper.queries.raw_priors`.
+
+    Parameters
+    ----------
+    *samples : array_like
+        One or more samples, pooled.
+
+    Returns
+    -------
+    float
+        :math:`h`, or ``inf`` for a single distinct value.
+
+    Raises
+    ------
+    ValueError
+        If a value is not finite.
+
+    Examples
+    --------
+    >>> data_resolution([0.1, 0.4], [0.2, 1.0])
+    0.1
+    >>> data_resolution([3, 3])
+    inf
     """
     pooled = np.concatenate([v.finite("samples", np.asarray(s, float)).ravel() for s in samples])
     u = np.unique(np.round(pooled, 10))
@@ -130,7 +189,32 @@ def quantile_discretization(prior: Gaussian | GaussianMixture, n_quantiles: int 
     ``B`` matched samples (the mid-point plotting positions).  Two
     discretisations are coupled monotonically atom by atom, so for Gaussians
     :math:`W_\infty = \max_k |\mu_i-\mu_j + (\sigma_i-\sigma_j)\Phi^{-1}(u_k)|
-    = |\mu_i-\mu_j| + |\sigma_i-\sigma_j|\,\Phi^{-1}(1-\tfrac{1}{2B})`.
+    = |\mu_i-\mu_j| + |\sigma_i-\sigma_j|\,\Phi^{-1}(1-\tfrac{1}{2B})`.  Each atom carries
+    mass :math:`1/B`; the prior's mass outside the atoms' range is :math:`1/B` (the δ of
+    Pierquin et al. 2024's δ-approximate :math:`W_\infty`).
+
+    Parameters
+    ----------
+    prior : rpp.Gaussian or rpp.GaussianMixture
+        The continuous prior.
+    n_quantiles : int
+        :math:`B \ge 1`.
+
+    Returns
+    -------
+    rpp.Empirical
+        The :math:`B` quantiles as equally weighted samples.
+
+    Raises
+    ------
+    ValueError
+        If ``n_quantiles`` is not an integer >= 1 or ``prior`` has another type.
+
+    Examples
+    --------
+    >>> from rpp import Gaussian
+    >>> quantile_discretization(Gaussian(0.0, 1.0), 4).samples.round(4)
+    array([-1.1503, -0.3186,  0.3186,  1.1503])
     """
     if int(n_quantiles) != n_quantiles or n_quantiles < 1:
         raise ValueError(f"n_quantiles must be an integer >= 1, got {n_quantiles!r}")
@@ -151,13 +235,46 @@ def model_inputs(
     max_train: int,
     random_state: int,
 ) -> tuple[Any, ...]:
-    """Standardised model inputs of the GP and BNN queries: ``(data, z_query, x_query, (loc, scale))``.
+    r"""Standardised model inputs of the GP and BNN queries: ``(data, z_query, x_query, (loc, scale))``.
 
     The ``features`` are standardised with the mean and standard deviation of the two
-    secret-conditioned subsets pooled; each subset keeps at most ``max_train`` rows (a seeded
-    draw, ``random_state``); the query point (default: the pooled feature medians) is mapped to
-    the same scale.  ``data`` holds ``(Z, y, n)`` per subset.  Raises ValueError for bad
-    ``features``, ``query_point`` or ``max_train`` or a constant response.
+    secret-conditioned subsets pooled, :math:`z = (u - \bar u) / s_u`; each subset keeps at most
+    ``max_train`` rows (a seeded draw); the query point is mapped to the same scale.
+
+    Parameters
+    ----------
+    df, x, secret, s_i, s_j
+        As in :func:`secret_subsets`.
+    features : sequence of str
+        The numeric input columns (at least one; not ``x``).
+    query_point : array_like or None
+        :math:`x_\star`, one value per feature in the original units; ``None``: the pooled medians.
+    max_train : int
+        Largest training subset (>= 2).
+    random_state : int
+        Seed of the subsampling.
+
+    Returns
+    -------
+    tuple
+        ``data`` (one ``(Z, y, n)`` per subset: standardised inputs, responses, subset size
+        before subsampling), ``z_query`` (shape ``(1, d)``), ``x_query`` and the
+        standardisation ``(loc, scale)``.
+
+    Raises
+    ------
+    ValueError
+        For bad ``features``, ``query_point`` or ``max_train``, a constant feature or a
+        constant response.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"x": [1.0, 2, 2, 3, 5, 6, 6, 8], "age": [30.0, 41, 25, 52, 38, 47, 29, 60],
+    ...                    "s": list("aaaabbbb")})
+    >>> data, zq, xq, (loc, scale) = model_inputs(df, "x", "s", "a", "b", ["age"], None, 350, 0)
+    >>> [Z.shape for Z, y, n in data], xq, loc
+    ([(4, 1), (4, 1)], array([39.5]), array([40.25]))
     """
     features = list(features)
     if not features:
