@@ -22,8 +22,9 @@ Usage (from the repository root, with the book's environment)::
 
 Before writing, each student notebook is checked for leaks: no solution cell, no solution tag or
 directive, and no line of solution text (a line that occurs only inside the solutions of the
-original) may be left. ``tests/test_student_edition.py`` repeats these checks and runs every
-student notebook in a fresh kernel up to its first exercise.
+original) may be left. ``tests/test_student_edition.py`` repeats these checks, and
+``notebook_tests/test_student_runs.py`` (the notebook phase of ``make test``, after nbval) runs
+every student notebook in a fresh kernel up to its first exercise.
 
 The output folder ``student/`` is generated (git-ignored) and is not part of the web book
 (``_config.yml`` excludes it).
