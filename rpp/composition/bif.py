@@ -90,7 +90,10 @@ def read_bif(text: str) -> dict[str, tuple[tuple[str, ...], np.ndarray, tuple[st
         if "table" in body:
             cpt[...] = np.reshape(_numbers(body.split("table", 1)[1]), cpt.shape)
         for vals, nums in re.findall(r"\(([^)]*)\)\s*([^;]*);", body):
-            idx = tuple(states[p].index(s.strip()) for p, s in zip(parents, vals.split(",")))
+            cell = [s.strip() for s in vals.split(",")]
+            if len(cell) != len(parents):
+                raise ValueError(f"text: row ({vals}) of {child} needs {len(parents)} parent values")
+            idx = tuple(states[p].index(s) for p, s in zip(parents, cell, strict=True))
             row = _numbers(nums)
             if len(row) != k:
                 raise ValueError(f"text: row {vals} of {child} has {len(row)} values, needs {k}")
@@ -259,8 +262,8 @@ def bn_ab_estimate(
     ... variable B { type discrete [ 2 ] { y, n }; }
     ... probability ( A ) { table 0.3, 0.7; }
     ... probability ( B | A ) { (y) 0.9, 0.1; (n) 0.2, 0.8; }''')
-    >>> bn_ab_estimate(net, [1, 2]).round(4).tolist()  # log(0.8 / 0.1) = 2.0794
-    [2.0794, 0.0]
+    >>> bn_ab_estimate(net, [1, 2]).round(4).tolist()  # secret on B: log((27/41)/(3/59))
+    [2.5612, 0.0]
     """
     names = list(network)
     n = len(names)
