@@ -5,7 +5,8 @@ built on :mod:`rpp.discrete` (randomized response, conditional output laws, the 
 leakage) and :mod:`rpp.divergence`: posteriors and repeated runs (``collapse``), the
 necessary-for-composition linear programs (``nfc``), the :math:`a(b)`-influence curve
 and Theorems 3–4 (``influence``), Markov-chain, Gaussian and Bayesian-network priors
-(``markov``, ``gaussian``, ``bayesnet``), the Markov Quilt Mechanism and
+(``markov``, ``gaussian``, ``bayesnet``; ``bif`` for networks of any arity read from
+BIF files, with the packaged ALARM network), the Markov Quilt Mechanism and
 Top-:math:`k` mechanisms (``markov``, ``topk``).
 
 ``discrete_renyi`` is :func:`rpp.discrete_renyi_divergence` and ``pufferfish_leakage`` is
@@ -19,6 +20,7 @@ import importlib
 from ..discrete import pufferfish_leakage
 from ..divergence import discrete_renyi_divergence as discrete_renyi
 from .bayesnet import bfs_neighbour_sets, bn_ab_curve, bn_joint, moral_graph
+from .bif import bn_ab_estimate, bn_marginal, load_alarm, read_bif
 from .collapse import composed_output_distribution, posterior_of_secret
 from .gaussian import (
     conditional_weights,
@@ -127,6 +129,10 @@ __all__ = [
     "laplace_topk",
     "topk_metrics",
     "true_topk",
+    "read_bif",
+    "load_alarm",
+    "bn_marginal",
+    "bn_ab_estimate",
 ]
 
 _PAPER = frozenset(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -19,6 +20,8 @@ __all__ = ["bn_joint", "moral_graph", "bfs_neighbour_sets", "bn_ab_curve"]
 
 #: ``node -> (parents, {parent values: Pr(node = 1 | parent values)})``
 Network = Mapping[str, tuple[Sequence[str], Mapping[tuple[int, ...], float]]]
+#: any ``node -> (parents, ...)`` mapping (also the general networks of ``rpp.composition.bif``)
+AnyNetwork = Mapping[str, tuple[Any, ...]]
 
 
 def bn_joint(network: Network) -> tuple[np.ndarray, list[str]]:
@@ -70,7 +73,7 @@ def bn_joint(network: Network) -> tuple[np.ndarray, list[str]]:
     return J, names
 
 
-def moral_graph(network: Network) -> dict[str, set[str]]:
+def moral_graph(network: AnyNetwork) -> dict[str, set[str]]:
     """Adjacency sets of the moral graph (parents married, directions dropped).
 
     Used for the neighbourhoods of Bai et al. (2026), Sec. 6.3.1.
@@ -92,7 +95,7 @@ def moral_graph(network: Network) -> dict[str, set[str]]:
     ['bronc', 'dysp', 'lung', 'tub', 'xray']
     """
     adj: dict[str, set[str]] = {v: set() for v in network}
-    for v, (parents, _) in network.items():
+    for v, (parents, *_) in network.items():
         for p in parents:
             adj[v].add(p)
             adj[p].add(v)
@@ -102,7 +105,7 @@ def moral_graph(network: Network) -> dict[str, set[str]]:
     return adj
 
 
-def bfs_neighbour_sets(network: Network, node: str, size: int) -> list[tuple[str, ...]]:
+def bfs_neighbour_sets(network: AnyNetwork, node: str, size: int) -> list[tuple[str, ...]]:
     r"""Candidate neighbourhoods :math:`\mathcal N_{size}(X_s)` for the estimate of Sec. 6.3.1.
 
     The ``size`` nodes closest to ``node`` in the moral graph (breadth-first order); when the
