@@ -205,3 +205,18 @@ def test_grid_reference_encloses_the_arb_reference():
         scale = math.sqrt(0.8) if noise == "gaussian" else 0.8
         d_lo, d_hi = grid_divergence(p, q, 2.0, noise, scale, rtol=1e-6)
         assert d_lo <= lower(ref) and upper(ref) <= d_hi and d_hi - d_lo < 1e-5
+
+
+@pytest.mark.xfail(
+    strict=False,
+    reason="under-noise on main (issue #13): near the edge of the tail condition rpp's quadrature "
+    "misses ~1.9e-9 of the integral (one Gauss-Legendre panel spans [62, 6.7e7], where both GL10 and "
+    "GL20 see nothing of the exponentially decaying integrand), so a budget 4e-10 below the edge "
+    "value gets the edge scale, flagged guaranteed, while the true D_3 exceeds the budget",
+)
+def test_budget_just_below_the_edge_value():
+    """Chapter 4's pair, epsilon 4e-10 below D_3 at the edge: the edge scale is not enough."""
+    p_i = rpp.GaussianMixture([0.5, 0.5], [-3.0, 3.0], [0.25, 0.25])
+    p_j = rpp.GaussianMixture([1.0], [0.0], [9.25])
+    d_edge = 0.5 * math.log(12 * math.sqrt(math.e) * 2 * math.pi * 18 / (2 * math.pi * 27) ** 1.5)
+    _check_against_arb(p_i, p_j, 3.0, d_edge - 4e-10, "gaussian")
