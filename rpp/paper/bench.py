@@ -203,7 +203,8 @@ def scaling_table(
         ``rule_s`` and ``check_s`` (``Calibration.details["seconds"]`` when rpp records it,
         else NaN), ``vs_baseline`` (seconds / seconds of the W-infinity baseline
         ``"pierquin"``), ``scale`` and ``theta_ratio`` (scale / scale of ``"exact"``;
-        at least 1 for a guaranteed method).
+        at least 1 for a guaranteed method; ``inf`` or NaN when the exact scale is 0, i.e.
+        the priors need no noise, and NaN when either call did not finish).
 
     Raises
     ------
@@ -242,8 +243,9 @@ def scaling_table(
     base = df[df.method == BASELINE].set_index(key).seconds
     exact = df[df.method == "exact"].set_index(key).scale
     idx = pd.MultiIndex.from_frame(df[key])
-    df["vs_baseline"] = df.seconds.to_numpy() / base.reindex(idx).to_numpy()
-    df["theta_ratio"] = df.scale.to_numpy() / exact.reindex(idx).to_numpy()
+    with np.errstate(divide="ignore", invalid="ignore"):  # exact scale 0: no noise needed
+        df["vs_baseline"] = df.seconds.to_numpy() / base.reindex(idx).to_numpy()
+        df["theta_ratio"] = df.scale.to_numpy() / exact.reindex(idx).to_numpy()
     return df
 
 
