@@ -1,5 +1,11 @@
 """The benchmark runs and its figures are consistent (small sizes)."""
+
 import numpy as np
+import pytest
+
+import rpp
+
+pytestmark = pytest.mark.slow  # ~1.5 min on the loaded 2-core machine
 
 from rpp.paper import bench
 
@@ -22,3 +28,32 @@ def test_main_prints(capsys):
     bench.main(["--pairs", "1"])
     out = capsys.readouterr().out
     assert "ratio exact/closed-form" in out and "theta / theta_exact" in out
+
+
+def test_scaling_table_structure_tiny():
+    """The scaling table (issue #13): one row per (family, size, noise, method), honest columns."""
+    t = bench.scaling_table((8, 16), (2,), noises=("gaussian", "laplace"), max_seconds=60)
+    n_methods = len(rpp.methods("gaussian")) + len(rpp.methods("laplace"))
+    assert len(t) == 3 * n_methods  # sizes 8, 16 (empirical) and 2 (mixture), both noises
+    assert list(t.columns[:5]) == ["family", "size", "noise", "method", "status"]
+    assert set(t.status) <= {"ok", "n/a", "> budget"}
+    ok = t[t.status == "ok"]
+    # the baseline's own ratio is 1, every guaranteed method's theta is at least the exact one
+    assert np.allclose(ok[ok.method == bench.BASELINE].vs_baseline, 1.0)
+    assert (ok.theta_ratio.dropna() >= 1 - 1e-9).all()
+    assert np.allclose(ok[ok.method == "exact"].theta_ratio, 1.0)
+    assert (ok.seconds > 0).all()
+    # closed forms for two Gaussians do not apply to empirical priors
+    assert set(t[(t.method == "closed-form")].status) == {"n/a"}
+
+
+def test_scaling_table_budget_reported_not_hung():
+    t = bench.scaling_table((200,), (), noises=("gaussian",), max_seconds=1e-3)
+    assert set(t.status) <= {"> budget", "n/a"} and "> budget" in set(t.status)
+
+
+def test_scaling_pair_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="family"):
+        bench.scaling_pair("cauchy", 3)
+    with pytest.raises(ValueError, match="size"):
+        bench.scaling_pair("empirical", 0)

@@ -6,7 +6,10 @@ Prints, measured in one run on the current machine:
   grid for one Gaussian pair (one vectorised call each) and their ratio;
 * the time per (epsilon, alpha) point of ``"exact"``, ``"gmm-ot"`` and
   ``"gmm-ot-tight"`` for pairs of 3-component mixtures;
-* theta ratios (method / exact) on a few fixed cases.
+* theta ratios (method / exact) on a few fixed cases;
+* with ``--scaling``: the scaling table of :func:`scaling_table` (issue #13) -- empirical
+  pairs of n = 10^2, 10^3, 10^4 atoms and Gaussian-mixture pairs of K = 5, 20, 50
+  components, every method of :func:`rpp.methods` for Gaussian and Laplace noise.
 
 Every timed result is also checked: all returned scales must be guaranteed.
 """
@@ -14,13 +17,15 @@ Every timed result is also checked: all returned scales must be guaranteed.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import time
 from functools import partial
+from typing import Any
 
 import numpy as np
 
-from ..calibration import calibrate
-from ..distributions import Gaussian, GaussianMixture
+from ..calibration import calibrate, methods
+from ..distributions import Empirical, Gaussian, GaussianMixture
 
 
 def _timed(fn, repeat=3):
@@ -84,10 +89,177 @@ def theta_ratios() -> list[tuple[str, float, dict[str, float]]]:
     return out
 
 
+# ----------------------------------------------------------------------------------------
+# Scaling table (issue #13)
+# ----------------------------------------------------------------------------------------
+
+#: The W-infinity baseline of Pierquin et al. (2024), theta^2 = alpha W_inf^2 / (2 epsilon).
+BASELINE = "pierquin"
+
+
+def scaling_pair(family: str, size: int, seed: int = 0) -> tuple[Any, Any]:
+    """A seeded pair of priors of the scaling table.
+
+    Parameters
+    ----------
+    family : {"empirical", "mixture"}
+        ``"empirical"``: two samples of ``size`` draws, N(0, 1) against a 90/10 mixture of
+        N(0, 1) and N(2.5, 0.3^2); ``"mixture"``: two Gaussian mixtures of ``size`` components
+        (Dirichlet(1) weights, N(0, 3^2) means, log-uniform variances in [e^-1.5, e^1]).
+    size : int
+        Atoms per sample or components per mixture, ``>= 1``.
+    seed : int
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    tuple
+        ``(prior_i, prior_j)``.
+
+    Examples
+    --------
+    >>> p, q = scaling_pair("empirical", 100)
+    >>> p.n, q.n
+    (100, 100)
+    """
+    if size < 1:
+        raise ValueError(f"size must be >= 1, got {size}")
+    rng = np.random.default_rng(seed)
+    if family == "empirical":
+        tail = size // 10
+        x = rng.normal(0.0, 1.0, size)
+        y = np.concatenate([rng.normal(0.0, 1.0, size - tail), rng.normal(2.5, 0.3, tail)])
+        return Empirical(x), Empirical(y)
+    if family == "mixture":
+        return tuple(  # type: ignore[return-value]
+            GaussianMixture(rng.dirichlet(np.ones(size)), rng.normal(0, 3, size), np.exp(rng.uniform(-1.5, 1, size)))
+            for _ in range(2)
+        )
+    raise ValueError(f"family must be 'empirical' or 'mixture', got {family!r}")
+
+
+def _timed_call(conn, p, q, alpha, epsilon, method, noise):
+    """Child process: one calibration, sends (status, scale, seconds, rule_s, check_s)."""
+    try:
+        t0 = time.perf_counter()
+        cal = calibrate(p, q, alpha=alpha, epsilon=epsilon, method=method, noise=noise)
+        wall = time.perf_counter() - t0
+        sec = cal.details.get("seconds", {})
+        conn.send(("ok", float(cal.scale), wall, sec.get("rule", np.nan), sec.get("check", np.nan)))
+    except ValueError:  # the method does not apply to these priors
+        conn.send(("n/a", np.nan, np.nan, np.nan, np.nan))
+
+
+def _run_with_budget(p, q, alpha, epsilon, method, noise, max_seconds):
+    """One calibration in a child process; ``("> budget", ...)`` when it takes longer than ``max_seconds``."""
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_timed_call, args=(child, p, q, alpha, epsilon, method, noise))
+    proc.start()
+    if parent.poll(max_seconds):
+        out = parent.recv()
+    else:
+        proc.terminate()
+        out = ("> budget", np.nan, np.nan, np.nan, np.nan)
+    proc.join()
+    return out
+
+
+def scaling_table(
+    empirical_sizes: tuple[int, ...] = (100, 1000, 10_000),
+    mixture_sizes: tuple[int, ...] = (5, 20, 50),
+    noises: tuple[str, ...] = ("gaussian", "laplace"),
+    alpha: float = 2.0,
+    epsilon: float = 1.0,
+    max_seconds: float = 20.0,
+    seed: int = 0,
+):
+    r"""Time and tightness of every calibration method as the priors grow (issue #13, item 3).
+
+    For each family (empirical pairs of ``empirical_sizes`` atoms, Gaussian-mixture pairs of
+    ``mixture_sizes`` components, :func:`scaling_pair`), noise and method of
+    :func:`rpp.methods`, one call of :func:`rpp.calibrate` (both orders) runs in a child
+    process.  A call longer than ``max_seconds`` is stopped and reported as ``"> budget"``;
+    a method over budget is not run at the larger sizes of that family and noise.
+
+    Parameters
+    ----------
+    empirical_sizes, mixture_sizes : tuple of int
+        Atoms per sample, components per mixture (either may be empty).
+    noises : tuple of str
+        Noise families.
+    alpha, epsilon : float
+        Order (> 1) and budget (> 0).
+    max_seconds : float
+        Per-call budget in seconds (> 0).
+    seed : int
+        Seed of the pairs.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (family, size, noise, method): ``status`` (``"ok"``, ``"n/a"`` -- the
+        method does not apply, ``"> budget"``), ``seconds`` (wall time of the call),
+        ``rule_s`` and ``check_s`` (``Calibration.details["seconds"]`` when rpp records it,
+        else NaN), ``vs_baseline`` (seconds / seconds of the W-infinity baseline
+        ``"pierquin"``), ``scale`` and ``theta_ratio`` (scale / scale of ``"exact"``;
+        at least 1 for a guaranteed method; ``inf`` or NaN when the exact scale is 0, i.e.
+        the priors need no noise, and NaN when either call did not finish).
+
+    Raises
+    ------
+    ValueError
+        If ``max_seconds`` is not positive.
+
+    Examples
+    --------
+    >>> t = scaling_table((30,), (), noises=("laplace",), max_seconds=60)
+    >>> sorted(t.method) == methods("laplace"), bool((t.theta_ratio >= 1 - 1e-9).all())
+    (True, True)
+    """
+    import pandas as pd
+
+    if not max_seconds > 0:
+        raise ValueError(f"max_seconds must be > 0, got {max_seconds}")
+    rows = []
+    for family, sizes in (("empirical", empirical_sizes), ("mixture", mixture_sizes)):
+        for noise in noises:
+            over: set[str] = set()
+            for size in sizes:
+                p, q = scaling_pair(family, size, seed)
+                for method in methods(noise):
+                    if method in over:
+                        res = ("> budget", np.nan, np.nan, np.nan, np.nan)
+                    else:
+                        res = _run_with_budget(p, q, alpha, epsilon, method, noise, max_seconds)
+                    if res[0] == "> budget":
+                        over.add(method)
+                    rows.append(dict(zip(("status", "scale", "seconds", "rule_s", "check_s"), res, strict=True)))
+                    rows[-1].update(family=family, size=size, noise=noise, method=method)
+    df = pd.DataFrame(
+        rows, columns=["family", "size", "noise", "method", "status", "seconds", "rule_s", "check_s", "scale"]
+    )
+    key = ["family", "size", "noise"]
+    base = df[df.method == BASELINE].set_index(key).seconds
+    exact = df[df.method == "exact"].set_index(key).scale
+    idx = pd.MultiIndex.from_frame(df[key])
+    with np.errstate(divide="ignore", invalid="ignore"):  # exact scale 0: no noise needed
+        df["vs_baseline"] = df.seconds.to_numpy() / base.reindex(idx).to_numpy()
+        df["theta_ratio"] = df.scale.to_numpy() / exact.reindex(idx).to_numpy()
+    return df
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=5, help="mixture pairs to time (default 5)")
+    parser.add_argument("--scaling", action="store_true", help="print the scaling table instead (issue #13)")
+    parser.add_argument("--max-seconds", type=float, default=20.0, help="per-call budget of --scaling (default 20)")
     args = parser.parse_args(argv)
+    if args.scaling:
+        table = scaling_table(max_seconds=args.max_seconds)
+        print(f"Scaling table (alpha = 2, epsilon = 1; per-call budget {args.max_seconds:g} s):")
+        print(table.drop(columns="scale").to_string(index=False, float_format=lambda x: f"{x:.3g}"))
+        return
     g = gaussian_grid()
     print(f"Gaussian pair, {g['points']:,} (epsilon, alpha) points, one vectorised call each (best of 3):")
     print(
