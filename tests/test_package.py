@@ -22,7 +22,7 @@ LAYERS = [
     {"rules"},
     {"calibration"},
     {"composition"},
-    {"paper", "data"},
+    {"paper", "data", "bench"},
 ]
 LAYER_OF = {name: k for k, names in enumerate(LAYERS) for name in names}
 
