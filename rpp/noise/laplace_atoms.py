@@ -231,7 +231,8 @@ def _panels(log_f_delta, rule, anc, sa, sc, b, alpha):
     lf, dl = log_f_delta(np.repeat(anc, n_gl), nodes.ravel())
     lf, dl = lf.reshape(nodes.shape), dl.reshape(nodes.shape)
     m = lf.max(axis=1)
-    gl = m + np.log(np.exp(lf - m[:, None]) @ gw) + np.log(half)
+    with np.errstate(divide="ignore"):  # a panel of zero width (bisected to the last ulp) adds 0
+        gl = m + np.log(np.exp(lf - m[:, None]) @ gw) + np.log(half)
     # floating-point error of the GL sum: sum_i w_i f_i (e^{delta_i} - 1) <= GL * (e^{max delta} - 1)
     fp = gl + _log_expm1(dl.max(axis=1))
     # rigorous error bound per panel (Trefethen, ATAP Thm 19.3), minimised over the ellipse size
@@ -248,7 +249,8 @@ def _panels(log_f_delta, rule, anc, sa, sc, b, alpha):
     reach = np.maximum(ym**2 / (semi_major + ht[:, None]) + end_gap * ht[:, None], 0.5 * gap * ht[:, None])
     L = alpha + abs(1 - alpha)  # Lipschitz constant of log f in units of b
     log_m = m[:, None] + L * reach + max(alpha - 1, 0.0) * (-np.log(np.cos(ym)))
-    log_b = np.log(half)[:, None] + np.log(64 / 15) + log_m - 2 * n_gl * log_rho - np.log(-np.expm1(-2 * log_rho))
+    with np.errstate(divide="ignore"):  # rho -> 1 (a panel far wider than b): an infinite bound, bisected
+        log_b = np.log(half)[:, None] + np.log(64 / 15) + log_m - 2 * n_gl * log_rho - np.log(-np.expm1(-2 * log_rho))
     return gl, fp, log_b.min(axis=1)
 
 
