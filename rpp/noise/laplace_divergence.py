@@ -11,9 +11,10 @@ Under a prior :math:`P` the output density is :math:`P * \ell_b`:
   + e^{(y-\mu)/b}\Phi(-\tfrac{y-\mu}{s}-\tfrac{s}{b})\bigr]`.
 
 :func:`laplace_renyi_divergence_bound` computes
-:math:`D_\alpha(P_i * \ell_b \,\|\, P_j * \ell_b)` with an error bound such
-that ``value + error`` is an upper bound (like
-:func:`rpp.renyi_divergence_bound` for Gaussian noise):
+:math:`D_\alpha(P_i * \ell_b \,\|\, P_j * \ell_b)` with an error such that
+``value + error`` is an upper bound -- proved for two empirical priors, as far as the
+quadrature estimate goes otherwise (like :func:`rpp.renyi_divergence_bound` for Gaussian
+noise):
 
 * **Two empirical priors -- certified.**  Between consecutive atoms both
   output densities are :math:`a e^{-y/b} + c e^{y/b}` with :math:`a, c \ge 0`,
@@ -30,6 +31,8 @@ that ``value + error`` is an upper bound (like
   bisected until the bounds are negligible, and the two tails beyond the
   extreme atoms are integrated in closed form (the integrand is
   :math:`f(Y)e^{-|y-Y|/b}` there).  A floating-point allowance is added.
+  The densities at the nodes come from prefix sums over the sorted atoms,
+  :math:`O(1)` per node (:mod:`rpp.noise.laplace_atoms`).
 * **Priors with Gaussian components** (:class:`~rpp.Gaussian`,
   :class:`~rpp.GaussianMixture`, possibly against an empirical prior): the
   densities above are evaluated in log space (with ``erfcx``), the body is
@@ -55,27 +58,13 @@ from .. import _validation as v
 from .._numerics import integrate_log, lse
 from ..distributions import Empirical, Gaussian, check_prior, components
 from ..divergence import renyi_divergence, renyi_divergence_bound
+from .laplace_atoms import atoms_log_integral
 from .laplace_rdp import laplace_rdp
 
 __all__ = ["laplace_renyi_divergence_bound", "laplace_renyi_divergence", "laplace_noisy_logpdf"]
 
-_GL_X, _GL_W = np.polynomial.legendre.leggauss(20)
-_GL_GAP = float(np.max(np.diff(np.concatenate([[-1.0], _GL_X, [1.0]]))))
-_N_GL = 20
-# Semi-minor axes (in units of b) tried for the Bernstein ellipse of each panel.
-_YM = np.array([0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.25])
-_TOL = 1e-15  # target error of one panel, relative to the integral
-_MAX_PANELS = 400_000
-_MAX_LEVELS = 200  # bisection levels
 _CHUNK = 2_000_000  # entries of a (points x atoms) work array
 _U = 2.0**-53
-
-
-def _log_expm1(x):
-    """log(e^x - 1) for x >= 0 without overflow (-inf at 0)."""
-    x = np.asarray(x, float)
-    with np.errstate(divide="ignore"):
-        return np.where(x > 30, x + np.log1p(-np.exp(-np.maximum(x, 30.0))), np.log(np.expm1(np.minimum(x, 30.0))))
 
 
 def _validate_pair(p, q):
@@ -158,120 +147,6 @@ def laplace_noisy_logpdf(prior: Prior, y: ArrayLike, scale: float) -> Any:
 
 
 # ----------------------------------------------------------------------------
-# Two empirical priors: certified quadrature
-# ----------------------------------------------------------------------------
-
-
-def _atoms_log_integral(P, Q, alpha, b):
-    r"""``(log I, rel_err)`` for :math:`I = \int p^\alpha q^{1-\alpha}`, p, q Laplace mixtures at atoms (certified).
-
-    Points are represented as an atom (anchor) plus an offset ``s``, and
-    distances as ``(x_j - anchor) - s``: the offsets near an atom stay exact
-    even when ``b`` is far below the floating-point spacing of the atoms'
-    coordinates.  Each gap between consecutive atoms is split at its midpoint
-    into a half anchored at its left atom and a half anchored at its right atom,
-    and each half geometrically (offsets ``b 2^j``) before adaptive bisection.
-    """
-    xs = np.union1d(P.means, Q.means)
-    lwp, lwq = np.log(P.weights), np.log(Q.weights)
-    dp = P.means[None, :] - xs[:, None]  # atom positions relative to every anchor
-    dq = Q.means[None, :] - xs[:, None]
-    lnorm = np.log(2 * b)
-
-    def log_mix(lw, d, anc, off):
-        out_l, out_e = np.empty(off.size), np.empty(off.size)
-        step = max(1, _CHUNK // lw.size)  # bound the memory of the (nodes x atoms) arrays
-        for i in range(0, off.size, step):
-            sl = slice(i, i + step)
-            e = np.abs(d[anc[sl]] - off[sl, None]) / b
-            t = lw - e
-            m = t.max(axis=1, keepdims=True)
-            w = np.exp(t - m)
-            sw = w.sum(axis=1)
-            # log density and the softmax-weighted exponent (its round-off is <= 3u times that)
-            out_l[sl] = np.log(sw) + m[:, 0] - lnorm
-            out_e[sl] = (w * e).sum(axis=1) / sw
-        return out_l, out_e
-
-    def log_f(anc, off):
-        return log_f_delta(anc, off)[0]
-
-    def log_f_delta(anc, off):
-        lp, ep = log_mix(lwp, dp, anc, off)
-        lq, eq = log_mix(lwq, dq, anc, off)
-        val = alpha * lp + (1 - alpha) * lq
-        # bound on the floating-point error of val (exponents, logs, products)
-        delta = 4 * _U * (alpha * (ep + np.abs(lp)) + abs(1 - alpha) * (eq + np.abs(lq)) + 4)
-        return val, delta
-
-    n_at = xs.size
-    ends, dends = log_f_delta(np.arange(n_at), np.zeros(n_at))
-    # exact tails: beyond the extreme atoms f(y) = f(Y) e^{-|y - Y|/b}
-    logs = [np.log(b) + ends[0], np.log(b) + ends[-1]]
-    errs = list(np.log(b) + ends[[0, -1]] + _log_expm1(dends[[0, -1]]))
-    L = alpha + abs(1 - alpha)  # Lipschitz constant of log f in units of b
-    anc, sa, sc = [], [], []
-    for k in range(n_at - 1):
-        half_gap = 0.5 * (xs[k + 1] - xs[k])
-        jmax = int(np.clip(np.ceil(np.log2(max(half_gap / b, 1.0))), 0, 1100))
-        o = b * 2.0 ** np.arange(-1, jmax)
-        o = np.concatenate([[0.0], o[o < half_gap], [half_gap]])
-        anc.extend([k] * (o.size - 1) + [k + 1] * (o.size - 1))
-        sa.extend(list(o[:-1]) + list(-o[1:]))
-        sc.extend(list(o[1:]) + list(-o[:-1]))
-    anc, sa, sc = np.array(anc, dtype=int), np.array(sa), np.array(sc)
-    fa, fc = (log_f(anc, sa), log_f(anc, sc)) if anc.size else (np.empty(0), np.empty(0))
-    n_done = 0
-    for it in range(_MAX_LEVELS):
-        if anc.size == 0:
-            break
-        mid, half = 0.5 * (sa + sc), 0.5 * (sc - sa)
-        nodes = mid[:, None] + half[:, None] * _GL_X
-        lf, dl = log_f_delta(np.repeat(anc, _N_GL), nodes.ravel())
-        lf, dl = lf.reshape(nodes.shape), dl.reshape(nodes.shape)
-        m = lf.max(axis=1)
-        gl = m + np.log(np.exp(lf - m[:, None]) @ _GL_W) + np.log(half)
-        # floating-point error of the GL sum: sum_i w_i f_i (e^{delta_i} - 1)
-        fp = lse(np.log(_GL_W) + lf + _log_expm1(dl), axis=1) + np.log(half)
-        mx = np.maximum(m, np.maximum(fa, fc))
-        # rigorous error bound per panel, minimised over the ellipse size
-        ht = np.maximum(half / b, 1e-300)
-        ym = _YM[None, :]
-        semi_major = np.hypot(ym, ht[:, None])
-        with np.errstate(over="ignore"):
-            log_rho = np.arcsinh(ym / ht[:, None])  # rho = (ym + semi_major) / ht, stably
-        reach = np.maximum(ym**2 / (semi_major + ht[:, None]), 0.5 * _GL_GAP * ht[:, None])
-        log_m = mx[:, None] + L * reach + max(alpha - 1, 0.0) * (-np.log(np.cos(ym)))
-        log_b = np.log(half)[:, None] + np.log(64 / 15) + log_m - 2 * _N_GL * log_rho - np.log(-np.expm1(-2 * log_rho))
-        bound = log_b.min(axis=1)
-        total = lse(np.concatenate([logs, gl]))
-        ok = bound <= np.log(_TOL) + total
-        logs.extend(gl[ok])
-        errs.extend(np.logaddexp(bound[ok], fp[ok]))
-        n_done += int(ok.sum())
-        bad = ~ok
-        if not bad.any():
-            break
-        if 2 * bad.sum() + n_done > _MAX_PANELS or it == _MAX_LEVELS - 1:
-            # budget spent: keep the remaining panels with their (rigorous) bounds
-            logs.extend(gl[bad])
-            errs.extend(np.logaddexp(bound[bad], fp[bad]))
-            break
-        # bisect the panels whose bound is too large
-        na, nsa, nsc, nfa, nfc = anc[bad], sa[bad], sc[bad], fa[bad], fc[bad]
-        nm = 0.5 * (nsa + nsc)
-        fm = log_f(na, nm)
-        anc = np.concatenate([na, na])
-        sa, sc = np.concatenate([nsa, nm]), np.concatenate([nm, nsc])
-        fa, fc = np.concatenate([nfa, fm]), np.concatenate([fm, nfc])
-    log_i = float(lse(np.array(logs)))
-    rel = float(np.exp(min(lse(np.array(errs)) - log_i, 700.0)))
-    # summation of the panel sums (positive terms) and of the logs
-    rel += 4 * _U * (len(logs) + 8)
-    return log_i, rel
-
-
-# ----------------------------------------------------------------------------
 # Priors with Gaussian components
 # ----------------------------------------------------------------------------
 
@@ -336,7 +211,7 @@ def _smooth_log_integral(P, Q, alpha, b):
 
 
 def laplace_renyi_divergence_bound(p: Prior, q: Prior, alpha: float, scale: float) -> tuple[float, float]:
-    r"""Value and error bound of :math:`D_\alpha(p * \mathrm{Lap}(b) \,\|\, q * \mathrm{Lap}(b))`.
+    r"""Value and error (bound or estimate) of :math:`D_\alpha(p * \mathrm{Lap}(b) \,\|\, q * \mathrm{Lap}(b))`.
 
     See the module docstring for the method.  ``value + error`` is an upper
     bound on the divergence (certified for two :class:`~rpp.Empirical` priors;
@@ -393,7 +268,7 @@ def laplace_renyi_divergence_bound(p: Prior, q: Prior, alpha: float, scale: floa
     ):
         return 0.0, 0.0
     if atoms:
-        log_i, rel = _atoms_log_integral(P, Q, alpha, b)
+        log_i, rel = atoms_log_integral(P, Q, alpha, b)
     else:
         log_i, rel = _smooth_log_integral(P, Q, alpha, b)
     value = max(0.0, log_i / (alpha - 1))
@@ -407,7 +282,7 @@ def laplace_renyi_divergence(p: Prior, q: Prior, alpha: float, scale: ArrayLike)
     r""":math:`D_\alpha(p * \mathrm{Lap}(b)\,\|\,q * \mathrm{Lap}(b))`: the privacy loss of the Laplace mechanism.
 
     ``alpha`` and ``scale`` may be arrays (evaluated point by point).  See
-    :func:`laplace_renyi_divergence_bound` for the error bound.
+    :func:`laplace_renyi_divergence_bound` for the error.
 
     Parameters
     ----------

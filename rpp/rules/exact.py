@@ -1,12 +1,14 @@
-r"""The exact rule: the smallest noise whose *certified* divergence meets the budget (one order).
+r"""The exact rule: the smallest noise whose divergence plus its error meets the budget (one order).
 
 The divergence of the noisy outputs is non-increasing in the noise scale (a larger noise
 is post-processing of a smaller one: :math:`N(0,\theta_2^2) = N(0,\theta_1^2) * N(0,
 \theta_2^2-\theta_1^2)`; for Laplace noise :math:`\mathrm{Lap}(b_2) = \mathrm{Lap}(b_1) *
 [r^2\delta_0 + (1-r^2)\mathrm{Lap}(b_2)]` with :math:`r = b_1/b_2 < 1`, comparing
 characteristic functions).  So the minimal noise is found by monotone root finding
-(:func:`rpp._numerics.min_feasible`) on ``value + error`` of the certified divergence, with a
-sufficient rule as the feasible upper end.
+(:func:`rpp._numerics.min_feasible`) on ``value + error`` of the divergence, with a
+sufficient rule as the feasible upper end.  The error is a proved bound for two Gaussians
+and for Laplace noise on two empirical priors, and a quadrature error *estimate* otherwise
+(see :class:`rpp.Calibration`).
 
 * :func:`exact_variance` -- Gaussian noise, any priors (two Gaussians: the vectorised
   :func:`rpp.rules.gaussian_exact_variance`);
@@ -21,7 +23,7 @@ import numpy as np
 
 from .. import _validation as v
 from .._numerics import min_feasible
-from ..distributions import Gaussian, check_prior, components
+from ..distributions import Empirical, Gaussian, check_prior, components
 from ..divergence import renyi_divergence_bound
 from ..noise.laplace_divergence import laplace_renyi_divergence_bound
 from .gaussian import gaussian_exact_variance
@@ -38,7 +40,7 @@ def _domain_lower_bound(p, q, alpha):
 
 
 def exact_variance(prior_i: Any, prior_j: Any, alpha: float, epsilon: float) -> float:
-    r"""Minimal :math:`\theta^2` with certified :math:`D_\alpha(P_i * N(0,\theta^2)\|P_j * N(0,\theta^2)) \le \varepsilon`.
+    r"""Minimal :math:`\theta^2` with :math:`D_\alpha(P_i * N(0,\theta^2)\|P_j * N(0,\theta^2))` + error :math:`\le \varepsilon`.
 
     Two Gaussians: :func:`rpp.rules.gaussian_exact_variance` (closed form, Yang et al. 2026,
     Cor. III.3).  Otherwise the quadrature of :func:`rpp.renyi_divergence_bound`
@@ -87,11 +89,14 @@ def exact_variance(prior_i: Any, prior_j: Any, alpha: float, epsilon: float) -> 
     if lo == 0 and f(0.0) <= 0:
         return 0.0
     hi = gmm_ot_variance(prior_i, prior_j, alpha, epsilon)
-    return min_feasible(f, lo, max(hi, lo), rtol=1e-9)
+    # two samples: the sort-based gmm-ot variance is within a small factor of the root; bracket
+    # it by steps of e (the default steps of e^8 probe tiny noises, costly for large samples)
+    step = 1.0 if isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical) else 8.0
+    return min_feasible(f, lo, max(hi, lo), rtol=1e-9, step=step)
 
 
 def exact_laplace_scale(prior_i: Any, prior_j: Any, alpha: float, epsilon: float) -> float:
-    r"""Minimal Laplace scale ``b`` whose certified divergence (value + error) is at most ε (one order).
+    r"""Minimal Laplace scale ``b`` whose divergence plus its error is at most ε (one order).
 
     The divergence is :func:`rpp.laplace_renyi_divergence_bound`; the joint-convexity scale
     of ``"w-alpha-tight"`` (:func:`rpp.w_alpha_scale`, rule ``"tight"``) is a feasible upper
@@ -143,4 +148,5 @@ def exact_laplace_scale(prior_i: Any, prior_j: Any, alpha: float, epsilon: float
         hi = np.nan
     if not np.isfinite(hi) or hi <= 0:
         hi = 1.0
-    return min_feasible(f, 0.0, hi, rtol=1e-10)
+    # the joint-convexity scale is within a small factor of the root: bracket it by steps of e
+    return min_feasible(f, 0.0, hi, rtol=1e-10, step=1.0)

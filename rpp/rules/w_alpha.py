@@ -37,7 +37,7 @@ Priors: two :class:`~rpp.Empirical` samples (exact, finite coupling from
 quantile functions, :math:`\pi^* = (F_i^{-1}(\Phi(Z)), F_j^{-1}(\Phi(Z)))_\#\,N(0,1)`.
 Two Gaussians have closed forms (:math:`x - x' \sim N(\mu_i-\mu_j, (\sigma_i-\sigma_j)^2)`);
 mixtures are integrated over the normal score :math:`z` with rigorous tail
-bounds.  With Gaussian noise the integral is finite only if
+bounds (the body's error is the quadrature's estimate, :func:`rpp._numerics.integrate_log`).  With Gaussian noise the integral is finite only if
 :math:`\sigma^2 > \alpha(\alpha-1)(s_i - s_j)^2`, with :math:`s_i, s_j` the
 largest component standard deviations (the quantile difference grows like
 :math:`(s_i - s_j) z`); below that the condition is ``+inf``.
