@@ -105,7 +105,9 @@ def scaling_pair(family: str, size: int, seed: int = 0) -> tuple[Any, Any]:
     family : {"empirical", "mixture"}
         ``"empirical"``: two samples of ``size`` draws, N(0, 1) against a 90/10 mixture of
         N(0, 1) and N(2.5, 0.3^2); ``"mixture"``: two Gaussian mixtures of ``size`` components
-        (Dirichlet(1) weights, N(0, 3^2) means, log-uniform variances in [e^-1.5, e^1]).
+        (Dirichlet(1) weights, means drawn from N(0, 3^2) and from N(2, 3^2), log-uniform
+        variances in [e^-3, e^-1]: narrow components, so that every pair needs noise at
+        alpha = 2, epsilon = 1 -- a pair that needs none makes theta/theta_exact meaningless).
     size : int
         Atoms per sample or components per mixture, ``>= 1``.
     seed : int
@@ -132,8 +134,8 @@ def scaling_pair(family: str, size: int, seed: int = 0) -> tuple[Any, Any]:
         return Empirical(x), Empirical(y)
     if family == "mixture":
         return tuple(  # type: ignore[return-value]
-            GaussianMixture(rng.dirichlet(np.ones(size)), rng.normal(0, 3, size), np.exp(rng.uniform(-1.5, 1, size)))
-            for _ in range(2)
+            GaussianMixture(rng.dirichlet(np.ones(size)), rng.normal(shift, 3, size), np.exp(rng.uniform(-3, -1, size)))
+            for shift in (0.0, 2.0)
         )
     raise ValueError(f"family must be 'empirical' or 'mixture', got {family!r}")
 
