@@ -193,7 +193,17 @@ def step_up(
     raise RuntimeError(f"round-off guard: no feasible point found above {x!r}")
 
 
-def min_feasible(f: Callable[[float], float], lo: float, hi: float, rtol: float = 1e-11, step: float = 8.0) -> float:
+def min_feasible(
+    f: Callable[[float], float],
+    lo: float,
+    hi: float,
+    rtol: float = 1e-11,
+    step: float = 8.0,
+    *,
+    hi_feasible: bool = False,
+    infeasible: float | None = None,
+    closest: bool = False,
+) -> float:
     """Smallest ``z >= lo`` with ``f(z) <= 0`` for a non-increasing ``f``; the returned ``z`` is feasible.
 
     ``lo`` is the edge of the domain (``f`` may be ``+inf`` there).  Near that edge the
@@ -204,10 +214,23 @@ def min_feasible(f: Callable[[float], float], lo: float, hi: float, rtol: float 
     to the root, and saves evaluations of a costly ``f``).  The end of the final bracket on
     the feasible side is returned, and checked.
 
+    Two hints save evaluations of a costly ``f``: ``hi_feasible=True`` says that ``f(hi) <= 0``
+    is known (a proved sufficient rule): ``hi`` is then not evaluated, the bracket is
+    bisected in ``y`` until its feasible end has a value, and ``hi`` itself may be returned
+    unchecked (the caller's check then decides); ``infeasible`` is a point in ``(lo, hi)``
+    believed infeasible, where the downward steps start (it is evaluated; if it is feasible
+    after all, the steps continue below it); ``closest=True`` returns the smallest feasible
+    point evaluated (within Brent's tolerance of the root) instead of stepping up from the
+    root by ``rtol``.
+
     Examples
     --------
     >>> z = min_feasible(lambda z: 1.0 / (1.0 + z) - 0.5, 0.0, 10.0)  # root z = 1
     >>> bool(1.0 <= z < 1.0 + 1e-9)
+    True
+    >>> f = lambda z: 1.0 / (1.0 + z) - 0.5
+    >>> z = min_feasible(f, 0.0, 10.0, hi_feasible=True, infeasible=0.5, closest=True)
+    >>> bool(f(z) <= 0 and abs(z - 1.0) < 1e-9)  # feasible as evaluated (here z may be 1 - 1 ulp)
     True
     """
     from scipy import optimize
@@ -219,34 +242,58 @@ def min_feasible(f: Callable[[float], float], lo: float, hi: float, rtol: float 
             cache[z] = f(z)
         return cache[z]
 
-    if fm(lo) <= 0:
+    def g(y):
+        val = fm(lo + np.exp(y))
+        return val if np.isfinite(val) else 1e300
+
+    if infeasible is None and fm(lo) <= 0:
         return lo
-    hi = max(hi, lo * 2, lo + 1e-300, 1e-300)
-    for _ in range(2000):
-        if fm(hi) <= 0:
-            break
-        hi = lo + (hi - lo) * 2 + 1e-12
-    else:  # pragma: no cover
-        raise RuntimeError("no feasible noise found")
+    hi = _feasible_upper_end(fm, lo, hi, hi_feasible)
     y_hi = np.log(hi - lo)
     # exp(log(hi - lo)) may round below hi - lo: make the upper end of the bracket reach hi,
     # where f is known to be feasible (otherwise brentq may see equal signs at both ends).
     while lo + np.exp(y_hi) < hi:
         y_hi = np.nextafter(y_hi, np.inf)
-    y_lo = y_hi - step
+    y_lo = _log_offset(lo, infeasible) if infeasible is not None and lo < infeasible < hi else y_hi - step
     for _ in range(200 * max(1, int(np.ceil(8.0 / step)))):
         if fm(lo + np.exp(y_lo)) > 0:
             break
         y_hi, y_lo = y_lo, y_lo - step
     else:
         return float(lo + np.exp(y_lo))  # feasible arbitrarily close to the edge
-
-    def g(y):
-        val = fm(lo + np.exp(y))
-        return val if np.isfinite(val) else 1e300
-
+    # the proved upper end has no value yet: bisect (in y) until the feasible end is evaluated
+    while lo + np.exp(y_hi) not in cache and y_hi - y_lo > rtol * 1e-2:
+        y_mid = 0.5 * (y_lo + y_hi)
+        y_lo, y_hi = (y_mid, y_hi) if g(y_mid) > 0 else (y_lo, y_mid)
+    if lo + np.exp(y_hi) not in cache:
+        return float(min(lo + np.exp(y_hi), hi))
     y = optimize.brentq(g, y_lo, y_hi, xtol=rtol * 1e-2, rtol=4 * np.finfo(float).eps, maxiter=500)
-    # Step to the feasible side of the root.
+    # The smallest feasible point evaluated: Brent's bracket ends on it, within xtol of the root.
+    feasible = [z for z, val in cache.items() if val <= 0 and lo < z <= hi]
+    if closest and feasible:
+        return float(min(feasible))
+    return _step_to_feasible(fm, lo, y, hi, rtol)
+
+
+def _log_offset(lo, z):
+    """``y`` with ``lo + e^y <= z`` (``log(z - lo)``, moved down by an ulp if it rounds above)."""
+    y = float(np.log(z - lo))
+    return float(np.nextafter(y, -np.inf)) if lo + np.exp(y) > z else y
+
+
+def _feasible_upper_end(fm, lo, hi, known):
+    """``hi`` if it is ``known`` feasible, else ``hi`` grown (doubling from ``lo``) until ``fm(hi) <= 0``."""
+    if known:
+        return hi
+    for _ in range(2000):
+        if fm(hi) <= 0:
+            return hi
+        hi = lo + (hi - lo) * 2 + 1e-12
+    raise RuntimeError("no feasible noise found")  # pragma: no cover
+
+
+def _step_to_feasible(fm, lo, y, hi, rtol):
+    """Step ``z = lo + e^y`` up by growing steps in ``y`` until ``fm(z) <= 0`` (or ``hi`` is reached)."""
     step = max(rtol, 1e-15)
     z = lo + np.exp(y)
     while fm(z) > 0:
@@ -294,6 +341,7 @@ def largest_feasible(g: Callable[[float], float], t0: float) -> float:
 # Binned evaluation of sum_k w_k N(x; a_k, t) (many atoms, one variance t).
 _BIN = 0.25  # bin width in units of theta = sqrt(t)
 _NEAR = 14.0  # radius (units of theta) of the bins summed for a node near the atoms
+_REACH = 10.0  # a far node sums the atoms within sqrt(d^2 + _REACH^2 t) (d: distance to the nearest atom)
 _FAR = 6.0  # a node with no atom within _FAR theta is evaluated directly on the atoms near it
 _ORDER = 26  # Taylor terms per bin
 
@@ -372,15 +420,18 @@ def gauss_atoms_logpdf(x: np.ndarray, atoms: np.ndarray, logw: np.ndarray, t: fl
         xn = x[near]
         k_win = int(np.ceil(_NEAR / _BIN)) + 1
         first = np.floor((xn - atoms[0]) / h).astype(np.int64) - k_win
-        idx = first[:, None] + np.arange(2 * k_win + 1)
-        ok = (idx >= 0) & (idx < n_bins)
-        idc = np.clip(idx, 0, n_bins - 1)
-        u = (xn[:, None] - centre[idc]) / theta  # (node, bin), units of theta
-        inside = ok & (np.abs(u) <= _NEAR + _BIN)
-        poly = np.zeros(u.shape)
-        for m in range(_ORDER - 1, -1, -1):  # Horner in u: sum_m u^m mom_m (mom_m holds delta^m / m!)
-            poly = poly * u + mom[m][idc]
-        s = np.where(inside, poly * np.exp(-0.5 * u**2), 0.0).sum(axis=1)
+        s = np.empty(xn.size)
+        for c0 in range(0, xn.size, 256):  # chunks of nodes: the work arrays stay in cache
+            idx = first[c0 : c0 + 256, None] + np.arange(2 * k_win + 1)
+            ok = (idx >= 0) & (idx < n_bins)
+            idc = np.clip(idx, 0, n_bins - 1)
+            u = (xn[c0 : c0 + 256, None] - centre[idc]) / theta  # (node, bin), units of theta
+            inside = ok & (np.abs(u) <= _NEAR + _BIN)
+            poly = mom[_ORDER - 1].take(idc)
+            for m in range(_ORDER - 2, -1, -1):  # Horner in u: sum_m u^m mom_m (mom_m holds delta^m / m!)
+                np.multiply(poly, u, out=poly)
+                np.add(poly, mom[m].take(idc), out=poly)
+            s[c0 : c0 + 256] = np.where(inside, poly * np.exp(-0.5 * u**2), 0.0).sum(axis=1)
         out[near] = np.log(s) + logw.max() - lnorm
         y_max = (_NEAR + _BIN) * _BIN / 2  # |u| |delta| at most
         rel += y_max**_ORDER * np.exp(2 * y_max) / float(np.prod(np.arange(1, _ORDER + 1, dtype=float)))
@@ -389,25 +440,34 @@ def gauss_atoms_logpdf(x: np.ndarray, atoms: np.ndarray, logw: np.ndarray, t: fl
     far = ~near
     if far.any():
         xf, df = x[far], d_near[far]
-        # window d + D with (2 d D + D^2) / (2t) = _NEAR^2 / 2: the dropped atoms are e^{-98} below
-        # the nearest one (relative to its weight)
-        reach = df + (np.sqrt(df**2 + (_NEAR * theta) ** 2) - df)
+        # window d + D with (2 d D + D^2) / (2t) = _REACH^2 / 2: the dropped atoms are e^{-50} below
+        # the nearest one (relative to its weight); their bound is charged below
+        reach = np.sqrt(df**2 + (_REACH * theta) ** 2)
         lo = np.searchsorted(atoms, xf - reach, side="left")
         hi = np.searchsorted(atoms, xf + reach, side="right")
-        width = int((hi - lo).max())
-        step = max(1, 2_000_000 // max(width, 1))
+        # nodes in order of their window's width, in chunks of about 2e6 entries, each padded to
+        # its own widest window
+        wid = hi - lo
+        order = np.argsort(wid, kind="stable")
+        far_idx = np.flatnonzero(far)
         cw = np.concatenate([[0.0], np.cumsum(np.exp(logw))])
-        for i in range(0, xf.size, step):
-            sl = slice(i, i + step)
-            idx = lo[sl, None] + np.arange(width)
-            ok = idx < hi[sl, None]
+        i0 = 0
+        while i0 < order.size:
+            i1 = i0 + 1
+            while i1 < order.size and (i1 + 1 - i0) * max(int(wid[order[i1]]), 1) <= 2_000_000 and i1 - i0 < 256:
+                i1 += 1
+            sel = order[i0:i1]
+            width = max(int(wid[sel].max()), 1)
+            idx = lo[sel, None] + np.arange(width)
+            ok = idx < hi[sel, None]
             idc = np.minimum(idx, atoms.size - 1)
-            terms = np.where(ok, logw[idc] - 0.5 * (xf[sl, None] - atoms[idc]) ** 2 / t, -np.inf)
+            terms = np.where(ok, logw[idc] - 0.5 * (xf[sel, None] - atoms[idc]) ** 2 / t, -np.inf)
             val = lse(terms, axis=1) - lnorm
-            out[np.flatnonzero(far)[sl]] = val
-            dropped = cw[lo[sl]] + (cw[-1] - cw[hi[sl]])  # weight outside the window
+            out[far_idx[sel]] = val
+            dropped = cw[lo[sel]] + (cw[-1] - cw[hi[sel]])  # weight outside the window
             with np.errstate(divide="ignore"):
-                log_drop_terms.append(np.log(np.maximum(dropped, 0.0)) - 0.5 * (reach[sl] / theta) ** 2 - lnorm - val)
+                log_drop_terms.append(np.log(np.maximum(dropped, 0.0)) - 0.5 * (reach[sel] / theta) ** 2 - lnorm - val)
+            i0 = i1
     if log_drop_terms:
         rel += float(np.exp(min(np.max(np.concatenate(log_drop_terms)), 700.0)))
     return out, rel

@@ -152,7 +152,8 @@ class _Method:
     step_up: bool = True  # round-off guard on the result (not for "bisection")
     # The rule is the minimal feasible scale of one order ("exact"): the larger of the two orders'
     # roots is the first order's root when the check there already passes for both orders (the
-    # divergence does not increase with the scale), and the second root is then not computed.
+    # divergence does not increase with the scale), and the second root is then not computed;
+    # otherwise the second order's search starts at the first root (``above=``), where it failed.
     minimal: bool = False
 
 
@@ -163,6 +164,11 @@ def _scale_of_variance(rule: Callable[[Any, Any, float, float], float]) -> Calla
         return float(np.sqrt(rule(p, q, alpha, epsilon)))
 
     return scale
+
+
+def _exact_scale(p, q, alpha, epsilon, above=0.0, known=None):
+    """The exact rule for Gaussian noise, as a scale θ (``above``: a scale believed infeasible)."""
+    return float(np.sqrt(exact_variance(p, q, alpha, epsilon, above=float(above) ** 2, known=known)))
 
 
 def _on_gaussians(name: str, rule: Callable[..., Any]) -> Callable[[Any, Any, float, float], float]:
@@ -185,7 +191,7 @@ def _pierquin_gaussian_variance(p, q, alpha, epsilon):
 #: The method table, ``METHODS[noise][method]`` (noise family, then method name) -> rule.
 METHODS: dict[str, dict[str, _Method]] = {
     "gaussian": {
-        "exact": _Method(_scale_of_variance(exact_variance), gaussian_exact_variance, minimal=True),
+        "exact": _Method(_exact_scale, gaussian_exact_variance, minimal=True),
         "closed-form": _Method(
             _scale_of_variance(_on_gaussians("closed-form", closed_form_variance)), closed_form_variance
         ),
@@ -326,14 +332,28 @@ def _point(entry, noise_cls, orders, a, e, seconds):
     divergence at the returned scale (and the round-off guard's steps).
     """
     memo: dict[float, tuple[float, float]] = {}
+    # A minimal rule and the checks share each order's divergences, keyed by the noise's argument
+    known: list[dict] = [{} for _ in orders]
+    squared = noise_cls is GaussianNoise  # the variance θ**2, computed as GaussianNoise does; b for Laplace
+
+    def key(x: float) -> float:
+        return float(x) ** 2 if squared else float(x)
 
     def certified(x):
         if x not in memo:
-            memo[x] = _certify(noise_cls, orders, a, x)
+            if np.isinf(x) or not entry.minimal:
+                memo[x] = _certify(noise_cls, orders, a, x)
+            else:
+                for k, (p, q) in enumerate(orders):
+                    if key(x) not in known[k]:
+                        known[k][key(x)] = noise_cls(x).divergence(p, q, a)
+                res = [known[k][key(x)] for k in range(len(orders))]
+                memo[x] = (max(r[0] for r in res), max(r[1] for r in res))
         return memo[x]
 
     t0 = time.perf_counter()
-    s = float(entry.scale(*orders[0], a, e))
+    extra = {"known": known[0]} if entry.minimal else {}
+    s = float(entry.scale(*orders[0], a, e, **extra))
     t_check = 0.0
     if len(orders) > 1:
         if entry.minimal:
@@ -341,7 +361,7 @@ def _point(entry, noise_cls, orders, a, e, seconds):
             feasible = s > 0 and sum(certified(s)) <= e * (1 + _RTOL)  # the final check, memoised
             t_check = time.perf_counter() - t_c
             if not feasible:
-                s = max(s, float(entry.scale(*orders[1], a, e)))
+                s = max(s, float(entry.scale(*orders[1], a, e, above=s, known=known[1])))
         else:
             s = max(s, float(entry.scale(*orders[1], a, e)))
     t1 = time.perf_counter()

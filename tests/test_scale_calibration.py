@@ -207,13 +207,6 @@ def test_grid_reference_encloses_the_arb_reference():
         assert d_lo <= lower(ref) and upper(ref) <= d_hi and d_hi - d_lo < 1e-5
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="under-noise on main (issue #13): near the edge of the tail condition rpp's quadrature "
-    "misses ~1.9e-9 of the integral (one Gauss-Legendre panel spans [62, 6.7e7], where both GL10 and "
-    "GL20 see nothing of the exponentially decaying integrand), so a budget 4e-10 below the edge "
-    "value gets the edge scale, flagged guaranteed, while the true D_3 exceeds the budget",
-)
 def test_budget_just_below_the_edge_value():
     """Chapter 4's pair, epsilon 4e-10 below D_3 at the edge: the edge scale is not enough."""
     p_i = rpp.GaussianMixture([0.5, 0.5], [-3.0, 3.0], [0.25, 0.25])

@@ -33,19 +33,27 @@ from .w_alpha import w_alpha_scale
 __all__ = ["exact_variance", "exact_laplace_scale"]
 
 
+def _log_ratio(d, epsilon):
+    """``log(d / epsilon)``, of the sign of ``d - epsilon`` (``-1e300`` for ``d = 0``, ``inf`` for ``d = inf``)."""
+    return float(np.log(d / epsilon)) if d > 0 else -1e300
+
+
 def _domain_lower_bound(p, q, alpha):
     """Largest noise variance at which ``D_alpha(p * N || q * N)`` is certainly infinite."""
     ci, cj = components(p), components(q)
     return max(0.0, (alpha - 1) * ci.variances.max() - alpha * cj.variances.max())
 
 
-def exact_variance(prior_i: Any, prior_j: Any, alpha: float, epsilon: float) -> float:
+def exact_variance(
+    prior_i: Any, prior_j: Any, alpha: float, epsilon: float, *, above: float = 0.0, known: dict | None = None
+) -> float:
     r"""Minimal :math:`\theta^2` with :math:`D_\alpha(P_i * N(0,\theta^2)\|P_j * N(0,\theta^2))` + error :math:`\le \varepsilon`.
 
     Two Gaussians: :func:`rpp.rules.gaussian_exact_variance` (closed form, Yang et al. 2026,
     Cor. III.3).  Otherwise the quadrature of :func:`rpp.renyi_divergence_bound`
     (``value + error``), bracketed by the domain edge below and :func:`rpp.rules.gmm_ot_variance`
-    above.
+    above (a proved sufficient rule, so it is not evaluated; :func:`rpp.calibrate` checks the
+    returned variance in any case).
 
     Parameters
     ----------
@@ -55,6 +63,14 @@ def exact_variance(prior_i: Any, prior_j: Any, alpha: float, epsilon: float) -> 
         Rényi order, ``> 1``.
     epsilon : float
         Budget, ``> 0``.
+    above : float
+        A variance believed infeasible (e.g. the other order's root, where this order
+        failed the check): the search starts there.  It is evaluated first; if it is feasible
+        after all, the search continues below it, so a wrong hint costs time, never noise.
+    known : dict, optional
+        ``{variance: (value, error)}`` of :func:`rpp.renyi_divergence_bound` for this order,
+        shared with the caller: values found there are reused, new ones are added
+        (:func:`rpp.calibrate` shares its checks this way).
 
     Returns
     -------
@@ -81,26 +97,38 @@ def exact_variance(prior_i: Any, prior_j: Any, alpha: float, epsilon: float) -> 
     if isinstance(prior_i, Gaussian) and isinstance(prior_j, Gaussian):
         return float(gaussian_exact_variance(prior_i.mean, prior_i.var, prior_j.mean, prior_j.var, alpha, epsilon))
 
-    def f(z):
-        val, err = renyi_divergence_bound(prior_i, prior_j, alpha, z)
-        return val + err - epsilon
+    memo = {} if known is None else known
+
+    def f(z):  # log((value + error) / epsilon): smoother in log z than the difference
+        if z not in memo:
+            memo[z] = renyi_divergence_bound(prior_i, prior_j, alpha, z)
+        val, err = memo[z]
+        return _log_ratio(val + err, epsilon)
 
     lo = _domain_lower_bound(prior_i, prior_j, alpha)
-    if lo == 0 and f(0.0) <= 0:
+    hint = float(above) if above > lo else None
+    if hint is None and lo == 0 and f(0.0) <= 0:
         return 0.0
     hi = gmm_ot_variance(prior_i, prior_j, alpha, epsilon)
     # two samples: the sort-based gmm-ot variance is within a small factor of the root; bracket
     # it by steps of e (the default steps of e^8 probe tiny noises, costly for large samples)
     step = 1.0 if isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical) else 8.0
-    return min_feasible(f, lo, max(hi, lo), rtol=1e-9, step=step)
+    proved = bool(np.isfinite(hi) and hi > lo)
+    if hint is not None and not hint < max(hi, lo):
+        hint = None
+    return min_feasible(f, lo, max(hi, lo), rtol=1e-9, step=step, hi_feasible=proved, infeasible=hint, closest=True)
 
 
-def exact_laplace_scale(prior_i: Any, prior_j: Any, alpha: float, epsilon: float) -> float:
+def exact_laplace_scale(
+    prior_i: Any, prior_j: Any, alpha: float, epsilon: float, *, above: float = 0.0, known: dict | None = None
+) -> float:
     r"""Minimal Laplace scale ``b`` whose divergence plus its error is at most ε (one order).
 
     The divergence is :func:`rpp.laplace_renyi_divergence_bound`; the joint-convexity scale
     of ``"w-alpha-tight"`` (:func:`rpp.w_alpha_scale`, rule ``"tight"``) is a feasible upper
-    end (1 when the priors mix empirical and continuous laws, then grown by doubling).
+    end, not evaluated since it is proved (1 when the priors mix empirical and continuous
+    laws, then checked and grown by doubling); :func:`rpp.calibrate` checks the returned scale
+    in any case.
 
     Parameters
     ----------
@@ -110,6 +138,11 @@ def exact_laplace_scale(prior_i: Any, prior_j: Any, alpha: float, epsilon: float
         Rényi order, ``> 1``.
     epsilon : float
         Budget, ``> 0``.
+    above : float
+        A scale believed infeasible, where the search starts (as in :func:`exact_variance`).
+    known : dict, optional
+        ``{scale: (value, error)}`` of :func:`rpp.laplace_renyi_divergence_bound` for this
+        order, shared with the caller (as in :func:`exact_variance`).
 
     Returns
     -------
@@ -136,17 +169,25 @@ def exact_laplace_scale(prior_i: Any, prior_j: Any, alpha: float, epsilon: float
     alpha = float(v.alpha_order(alpha))
     epsilon = float(v.epsilon_budget(epsilon))
 
-    def f(b):
-        val, err = laplace_renyi_divergence_bound(prior_i, prior_j, alpha, b)
-        return val + err - epsilon
+    memo = {} if known is None else known
 
-    if f(0.0) <= 0:
+    def f(b):
+        if b not in memo:
+            memo[b] = laplace_renyi_divergence_bound(prior_i, prior_j, alpha, b)
+        val, err = memo[b]
+        return _log_ratio(val + err, epsilon)
+
+    hint = float(above) if above > 0 else None
+    if hint is None and f(0.0) <= 0:
         return 0.0
     try:
         hi = w_alpha_scale(prior_i, prior_j, alpha, epsilon, noise="laplace", rule="tight")
     except ValueError:  # mixed empirical / continuous priors: no coupling rule
         hi = np.nan
-    if not np.isfinite(hi) or hi <= 0:
+    proved = bool(np.isfinite(hi) and hi > 0)
+    if not proved:
         hi = 1.0
+    if hint is not None and not hint < hi:
+        hint = None
     # the joint-convexity scale is within a small factor of the root: bracket it by steps of e
-    return min_feasible(f, 0.0, hi, rtol=1e-10, step=1.0)
+    return min_feasible(f, 0.0, hi, rtol=1e-10, step=1.0, hi_feasible=proved, infeasible=hint, closest=True)
