@@ -175,6 +175,7 @@ def independent_mixture_divergence(P, Q, a, t):
     return (np.log(total) + shift) / (a - 1)
 
 
+@pytest.mark.slow  # > 3 s on 2 cores: runs in make test's second pytest phase
 @pytest.mark.parametrize("chunk", range(6))
 def test_never_under_noise_mixtures_300_pairs(chunk):
     """300 random mixture pairs in 6 chunks of 50 (so that pytest-xdist can spread them)."""

@@ -38,6 +38,7 @@ def mp_mixture_renyi(P, Q, a, t, dps=30):
     return float(mp.log(I) / (a - 1))
 
 
+@pytest.mark.slow  # > 3 s on 2 cores: runs in make test's second pytest phase
 def test_gaussian_closed_form_matches_quadrature_random_cases():
     rng = np.random.default_rng(1)
     checked = 0

@@ -122,6 +122,7 @@ def test_sweep_mixture_priors_never_under_noise():
     assert set(tab[tab["rule"] == "paper"]["method"]) == {"gmm-ot"}
 
 
+@pytest.mark.slow  # > 3 s on 2 cores: runs in make test's second pytest phase
 def test_sweep_parallel_gives_the_same_table():
     one = experiments.sweep(RAW, ["paper", "pierquin"], alpha=ALPHA, epsilon=EPS)
     two = experiments.sweep(RAW, ["paper", "pierquin"], alpha=ALPHA, epsilon=EPS, n_jobs=2)

@@ -96,6 +96,7 @@ def _empirical_cases():
     return cases
 
 
+@pytest.mark.slow  # > 3 s on 2 cores: runs in make test's second pytest phase
 @pytest.mark.parametrize("chunk", range(6))
 def test_never_under_noise_300_empirical_pairs_both_noises_both_orders(chunk):
     """300 random empirical pairs in 6 chunks of 50 (so that pytest-xdist can spread them)."""
