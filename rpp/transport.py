@@ -357,8 +357,10 @@ def mixture_quantile_at_score(c: Components, z: ArrayLike) -> np.ndarray:
         right = sgn[act] * h < 0  # root lies to the right of xa
         lo_a = np.where(right, xa, lo[act])
         hi_a = np.where(right, hi[act], xa)
-        slope = sgn[act] * np.exp(lpdf - lF)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            # slope = d log F / dx = pdf/F may overflow to inf deep in a tail: the Newton step
+            # |h| / slope is then below 1e-300 (|h| is a difference of logs), i.e. converged
+            slope = sgn[act] * np.exp(lpdf - lF)
             xn = xa - h / slope
         bad = ~np.isfinite(xn) | (xn < lo_a) | (xn > hi_a)
         xn = np.where(bad, 0.5 * (lo_a + hi_a), xn)
