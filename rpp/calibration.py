@@ -98,7 +98,7 @@ class Calibration:
     divergence_error : float or ndarray
         Error of ``divergence``.  A proved bound for two Gaussian priors (closed form with its
         round-off, :func:`rpp.noise.certified_gaussian_divergence`) and for Laplace noise on two
-        empirical priors (Bernstein-ellipse bound per panel, :mod:`rpp.noise.laplace_atoms`);
+        empirical priors (Bernstein-ellipse bound per panel, ``rpp.noise.laplace_atoms``);
         otherwise (Gaussian noise on mixtures or samples, Laplace noise on Gaussian components)
         an *error estimate*: :math:`|GL_{20}-GL_{10}|` per quadrature panel, plus rigorous
         bounds on the tails, on binned sums and on round-off.
