@@ -66,6 +66,16 @@ def appendix_docnames() -> list[str]:
     return [c["file"] for p in parts[last_numbered + 1:] for c in p["chapters"]]
 
 
+def executable_appendices() -> list[str]:
+    """Appendices that are executed notebooks: .ipynb, or MyST markdown with a kernelspec."""
+    out = []
+    for d in appendix_docnames():
+        md = ROOT / f"{d}.md"
+        if (ROOT / f"{d}.ipynb").exists() or (md.exists() and "kernelspec:" in md.read_text(encoding="utf-8")[:600]):
+            out.append(d)
+    return out
+
+
 def page_title(docname: str) -> str:
     """The page's '# Title' line, without a manual number if an old notebook still has one."""
     path = next(p for p in (ROOT / f"{docname}.ipynb", ROOT / f"{docname}.md") if p.exists())
@@ -190,7 +200,13 @@ def executed_plots(docname: str) -> int:
     import nbformat
 
     cache = get_cache(ROOT / "_build" / ".jupyter_cache")
-    nb = nbformat.read(ROOT / f"{docname}.ipynb", as_version=4)
+    path = ROOT / f"{docname}.ipynb"
+    if path.exists():
+        nb = nbformat.read(path, as_version=4)
+    else:  # a MyST-markdown notebook (the Status appendix), read as myst-nb reads it
+        from myst_nb.core.read import read_myst_markdown_notebook
+
+        nb = read_myst_markdown_notebook((ROOT / f"{docname}.md").read_text(encoding="utf-8"))
     record = cache.match_cache_notebook(nb)  # raises if the notebook was never executed
     executed = cache.get_cache_bundle(record.pk).nb
     return sum(1 for c in executed.cells if c.cell_type == "code"
@@ -198,8 +214,9 @@ def executed_plots(docname: str) -> int:
 
 
 def test_every_figure_of_the_executed_notebooks_is_in_the_pdf():
-    """As many images are in the PDF as the executed chapters display, and there are some."""
-    plots = sum(executed_plots(d) for d in chapter_docnames())
+    """As many images are in the PDF as the executed pages display (the chapters and any
+    appendix that is a notebook, such as the Status appendix), and there are some."""
+    plots = sum(executed_plots(d) for d in chapter_docnames() + executable_appendices())
     included = len(re.findall(r"\\sphinxincludegraphics", tex_source()))
     assert plots > 0, "the executed chapters display no figure (MPLBACKEND=Agg in the kernel?)"
     assert included == plots, f"{included} images in the PDF, {plots} in the executed chapters"
