@@ -195,10 +195,12 @@ class ReleaseBudget:
 
     .. math::
 
-        \max_{\rho,\,(s_i,s_j),\,\text{orders}}
-        D_\alpha\bigl(P_i * N(0, \theta_{\text{comb}}^2)\,\|\,P_j * N(0, \theta_{\text{comb}}^2)\bigr)
-        \le \varepsilon, \qquad
+        \begin{aligned}
+        &\max_{\rho,\,(s_i,s_j),\,\text{orders}}
+        D_\alpha\bigl(P_i * N(0, \theta_{\text{comb}}^2)\,\|\,P_j * N(0, \theta_{\text{comb}}^2)\bigr)\\
+        &\qquad\le \varepsilon, \qquad
         \theta_{\text{comb}} = \Bigl(\sum_t \theta_t^{-2}\Bigr)^{-1/2},
+        \end{aligned}
 
     the exact joint divergence of all releases (:mod:`rpp.composition.releases`), value plus
     error bound of the noise object's certified divergence.  Otherwise it raises a

@@ -9,7 +9,7 @@ from pathlib import Path
 class DataUnavailableError(RuntimeError):
     """The data cannot be obtained: no mirror file, no cached copy, no network.
 
-    A subclass of :class:`RuntimeError` (the environment, not the caller's
+    A subclass of ``RuntimeError`` (the environment, not the caller's
     arguments, is at fault). The message says exactly how to obtain the data:
     set ``RPP_DATA_DIR`` to a mirror directory, or download the UCI archive by
     hand and unzip it into the cache directory it names.
@@ -52,7 +52,7 @@ class DataUnavailableError(RuntimeError):
 class DataIntegrityError(ValueError):
     """A data file failed verification (wrong checksum, truncated, corrupted).
 
-    A subclass of :class:`ValueError` (the file's *value* is wrong). The message
+    A subclass of ``ValueError`` (the file's *value* is wrong). The message
     names the file, lists every check that failed as expected vs. got, and says
     how to fix it (restore the mirror copy, delete the cached copy to re-download).
 
