@@ -54,7 +54,7 @@ from ._numerics import step_up
 from .distributions import Gaussian, check_prior
 from .noise.gaussian import GaussianNoise, certified_gaussian_divergence
 from .noise.laplace import LaplaceNoise
-from .rules.exact import exact_laplace_scale, exact_variance
+from .rules.exact import exact_laplace_scale, exact_variance, order_probe
 from .rules.gaussian import closed_form_variance, gaussian_exact_variance, published_bisection_variance
 from .rules.mixture import gmm_ot_tight_variance, gmm_ot_variance
 from .rules.pierquin import pierquin_laplace_scale, pierquin_variance
@@ -63,8 +63,7 @@ from .transport import w_infinity
 
 __all__ = ["Calibration", "PrivacyWarning", "calibrate", "methods", "pair_divergence", "METHODS", "NOISES"]
 
-# Relative slack on epsilon when we check a returned scale (round-off only).
-_RTOL = 1e-9
+_RTOL = 1e-9  # relative slack on epsilon when we check a returned scale (round-off only)
 
 
 class PrivacyWarning(UserWarning):
@@ -150,10 +149,10 @@ class _Method:
     scale: Callable[[Any, Any, float, float], float]  # (prior_i, prior_j, alpha, epsilon) -> scale, one order
     gaussian_variance: Callable[..., Any] | None = None  # vectorised variance for two Gaussian priors
     step_up: bool = True  # round-off guard on the result (not for "bisection")
-    # The rule is the minimal feasible scale of one order ("exact"): the larger of the two orders'
-    # roots is the first order's root when the check there already passes for both orders (the
-    # divergence does not increase with the scale), and the second root is then not computed;
-    # otherwise the second order's search starts at the first root (``above=``), where it failed.
+    # The rule is the minimal feasible scale of one order ("exact"): the order probed as needing more
+    # noise (rules.order_probe) is solved first; if the check at its root passes for both orders (the
+    # divergence does not increase with the scale) the second root is not computed, otherwise the
+    # second order's search starts at the first root (``above=``), where it failed.
     minimal: bool = False
 
 
@@ -166,9 +165,9 @@ def _scale_of_variance(rule: Callable[[Any, Any, float, float], float]) -> Calla
     return scale
 
 
-def _exact_scale(p, q, alpha, epsilon, above=0.0, known=None):
-    """The exact rule for Gaussian noise, as a scale θ (``above``: a scale believed infeasible)."""
-    return float(np.sqrt(exact_variance(p, q, alpha, epsilon, above=float(above) ** 2, known=known)))
+def _exact_scale(p, q, alpha, epsilon, above=0.0, below=np.inf, known=None):
+    """The exact rule for Gaussian noise as a scale θ (``above``, ``below``: scales believed (in)feasible)."""
+    return float(np.sqrt(exact_variance(p, q, alpha, epsilon, above=above**2, below=below**2, known=known)))
 
 
 def _on_gaussians(name: str, rule: Callable[..., Any]) -> Callable[[Any, Any, float, float], float]:
@@ -332,8 +331,7 @@ def _point(entry, noise_cls, orders, a, e, seconds):
     divergence at the returned scale (and the round-off guard's steps).
     """
     memo: dict[float, tuple[float, float]] = {}
-    # A minimal rule and the checks share each order's divergences, keyed by the noise's argument
-    known: list[dict] = [{} for _ in orders]
+    known: list[dict] = [{} for _ in orders]  # each order's divergences, shared by a minimal rule and the checks
     squared = noise_cls is GaussianNoise  # the variance θ**2, computed as GaussianNoise does; b for Laplace
 
     def key(x: float) -> float:
@@ -352,8 +350,10 @@ def _point(entry, noise_cls, orders, a, e, seconds):
         return memo[x]
 
     t0 = time.perf_counter()
-    extra = {"known": known[0]} if entry.minimal else {}
-    s = float(entry.scale(*orders[0], a, e, **extra))
+    probe = order_probe(orders, a, e, known, noise="gaussian" if squared else "laplace") if entry.minimal else None
+    first, second, hint, ceiling = probe or (0, 1, 0.0, np.inf)  # the order solved first (see order_probe)
+    extra = {"known": known[first], "above": hint, "below": ceiling} if entry.minimal else {}
+    s = float(entry.scale(*orders[first], a, e, **extra))
     t_check = 0.0
     if len(orders) > 1:
         if entry.minimal:
@@ -361,7 +361,7 @@ def _point(entry, noise_cls, orders, a, e, seconds):
             feasible = s > 0 and sum(certified(s)) <= e * (1 + _RTOL)  # the final check, memoised
             t_check = time.perf_counter() - t_c
             if not feasible:
-                s = max(s, float(entry.scale(*orders[1], a, e, above=s, known=known[1])))
+                s = max(s, float(entry.scale(*orders[second], a, e, above=s, known=known[second])))
         else:
             s = max(s, float(entry.scale(*orders[1], a, e)))
     t1 = time.perf_counter()

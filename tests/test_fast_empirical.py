@@ -115,7 +115,7 @@ def test_seconds_are_reported():
 
 @pytest.mark.parametrize("t", [1e-6, 1e-3, 0.05, 2.0])
 def test_binned_gauss_sums_agree_with_dense_sums_within_their_bound(t):
-    from rpp._numerics import gauss_atoms_logpdf
+    from rpp._kernel_sums import gauss_atoms_logpdf
 
     rng = np.random.default_rng(7)
     a = np.sort(np.concatenate([rng.standard_normal(3000), 1e3 + rng.standard_normal(50), [5.0, 5.0 + 1e-8]]))

@@ -12,7 +12,8 @@ and for Laplace noise on two empirical priors, and a quadrature error *estimate*
 
 * :func:`exact_variance` -- Gaussian noise, any priors (two Gaussians: the vectorised
   :func:`rpp.rules.gaussian_exact_variance`);
-* :func:`exact_laplace_scale` -- Laplace noise.
+* :func:`exact_laplace_scale` -- Laplace noise;
+* :func:`order_probe` -- which of the two orders of a secret pair to solve first.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import numpy as np
 
 from .. import _validation as v
 from .._numerics import min_feasible
+from ..noise.gaussian import GaussianNoise
+from ..noise.laplace import LaplaceNoise
 from ..distributions import Empirical, Gaussian, check_prior, components
 from ..divergence import renyi_divergence_bound
 from ..noise.laplace_divergence import laplace_renyi_divergence_bound
@@ -30,7 +33,7 @@ from .gaussian import gaussian_exact_variance
 from .mixture import gmm_ot_variance
 from .w_alpha import w_alpha_scale
 
-__all__ = ["exact_variance", "exact_laplace_scale"]
+__all__ = ["exact_variance", "exact_laplace_scale", "order_probe"]
 
 
 def _log_ratio(d, epsilon):
@@ -45,7 +48,14 @@ def _domain_lower_bound(p, q, alpha):
 
 
 def exact_variance(
-    prior_i: Any, prior_j: Any, alpha: float, epsilon: float, *, above: float = 0.0, known: dict | None = None
+    prior_i: Any,
+    prior_j: Any,
+    alpha: float,
+    epsilon: float,
+    *,
+    above: float = 0.0,
+    below: float = np.inf,
+    known: dict | None = None,
 ) -> float:
     r"""Minimal :math:`\theta^2` with :math:`D_\alpha(P_i * N(0,\theta^2)\|P_j * N(0,\theta^2))` + error :math:`\le \varepsilon`.
 
@@ -67,6 +77,10 @@ def exact_variance(
         A variance believed infeasible (e.g. the other order's root, where this order
         failed the check): the search starts there.  It is evaluated first; if it is feasible
         after all, the search continues below it, so a wrong hint costs time, never noise.
+    below : float
+        A variance believed feasible (e.g. a probe of the caller's): the search's upper end
+        when it is below the sufficient rule's.  It is evaluated (or read from ``known``) and
+        ignored if it is infeasible after all.
     known : dict, optional
         ``{variance: (value, error)}`` of :func:`rpp.renyi_divergence_bound` for this order,
         shared with the caller: values found there are reused, new ones are added
@@ -114,13 +128,22 @@ def exact_variance(
     # it by steps of e (the default steps of e^8 probe tiny noises, costly for large samples)
     step = 1.0 if isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical) else 8.0
     proved = bool(np.isfinite(hi) and hi > lo)
+    if lo < below < hi and f(below) <= 0:  # a feasible point below the rule's: the upper end
+        hi, proved = float(below), False
     if hint is not None and not hint < max(hi, lo):
         hint = None
     return min_feasible(f, lo, max(hi, lo), rtol=1e-9, step=step, hi_feasible=proved, infeasible=hint, closest=True)
 
 
 def exact_laplace_scale(
-    prior_i: Any, prior_j: Any, alpha: float, epsilon: float, *, above: float = 0.0, known: dict | None = None
+    prior_i: Any,
+    prior_j: Any,
+    alpha: float,
+    epsilon: float,
+    *,
+    above: float = 0.0,
+    below: float = np.inf,
+    known: dict | None = None,
 ) -> float:
     r"""Minimal Laplace scale ``b`` whose divergence plus its error is at most ε (one order).
 
@@ -140,6 +163,9 @@ def exact_laplace_scale(
         Budget, ``> 0``.
     above : float
         A scale believed infeasible, where the search starts (as in :func:`exact_variance`).
+    below : float
+        A scale believed feasible, the search's upper end if it is below the sufficient
+        rule's (as in :func:`exact_variance`).
     known : dict, optional
         ``{scale: (value, error)}`` of :func:`rpp.laplace_renyi_divergence_bound` for this
         order, shared with the caller (as in :func:`exact_variance`).
@@ -187,7 +213,76 @@ def exact_laplace_scale(
     proved = bool(np.isfinite(hi) and hi > 0)
     if not proved:
         hi = 1.0
+    if 0 < below < (hi if proved else np.inf) and f(below) <= 0:  # feasible below the rule's scale
+        hi, proved = float(below), False
     if hint is not None and not hint < hi:
         hint = None
     # the joint-convexity scale is within a small factor of the root: bracket it by steps of e
     return min_feasible(f, 0.0, hi, rtol=1e-10, step=1.0, hi_feasible=proved, infeasible=hint, closest=True)
+
+
+def order_probe(orders: list, alpha: float, epsilon: float, known: list[dict], *, noise: str) -> tuple:
+    r"""Which order of a secret pair needs more noise: ``(first, second, above, below)``.
+
+    The root of :math:`\max(D_\alpha(i\|j), D_\alpha(j\|i))` is the larger of the two
+    orders' roots; solving the right order first spares the other's root (one check at the
+    first root suffices, the divergence being non-increasing in the noise).  Both orders'
+    divergences are computed at one probe scale, a step of :math:`e` (in the variance
+    :math:`\theta^2`, or in the Laplace scale ``b``) below the smaller of the two orders'
+    cheap sufficient scales (``"gmm-ot"``; ``"w-alpha-tight"`` for Laplace noise), where the
+    root finder would start anyway, and stored in ``known`` (the callers' shared
+    ``{θ² or b: (value, error)}`` dicts, one per order).  The larger is solved first, with the
+    probe passed as ``above`` (infeasible there) or ``below`` (feasible).  A wrong guess costs
+    the second root, never noise: the caller checks both orders at the result.
+
+    Parameters
+    ----------
+    orders : list of two (prior, prior) pairs
+    alpha : float
+        Rényi order, ``> 1``.
+    epsilon : float
+        Budget, ``> 0``.
+    known : list of two dict
+        Divergences already computed, per order (updated in place).
+    noise : {"gaussian", "laplace"}
+
+    Returns
+    -------
+    first, second : int
+        Indices of the order to solve first and second.
+    above, below : float
+        The probe scale θ or ``b`` when it is infeasible (``above``) or feasible (``below``)
+        for the first order; ``0`` and ``inf`` otherwise.
+
+    Examples
+    --------
+    >>> from rpp import Empirical
+    >>> p, q = Empirical([0.0, 0.1]), Empirical([0.0, 3.0])
+    >>> known = [{}, {}]
+    >>> order_probe([(p, q), (q, p)], 2.0, 1.0, known, noise="gaussian")[:2]  # D(q||p) is the larger
+    (1, 0)
+    """
+    if len(orders) < 2:
+        return 0, 1, 0.0, np.inf
+    gauss = noise == "gaussian"
+    try:
+        if gauss:
+            bounds = [float(np.sqrt(gmm_ot_variance(p, q, alpha, epsilon))) for p, q in orders]
+        else:
+            bounds = [w_alpha_scale(p, q, alpha, epsilon, noise="laplace", rule="tight") for p, q in orders]
+    except ValueError:  # Laplace noise on mixed empirical / continuous priors: no coupling rule, no probe
+        return 0, 1, 0.0, np.inf
+    probe = min(bounds) * np.exp(-0.5 if gauss else -1.0)  # a step of e in theta^2 or in b
+    if not (np.isfinite(probe) and probe > 0):
+        return 0, 1, 0.0, np.inf
+    key = (lambda s: float(s) ** 2) if gauss else float
+    divergence = GaussianNoise(probe).divergence if gauss else LaplaceNoise(probe).divergence
+    totals = []
+    for k, (p, q) in enumerate(orders):
+        if key(probe) not in known[k]:
+            known[k][key(probe)] = divergence(p, q, alpha)
+        totals.append(sum(known[k][key(probe)]))
+    first, second = (1, 0) if totals[1] > totals[0] else (0, 1)
+    if max(totals) > epsilon * (1 + 1e-9):  # the slack of rpp.calibrate's check
+        return first, second, float(probe), np.inf
+    return first, second, 0.0, float(probe)
