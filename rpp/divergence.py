@@ -299,9 +299,10 @@ def _mixture_log_integral(P, Q, alpha):
     if fast:
         oP, oQ = np.argsort(mP), np.argsort(mQ)
         aP, lwP, aQ, lwQ = mP[oP], np.log(wP[oP]), mQ[oQ], np.log(wQ[oQ])
+        bins: list[dict] = [{}, {}]  # the binned atoms of each density, shared by the calls below
 
         def dens(x, which):
-            lp, r = gauss_atoms_logpdf(x, aP, lwP, vP[0]) if which == 0 else gauss_atoms_logpdf(x, aQ, lwQ, vQ[0])
+            lp, r = gauss_atoms_logpdf(x, *((aP, lwP, vP[0]) if which == 0 else (aQ, lwQ, vQ[0])), bins[which])
             trunc[0] = max(trunc[0], r)
             return lp
     else:
