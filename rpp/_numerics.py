@@ -277,10 +277,6 @@ def min_feasible(
     if lo + np.exp(y_hi) not in cache:
         return float(min(lo + np.exp(y_hi), hi))
     y = optimize.brentq(g, y_lo, y_hi, xtol=rtol * 1e-2, rtol=4 * np.finfo(float).eps, maxiter=500)
-    # The smallest feasible point evaluated: Brent's bracket ends on it, within xtol of the root.
-    feasible = [z for z, val in cache.items() if val <= 0 and lo < z <= hi]
-    if closest and feasible:
-        return float(min(feasible))
     return _step_to_feasible(fm, lo, y, hi, rtol)
 
 
