@@ -69,6 +69,17 @@ def test_edge_with_narrow_and_several_widest_components_matches_mpmath():
     assert np.isfinite(val) and abs(val - ref) <= err < 1e-11, (val - ref, err)
 
 
+def test_edge_against_an_empirical_prior_matches_mpmath():
+    """Atoms (variance 0) against a Gaussian: alpha = 2, t = 1, V_P = 1 + 1, V_Q = 0 + 1, 2/2 = 1/1."""
+    P, Q = rpp.Gaussian(0.0, 1.0), rpp.Empirical([-1.5, -0.2, 0.4, 2.0])
+    val, err = rpp.renyi_divergence_bound(P, Q, 2.0, 1.0)
+    log_i, rel = mp_edge_log_integral(P, Q, 2.0, 1.0, [-500, -100, -20, -1.5, 0, 2, 20, 100, 500])
+    assert rel < 1e-20
+    assert np.isfinite(val) and abs(val - float(log_i)) <= err < 1e-11, (val - float(log_i), err)
+    # one atom fewer on the left: the widest components no longer straddle P's mean
+    assert rpp.renyi_divergence_bound(P, rpp.Empirical([0.4, 2.0]), 2.0, 1.0) == (np.inf, 0.0)
+
+
 @pytest.mark.parametrize(
     "P, Q, alpha, t",
     [
