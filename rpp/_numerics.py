@@ -18,7 +18,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["lse", "integrate_log", "min_feasible", "largest_feasible", "step_up", "GL20", "GL10"]
+__all__ = ["lse", "integrate_log", "min_feasible", "largest_feasible", "step_up", "sqrt_up", "GL20", "GL10"]
 
 #: Gauss-Legendre rules (nodes, weights) on [-1, 1] with 20 and 10 nodes.
 GL20 = np.polynomial.legendre.leggauss(20)
@@ -153,6 +153,30 @@ def integrate_log(
     log_i = float(lse(done_logs))
     rel_err = float(np.exp(lse(done_errs) - log_i))
     return log_i, rel_err
+
+
+def sqrt_up(var: float) -> float:
+    """The smallest float ``theta >= sqrt(var)`` whose exact square is at least ``var``.
+
+    A noise scale from a variance: ``float(np.sqrt(var))`` may square (in exact arithmetic) to
+    a few ulps below ``var``; at the edge of a divergence's domain that is a different, and
+    possibly infinite, divergence.  One ``nextafter`` step suffices.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> theta = sqrt_up(17.75)
+    >>> Fraction(theta) ** 2 >= Fraction(17.75) and theta <= float(np.nextafter(np.sqrt(17.75), np.inf))
+    True
+    """
+    from fractions import Fraction
+
+    theta = float(np.sqrt(var))
+    if not np.isfinite(theta):
+        return theta
+    while Fraction(theta) ** 2 < Fraction(float(var)):
+        theta = float(np.nextafter(theta, np.inf))
+    return theta
 
 
 def step_up(

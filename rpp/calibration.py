@@ -50,7 +50,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _validation as v
-from ._numerics import step_up
+from ._numerics import sqrt_up, step_up
 from .distributions import Gaussian, check_prior
 from .noise.gaussian import GaussianNoise, certified_gaussian_divergence
 from .noise.laplace import LaplaceNoise
@@ -160,14 +160,14 @@ def _scale_of_variance(rule: Callable[[Any, Any, float, float], float]) -> Calla
     """Turn a rule returning a Gaussian noise variance into one returning the scale θ."""
 
     def scale(p, q, alpha, epsilon):
-        return float(np.sqrt(rule(p, q, alpha, epsilon)))
+        return sqrt_up(rule(p, q, alpha, epsilon))  # exact square >= the variance (the domain's edge)
 
     return scale
 
 
 def _exact_scale(p, q, alpha, epsilon, above=0.0, below=np.inf, known=None):
     """The exact rule for Gaussian noise as a scale θ (``above``, ``below``: scales believed (in)feasible)."""
-    return float(np.sqrt(exact_variance(p, q, alpha, epsilon, above=above**2, below=below**2, known=known)))
+    return sqrt_up(exact_variance(p, q, alpha, epsilon, above=above**2, below=below**2, known=known))
 
 
 def _on_gaussians(name: str, rule: Callable[..., Any]) -> Callable[[Any, Any, float, float], float]:

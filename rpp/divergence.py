@@ -28,11 +28,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from .distributions import Prior
 from . import _validation as v
 from ._kernel_sums import gauss_atoms_logpdf
+from ._mixture_edge import edge_log_integral
 from ._numerics import integrate_log, lse
-from .distributions import Empirical, Gaussian, check_prior, components
+from .distributions import Empirical, Gaussian, Prior, check_prior, components
 
 __all__ = ["gaussian_renyi", "renyi_divergence", "renyi_divergence_bound", "discrete_renyi_divergence"]
 
@@ -364,10 +364,9 @@ def renyi_divergence_bound(p: Prior, q: Prior, alpha: float, noise_var: float = 
     :math:`I=\int p_t^\alpha q_t^{1-\alpha}` is computed in log space by adaptive
     composite Gauss-Legendre quadrature (20 nodes per panel, refined until
     ``|GL20 - GL10| <= 1e-12 I`` or the refinement budget is spent) on a range
-    whose tails are bounded rigorously (see ``_log_tail_bound``).  For
-    :math:`\alpha > 1` the integral is finite iff
-    :math:`(1-\alpha)\max_k\sigma_{p,k}^2 + \alpha\max_l\sigma_{q,l}^2 > 0`
-    (after adding ``noise_var``): the tails are those of the widest components.
+    whose tails are bounded rigorously (see ``_log_tail_bound``).  For :math:`\alpha > 1` it is finite iff
+    :math:`s = (1-\alpha)\max_k\sigma_{p,k}^2 + \alpha\max_l\sigma_{q,l}^2 > 0` (``noise_var`` added) or,
+    at :math:`s = 0` exactly, the widest components of ``q`` reach beyond those of ``p`` (``_mixture_edge``).
 
     Returns
     -------
@@ -410,7 +409,8 @@ def renyi_divergence_bound(p: Prior, q: Prior, alpha: float, noise_var: float = 
         return gaussian_renyi(p.mean, p.var + noise_var, q.mean, q.var + noise_var, alpha), 0.0
     P = _as_noisy_components(p, noise_var)
     Q = _as_noisy_components(q, noise_var)
-    log_i, rel = _mixture_log_integral(P, Q, alpha)
+    edge = edge_log_integral(components(p), components(q), noise_var, alpha, _mix_logpdf, integrate_log)
+    log_i, rel = _mixture_log_integral(P, Q, alpha) if edge is None else edge
     if not np.isfinite(log_i):
         return np.inf, 0.0
     value = max(0.0, log_i / (alpha - 1))

@@ -57,3 +57,32 @@ def test_scaling_pair_rejects_bad_arguments():
         bench.scaling_pair("cauchy", 3)
     with pytest.raises(ValueError, match="size"):
         bench.scaling_pair("empirical", 0)
+
+
+def test_scaling_table_tries_every_size_after_over_budget(monkeypatch):
+    """Cost is not monotone in size: a method over budget at one size is still run at the next."""
+    calls = []
+
+    def fake_run(p, q, alpha, epsilon, method, noise, max_seconds):
+        calls.append((p.n, method))
+        if p.n == 8:  # every method over budget at the smallest size only
+            return ("> budget", np.nan, max_seconds, np.nan, np.nan)
+        return ("ok", 1.0, 0.5, np.nan, np.nan)
+
+    monkeypatch.setattr(bench, "_run_with_budget", fake_run)
+    t = bench.scaling_table((8, 16, 32), (), noises=("laplace",), max_seconds=2.0)
+    names = rpp.methods("laplace")
+    assert sorted(calls) == sorted((n, m) for n in (8, 16, 32) for m in names)
+    assert set(t[t["size"] == 8].status) == {"> budget"}
+    assert set(t[t["size"] > 8].status) == {"ok"}
+    # a stopped call reports the time after which it was stopped, and no ratio to the baseline
+    assert (t[t.status == "> budget"].seconds >= 2.0).all()
+    assert t[t.status == "> budget"].vs_baseline.isna().all()
+    assert np.allclose(t[t.status == "ok"].vs_baseline, 1.0)
+
+
+def test_scaling_table_stopped_call_reports_its_time():
+    t = bench.scaling_table((200,), (), noises=("gaussian",), max_seconds=1e-3)
+    over = t[t.status == "> budget"]
+    assert len(over) and (over.seconds >= 1e-3).all() and over.vs_baseline.isna().all()
+    assert t[t.status == "n/a"].seconds.isna().all()
