@@ -268,8 +268,13 @@ def min_feasible(
             cache[z] = f(z)
         return cache[z]
 
+    pinned: dict[float, float] = {}  # y -> z for the given points (hi, infeasible): no round trip through exp
+
+    def zof(y):
+        return pinned.get(y, lo + np.exp(y))
+
     def g(y):
-        val = fm(lo + np.exp(y))
+        val = fm(zof(y))
         return val if np.isfinite(val) else 1e300
 
     if infeasible is None and fm(lo) <= 0:
@@ -280,20 +285,17 @@ def min_feasible(
     # where f is known to be feasible (otherwise brentq may see equal signs at both ends).
     while lo + np.exp(y_hi) < hi:
         y_hi = np.nextafter(y_hi, np.inf)
+    pinned[y_hi] = hi
     y_lo = _log_offset(lo, infeasible) if infeasible is not None and lo < infeasible < hi else y_hi - step
-    for _ in range(200 * max(1, int(np.ceil(8.0 / step)))):
-        val = fm(lo + np.exp(y_lo))
-        if val > 0:
-            break
-        # closest: a slope of -1 (or steeper) in y puts the root about |val| below; aim past it
-        down = min(step, 1.5 * -val + 0.05) if closest and np.isfinite(val) else step
-        y_hi, y_lo = y_lo, y_lo - down
-    else:
-        return float(lo + np.exp(y_lo))  # feasible arbitrarily close to the edge
+    if infeasible is not None and lo < infeasible < hi:
+        pinned[y_lo] = infeasible
+    y_lo, y_hi = _step_down(lambda y: fm(zof(y)), y_lo, y_hi, step, closest)
+    if y_lo is None:
+        return float(lo + np.exp(y_hi))  # feasible arbitrarily close to the edge
     if closest:
-        y_lo, y_hi = _regula_falsi(g, y_lo, y_hi, lo, cache, rtol)
+        y_lo, y_hi = _regula_falsi(g, y_lo, y_hi, cache.get(zof(y_hi)), rtol)
         feasible = [z for z, val in cache.items() if val <= 0 and lo < z <= hi]
-        return float(min(feasible)) if feasible else float(min(lo + np.exp(y_hi), hi))
+        return float(min(feasible)) if feasible else float(min(zof(y_hi), hi))
     # the proved upper end has no value yet: bisect (in y) until the feasible end is evaluated
     while lo + np.exp(y_hi) not in cache and y_hi - y_lo > rtol * 1e-2:
         y_mid = 0.5 * (y_lo + y_hi)
@@ -304,7 +306,22 @@ def min_feasible(
     return _step_to_feasible(fm, lo, y, hi, rtol)
 
 
-def _regula_falsi(g, y_lo, y_hi, lo, cache, tol):
+def _step_down(h, y_lo, y_hi, step, closest):
+    """Step ``y_lo`` down until ``h(y_lo) > 0``: the bracket ``(y_lo, y_hi)``, ``(None, y)`` if none is found.
+
+    Steps of ``step``; with ``closest``, shorter ones where ``h`` is close to 0 (a slope of -1
+    or steeper in ``y`` puts the root about ``|h|`` below: aim past it).
+    """
+    for _ in range(200 * max(1, int(np.ceil(8.0 / step)))):
+        val = h(y_lo)
+        if val > 0:
+            return y_lo, y_hi
+        down = min(step, 1.5 * -val + 0.05) if closest and np.isfinite(val) else step
+        y_hi, y_lo = y_lo, y_lo - down
+    return None, y_lo
+
+
+def _regula_falsi(g, y_lo, y_hi, g_hi, tol):
     """Shrink ``[y_lo, y_hi]`` (``g(y_lo) > 0``, ``g(y_hi) <= 0`` evaluated or proved) to width ``tol``.
 
     A safeguarded secant method on ``g``, which is smooth in ``y``: while the upper end has
@@ -313,11 +330,10 @@ def _regula_falsi(g, y_lo, y_hi, lo, cache, tol):
     a margin, at most one unit of ``y``; then the secant through the last two points
     evaluated.  A step outside the bracket, or a bracket that did not shrink by half in three
     steps, is a bisection; a step within ``tol / 2`` of an end is moved to ``tol / 2`` from it,
-    so that the bracket closes from both sides.  Returns the final bracket; every point
-    evaluated is in ``cache``.
+    so that the bracket closes from both sides.  ``g_hi`` is the upper end's value if known.
+    Returns the final bracket.
     """
     g_lo = g(y_lo)
-    g_hi = cache.get(lo + np.exp(y_hi))
     g_hi = g_hi if g_hi is None or np.isfinite(g_hi) else None
     last = [(y_lo, g_lo)] + ([(y_hi, g_hi)] if g_hi is not None else [])
     widths = [y_hi - y_lo]

@@ -350,9 +350,9 @@ def _point(entry, noise_cls, orders, a, e, seconds):
         return memo[x]
 
     t0 = time.perf_counter()
-    probe = order_probe(orders, a, e, known, noise="gaussian" if squared else "laplace") if entry.minimal else None
-    first, second, hint, ceiling = probe or (0, 1, 0.0, np.inf)  # the order solved first (see order_probe)
-    extra = {"known": known[first], "above": hint, "below": ceiling} if entry.minimal else {}
+    noise = "gaussian" if squared else "laplace"  # a minimal rule: the order probed as needing more noise first
+    first, second = order_probe(orders, a, e, known, noise=noise) if entry.minimal else (0, 1)
+    extra = {"known": known[first]} if entry.minimal else {}
     s = float(entry.scale(*orders[first], a, e, **extra))
     t_check = 0.0
     if len(orders) > 1:

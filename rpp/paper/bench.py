@@ -183,7 +183,8 @@ def scaling_table(
     For each family (empirical pairs of ``empirical_sizes`` atoms, Gaussian-mixture pairs of
     ``mixture_sizes`` components, :func:`scaling_pair`), noise and method of
     :func:`rpp.methods`, one call of :func:`rpp.calibrate` (both orders) runs in a child
-    process.  A call longer than ``max_seconds`` is stopped and reported as ``"> budget"``.
+    process, forked after one call of every method on small pairs (so that no call pays for
+    lazy imports).  A call longer than ``max_seconds`` is stopped and reported as ``"> budget"``.
     Every method is run at every size, also after it went over budget at a smaller one:
     the cost of a method is not monotone in the size of the priors (Gaussian-noise
     ``"exact"`` evaluates few atoms densely and many atoms by binned sums, so it can be
@@ -232,6 +233,13 @@ def scaling_table(
 
     if not max_seconds > 0:
         raise ValueError(f"max_seconds must be > 0, got {max_seconds}")
+    for family in ("empirical", "mixture"):  # warm up: the children are forked after the lazy imports
+        for noise in noises:
+            for method in methods(noise):
+                try:
+                    calibrate(*scaling_pair(family, 4, seed), alpha=alpha, epsilon=epsilon, method=method, noise=noise)
+                except ValueError:  # the method does not apply to these priors
+                    pass
     rows = []
     for family, sizes in (("empirical", empirical_sizes), ("mixture", mixture_sizes)):
         for noise in noises:

@@ -41,6 +41,23 @@ def _log_ratio(d, epsilon):
     return float(np.log(d / epsilon)) if d > 0 else -1e300
 
 
+def _known_bracket(f, memo, epsilon, lo, hi, proved, above, below):
+    """``(hi, proved, hint)`` tightened by the divergences already known (``memo``, e.g. a probe's).
+
+    The smallest feasible point known becomes the upper end if it is below the rule's, the
+    largest infeasible point known below that end (or ``above``) the lower hint; ``below``, a
+    point believed feasible, is evaluated first.
+    """
+    if lo < below < (hi if proved else np.inf):
+        f(below)
+    feasible = [z for z, (val, err) in memo.items() if z > lo and val + err <= epsilon]
+    if feasible and (min(feasible) < hi or not proved):
+        hi, proved = float(min(feasible)), False
+    infeasible = [z for z, (val, err) in memo.items() if lo < z < hi and val + err > epsilon]
+    infeasible += [float(above)] if lo < above < hi else []
+    return hi, proved, (max(infeasible) if infeasible else None)
+
+
 def _domain_lower_bound(p, q, alpha):
     """Largest noise variance at which ``D_alpha(p * N || q * N)`` is certainly infinite."""
     ci, cj = components(p), components(q)
@@ -128,10 +145,7 @@ def exact_variance(
     # it by steps of e (the default steps of e^8 probe tiny noises, costly for large samples)
     step = 1.0 if isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical) else 8.0
     proved = bool(np.isfinite(hi) and hi > lo)
-    if lo < below < hi and f(below) <= 0:  # a feasible point below the rule's: the upper end
-        hi, proved = float(below), False
-    if hint is not None and not hint < max(hi, lo):
-        hint = None
+    hi, proved, hint = _known_bracket(f, memo, epsilon, lo, hi, proved, above, below)
     return min_feasible(f, lo, max(hi, lo), rtol=1e-9, step=step, hi_feasible=proved, infeasible=hint, closest=True)
 
 
@@ -213,27 +227,27 @@ def exact_laplace_scale(
     proved = bool(np.isfinite(hi) and hi > 0)
     if not proved:
         hi = 1.0
-    if 0 < below < (hi if proved else np.inf) and f(below) <= 0:  # feasible below the rule's scale
-        hi, proved = float(below), False
-    if hint is not None and not hint < hi:
-        hint = None
+    hi, proved, hint = _known_bracket(f, memo, epsilon, 0.0, hi, proved, above, below)
     # the joint-convexity scale is within a small factor of the root: bracket it by steps of e
     return min_feasible(f, 0.0, hi, rtol=1e-10, step=1.0, hi_feasible=proved, infeasible=hint, closest=True)
 
 
-def order_probe(orders: list, alpha: float, epsilon: float, known: list[dict], *, noise: str) -> tuple:
-    r"""Which order of a secret pair needs more noise: ``(first, second, above, below)``.
+def order_probe(orders: list, alpha: float, epsilon: float, known: list[dict], *, noise: str) -> tuple[int, int]:
+    r"""Which order of a secret pair needs more noise: ``(first, second)``, the order to solve first.
 
     The root of :math:`\max(D_\alpha(i\|j), D_\alpha(j\|i))` is the larger of the two
     orders' roots; solving the right order first spares the other's root (one check at the
     first root suffices, the divergence being non-increasing in the noise).  Both orders'
-    divergences are computed at one probe scale, a step of :math:`e` (in the variance
-    :math:`\theta^2`, or in the Laplace scale ``b``) below the smaller of the two orders'
-    cheap sufficient scales (``"gmm-ot"``; ``"w-alpha-tight"`` for Laplace noise), where the
-    root finder would start anyway, and stored in ``known`` (the callers' shared
-    ``{θ² or b: (value, error)}`` dicts, one per order).  The larger is solved first, with the
-    probe passed as ``above`` (infeasible there) or ``below`` (feasible).  A wrong guess costs
-    the second root, never noise: the caller checks both orders at the result.
+    divergences are computed at two probe scales, one and two steps of :math:`e` (in the
+    variance :math:`\theta^2`, or in the Laplace scale ``b``) below the smaller of the two
+    orders' cheap sufficient scales (``"gmm-ot"``; ``"w-alpha-tight"`` for Laplace noise),
+    and stored in ``known`` (the callers' shared ``{θ² or b: (value, error)}`` dicts, one per
+    order), where :func:`exact_variance` and :func:`exact_laplace_scale` find them and start
+    from the tightest bracket they give.  Each order's root is estimated by the secant of
+    :math:`\log(D/\varepsilon)` against the log of the noise parameter through its two
+    points, and the larger is solved first (a divergence that is larger at the probe but flat
+    can need less noise than a steep one).  A wrong guess costs the second root, never noise:
+    the caller checks both orders at the result.
 
     Parameters
     ----------
@@ -250,20 +264,19 @@ def order_probe(orders: list, alpha: float, epsilon: float, known: list[dict], *
     -------
     first, second : int
         Indices of the order to solve first and second.
-    above, below : float
-        The probe scale θ or ``b`` when it is infeasible (``above``) or feasible (``below``)
-        for the first order; ``0`` and ``inf`` otherwise.
 
     Examples
     --------
     >>> from rpp import Empirical
     >>> p, q = Empirical([0.0, 0.1]), Empirical([0.0, 3.0])
     >>> known = [{}, {}]
-    >>> order_probe([(p, q), (q, p)], 2.0, 1.0, known, noise="gaussian")[:2]  # D(q||p) is the larger
+    >>> order_probe([(p, q), (q, p)], 2.0, 1.0, known, noise="gaussian")  # D(q||p) needs more
     (1, 0)
+    >>> [len(k) for k in known]  # two probes per order, kept for the root finder
+    [2, 2]
     """
     if len(orders) < 2:
-        return 0, 1, 0.0, np.inf
+        return 0, 1
     gauss = noise == "gaussian"
     try:
         if gauss:
@@ -271,18 +284,25 @@ def order_probe(orders: list, alpha: float, epsilon: float, known: list[dict], *
         else:
             bounds = [w_alpha_scale(p, q, alpha, epsilon, noise="laplace", rule="tight") for p, q in orders]
     except ValueError:  # Laplace noise on mixed empirical / continuous priors: no coupling rule, no probe
-        return 0, 1, 0.0, np.inf
+        return 0, 1
     probe = min(bounds) * np.exp(-0.5 if gauss else -1.0)  # a step of e in theta^2 or in b
     if not (np.isfinite(probe) and probe > 0):
-        return 0, 1, 0.0, np.inf
+        return 0, 1
     key = (lambda s: float(s) ** 2) if gauss else float
-    divergence = GaussianNoise(probe).divergence if gauss else LaplaceNoise(probe).divergence
-    totals = []
+    noise_cls = GaussianNoise if gauss else LaplaceNoise
+    points = [probe, probe * np.exp(-0.5 if gauss else -1.0)]  # a second step of e: slopes
+    logs = np.empty((2, 2))  # (order, point): log((value + error) / epsilon)
     for k, (p, q) in enumerate(orders):
-        if key(probe) not in known[k]:
-            known[k][key(probe)] = divergence(p, q, alpha)
-        totals.append(sum(known[k][key(probe)]))
-    first, second = (1, 0) if totals[1] > totals[0] else (0, 1)
-    if max(totals) > epsilon * (1 + 1e-9):  # the slack of rpp.calibrate's check
-        return first, second, float(probe), np.inf
-    return first, second, 0.0, float(probe)
+        for m, scale in enumerate(points):
+            if key(scale) not in known[k]:
+                known[k][key(scale)] = noise_cls(scale).divergence(p, q, alpha)
+            logs[k, m] = _log_ratio(sum(known[k][key(scale)]), epsilon)
+    # each order's root in y = log(noise parameter), by the secant through its two points (slope
+    # -1 when it is not negative and finite): an order whose divergence falls steeply may need
+    # more noise than one that is larger at the probe but flat
+    dy = np.log(key(points[0]) / key(points[1]))
+    roots = []
+    for g0, g1 in logs:
+        slope = (g0 - g1) / dy if np.isfinite(g0) and np.isfinite(g1) else -1.0
+        roots.append(g0 / -slope if slope < 0 else (np.inf if g0 > 0 else -np.inf))
+    return (1, 0) if roots[1] > roots[0] else (0, 1)
