@@ -308,6 +308,12 @@ def component_coupling(
 # ----------------------------------------------------------------------------
 
 
+def _lse_rows(a):
+    """Log-sum-exp of each row of a finite 2-D array (the Newton loop below: no -inf, no weights)."""
+    m = a.max(axis=1)
+    return m + np.log(np.exp(a - m[:, None]).sum(axis=1))
+
+
 def mixture_quantile_at_score(c: Components, z: ArrayLike) -> np.ndarray:
     r""":math:`F^{-1}(\Phi(z))` for a Gaussian mixture (components ``c``), for any real ``z``.
 
@@ -350,9 +356,9 @@ def mixture_quantile_at_score(c: Components, z: ArrayLike) -> np.ndarray:
     for _ in range(100):
         xa = x[act]
         u = (xa[:, None] - c.means[None, :]) / s[None, :]
-        lF = lse(lw + special.log_ndtr(sgn[act][:, None] * u), axis=1)
+        lF = _lse_rows(lw + special.log_ndtr(sgn[act][:, None] * u))
         h = lF - target[act]
-        lpdf = lse(lnorm - 0.5 * u**2, axis=1)
+        lpdf = _lse_rows(lnorm - 0.5 * u**2)
         # update the bracket with the sign of h (h increasing in x when sgn = +1)
         right = sgn[act] * h < 0  # root lies to the right of xa
         lo_a = np.where(right, xa, lo[act])
