@@ -35,9 +35,12 @@ noise):
   :math:`O(1)` per node (:mod:`rpp.noise.laplace_atoms`).
 * **Priors with Gaussian components** (:class:`~rpp.Gaussian`,
   :class:`~rpp.GaussianMixture`, possibly against an empirical prior): the
-  densities above are evaluated in log space (with ``erfcx``), the body is
+  densities above are evaluated in log space (with ``erfcx``; more than 9 standard
+  deviations beyond :math:`\mu \pm s^2/b` a component's density is one exponential, whose
+  relative error, at most 2e-18, is charged to the error), the body is
   integrated by the adaptive Gauss-Legendre routine of :mod:`rpp.divergence`
-  (error estimate ``|GL20 - GL10|``, as for Gaussian noise), and the tails
+  (error estimate ``|GL20 - GL10|``, as for Gaussian noise; breakpoints at most
+  :math:`2s_k` apart within :math:`12s_k` of each mean, shared by overlapping components), and the tails
   beyond :math:`U = \max_k(\mu_k + s_k^2/b + 10 s_k)` are bounded rigorously
   (there :math:`\Phi(10)\,A e^{-y/b} \le 2b\,p(y) \le A e^{-y/b}`).
 
