@@ -270,8 +270,8 @@ def _local_points(P, Q, fast):
         if means.size <= 20:  # few components: the points (and values) of before issue #13; K = 50: 1300 -> 59
             return few
         delta = 2 * sds.min() * 2.0 ** np.floor(np.log2(sds / sds.min()))
-        first = np.ceil((means - 12 * sds) / delta)
-        count = (np.floor((means + 12 * sds) / delta) - first + 1).astype(int)
+        first = np.floor((means - 12 * sds) / delta)
+        count = (np.ceil((means + 12 * sds) / delta) - first + 1).astype(int)
         k = np.repeat(np.arange(means.size), count)
         pts = np.unique(delta[k] * (first[k] + np.arange(k.size) - np.repeat(np.cumsum(count) - count, count)))
         return pts if pts.size <= few.size else few

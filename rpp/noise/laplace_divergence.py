@@ -184,8 +184,8 @@ def _nested_points(m, s, reach=12.0):
     issue #13: 25 points per component were 2500 panels for 100 components).
     """
     delta = 2 * s.min() * 2.0 ** np.floor(np.log2(s / s.min()))
-    first = np.ceil((m - reach * s) / delta)
-    count = (np.floor((m + reach * s) / delta) - first + 1).astype(int)
+    first = np.floor((m - reach * s) / delta)
+    count = (np.ceil((m + reach * s) / delta) - first + 1).astype(int)
     k = np.repeat(np.arange(m.size), count)
     return np.unique(delta[k] * (first[k] + np.arange(k.size) - np.repeat(np.cumsum(count) - count, count)))
 
