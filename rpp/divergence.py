@@ -191,11 +191,7 @@ _FAST_ATOMS = 30  # above this many equal-variance components, binned sums (gaus
 
 
 def _mix_logpdf(x, w, m, var):
-    """log of sum_k w_k N(x; m_k, var_k) for a 1-D array x (a lean logsumexp over components).
-
-    Evaluated in chunks of points so that memory stays bounded for mixtures
-    with many components (an empirical sample with many distinct values).
-    """
+    """log of sum_k w_k N(x; m_k, var_k) for a 1-D array x: a lean logsumexp in chunks of bounded memory."""
     const = np.log(w) - 0.5 * np.log(2 * np.pi * var)
     step = max(1, _CHUNK // m.size)
     out = np.empty(x.size)
@@ -262,18 +258,22 @@ def _breakpoints(P, Q, s_eff, T, peaks, local):
     # s_eff centred at the tail peaks; resolve it where it lies.
     peaks = np.array(list(peaks) if peaks is not None else [])
     around = (peaks[:, None] + s_eff * np.linspace(-12, 12, 13)).ravel()
-    # (the means are breakpoints only when ``local`` has 13 points per component, see _local_points)
-    pts = np.concatenate([local, centre + geo, centre - geo, [lo, hi], around])
-    pts = np.unique(np.clip(pts, lo, hi))
-    return pts
+    return np.unique(np.clip(np.concatenate([local, centre + geo, centre - geo, [lo, hi], around]), lo, hi))
 
 
 def _local_points(P, Q, fast):
-    """Breakpoints near the components: 13 per component, or (many atoms) a grid of half a width near them."""
-    means = np.concatenate([P[1], Q[1]])
-    sds = np.sqrt(np.concatenate([P[2], Q[2]]))
-    if not fast:  # (the middle point is the mean)
-        return (means[:, None] + sds[:, None] * np.linspace(-12, 12, 13)).ravel()
+    """Breakpoints near the components, or (many atoms of one width) a grid of half a width near them."""
+    means, sds = np.concatenate([P[1], Q[1]]), np.sqrt(np.concatenate([P[2], Q[2]]))
+    if not fast:  # spacing <= 2 s_k within 12 s_k: 13 points per component or dyadic grids shared by overlaps
+        few = (means[:, None] + sds[:, None] * np.arange(-12, 13, 2)).ravel()
+        if means.size <= 20:  # few components: the points (and values) of before issue #13; K = 50: 1300 -> 59
+            return few
+        delta = 2 * sds.min() * 2.0 ** np.floor(np.log2(sds / sds.min()))
+        first = np.floor((means - 12 * sds) / delta)
+        count = (np.ceil((means + 12 * sds) / delta) - first + 1).astype(int)
+        k = np.repeat(np.arange(means.size), count)
+        pts = np.unique(delta[k] * (first[k] + np.arange(k.size) - np.repeat(np.cumsum(count) - count, count)))
+        return pts if pts.size <= few.size else few
     s = float(sds[0])
     m = np.unique(means)
     n_grid = (m[-1] - m[0]) / (0.5 * s) + 49
