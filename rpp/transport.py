@@ -25,7 +25,6 @@ from numpy.typing import ArrayLike
 from scipy import special
 
 from . import _validation as v
-from ._numerics import lse
 from .distributions import Components, Empirical, Gaussian, GaussianMixture, Prior, components
 
 __all__ = [

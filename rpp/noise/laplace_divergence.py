@@ -209,6 +209,15 @@ def _smooth_log_integral(P, Q, alpha, b):
         pts.append(_nested_points(mu[s > 0], gs))
         far = gs > 12 * b
         pts.append((mu[s > 0][far][:, None] + (gs[far] ** 2 / b)[:, None] * np.array([-1.0, 1.0])).ravel())
+    # gaps between the components' windows (the exponential tails e^{-|y - mu|/b} reach far beyond
+    # 12 s_k when s_k << b, and a panel much wider than b across a gap put no node where they are):
+    # points from both ends of each gap, steps b / (4 max(alpha, 1)) doubling
+    order = np.argsort(mu - 12 * s - s**2 / b)
+    w_lo, w_hi = (mu - 12 * s - s**2 / b)[order], np.maximum.accumulate((mu + 12 * s + s**2 / b)[order])
+    for g0, g1 in zip(w_hi[:-1], w_lo[1:], strict=True):
+        if g1 - g0 > 4 * b:
+            steps = b / (4 * max(alpha, 1.0)) * 2.0 ** np.arange(0, np.log2(4 * max(alpha, 1.0) * (g1 - g0) / b))
+            pts.extend([g0 + steps, g1 - steps])
     scale = max(b, float(gs.min()) if gs.size else b)
     geo = scale * 2.0 ** np.arange(-3, 80)
     geo = geo[geo < (hi - lo)]
