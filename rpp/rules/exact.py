@@ -161,11 +161,13 @@ def exact_laplace_scale(
 ) -> float:
     r"""Minimal Laplace scale ``b`` whose divergence plus its error is at most ε (one order).
 
-    The divergence is :func:`rpp.laplace_renyi_divergence_bound`; the joint-convexity scale
-    of ``"w-alpha-tight"`` (:func:`rpp.w_alpha_scale`, rule ``"tight"``) is a feasible upper
-    end, not evaluated since it is proved (1 when the priors mix empirical and continuous
-    laws, then checked and grown by doubling); :func:`rpp.calibrate` checks the returned scale
-    in any case.
+    The divergence is :func:`rpp.laplace_renyi_divergence_bound`.  For two samples the
+    joint-convexity scale of ``"w-alpha-tight"`` (:func:`rpp.w_alpha_scale`, rule ``"tight"``)
+    is a feasible upper end, not evaluated since it is proved; for continuous priors the
+    Laplace scale of the ``"gmm-ot"`` variance (:math:`2b^2 = \theta^2`; the coupling rule
+    would integrate over mixture quantiles, seconds at 50 components), and 1 for mixed priors,
+    are checked and grown by doubling; :func:`rpp.calibrate` checks the returned scale in any
+    case.
 
     Parameters
     ----------
@@ -220,16 +222,27 @@ def exact_laplace_scale(
     hint = float(above) if above > 0 else None
     if hint is None and f(0.0) <= 0:
         return 0.0
-    try:
-        hi = w_alpha_scale(prior_i, prior_j, alpha, epsilon, noise="laplace", rule="tight")
-    except ValueError:  # mixed empirical / continuous priors: no coupling rule
-        hi = np.nan
-    proved = bool(np.isfinite(hi) and hi > 0)
-    if not proved:
-        hi = 1.0
+    hi, proved = _laplace_start(prior_i, prior_j, alpha, epsilon)
     hi, proved, hint = _known_bracket(f, memo, epsilon, 0.0, hi, proved, above, below)
-    # the joint-convexity scale is within a small factor of the root: bracket it by steps of e
+    # the upper end is within a small factor of the root: bracket it by steps of e
     return min_feasible(f, 0.0, hi, rtol=1e-10, step=1.0, hi_feasible=proved, infeasible=hint, closest=True)
+
+
+def _laplace_start(prior_i, prior_j, alpha, epsilon):
+    """``(b, proved)``: the upper end of the Laplace search.
+
+    Two samples: the joint-convexity scale of ``"w-alpha-tight"`` (a sort; proved).  Two
+    continuous priors: that rule integrates over mixture quantiles (seconds at 50 components),
+    so the Laplace scale of the ``"gmm-ot"`` variance (:math:`2b^2 = \theta^2`), not proved,
+    checked and grown by doubling.  Mixed priors: 1, likewise.
+    """
+    if isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical):
+        b = w_alpha_scale(prior_i, prior_j, alpha, epsilon, noise="laplace", rule="tight")
+        return (float(b), True) if np.isfinite(b) and b > 0 else (1.0, False)
+    if isinstance(prior_i, Empirical) or isinstance(prior_j, Empirical):
+        return 1.0, False
+    b = float(np.sqrt(gmm_ot_variance(prior_i, prior_j, alpha, epsilon) / 2))
+    return (b, False) if np.isfinite(b) and b > 0 else (1.0, False)
 
 
 def order_probe(orders: list, alpha: float, epsilon: float, known: list[dict], *, noise: str) -> tuple[int, int]:
@@ -240,7 +253,8 @@ def order_probe(orders: list, alpha: float, epsilon: float, known: list[dict], *
     first root suffices, the divergence being non-increasing in the noise).  Both orders'
     divergences are computed at two probe scales, one and two steps of :math:`e` (in the
     variance :math:`\theta^2`, or in the Laplace scale ``b``) below the smaller of the two
-    orders' cheap sufficient scales (``"gmm-ot"``; ``"w-alpha-tight"`` for Laplace noise),
+    orders' cheap sufficient scales (``"gmm-ot"``; for Laplace noise the upper end of
+    :func:`exact_laplace_scale`'s search),
     and stored in ``known`` (the callers' shared ``{θ² or b: (value, error)}`` dicts, one per
     order), where :func:`exact_variance` and :func:`exact_laplace_scale` find them and start
     from the tightest bracket they give.  Each order's root is estimated by the secant of
@@ -278,13 +292,10 @@ def order_probe(orders: list, alpha: float, epsilon: float, known: list[dict], *
     if len(orders) < 2:
         return 0, 1
     gauss = noise == "gaussian"
-    try:
-        if gauss:
-            bounds = [float(np.sqrt(gmm_ot_variance(p, q, alpha, epsilon))) for p, q in orders]
-        else:
-            bounds = [w_alpha_scale(p, q, alpha, epsilon, noise="laplace", rule="tight") for p, q in orders]
-    except ValueError:  # Laplace noise on mixed empirical / continuous priors: no coupling rule, no probe
-        return 0, 1
+    if gauss:
+        bounds = [float(np.sqrt(gmm_ot_variance(p, q, alpha, epsilon))) for p, q in orders]
+    else:
+        bounds = [_laplace_start(p, q, alpha, epsilon)[0] for p, q in orders]
     probe = min(bounds) * np.exp(-0.5 if gauss else -1.0)  # a step of e in theta^2 or in b
     if not (np.isfinite(probe) and probe > 0):
         return 0, 1
