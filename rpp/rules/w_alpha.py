@@ -485,7 +485,8 @@ def w_alpha_scale(
             val, rel = _continuous_log_moment(prior_i, prior_j, cost, 1.0 / b, dz)
             return val + np.log1p(rel) - target
 
-        return float(min_feasible(f, 0.0, alpha * spread / ((alpha - 1) * epsilon), rtol=1e-10))
+        # each evaluation integrates over mixture quantiles: the secant search (few evaluations)
+        return float(min_feasible(f, 0.0, alpha * spread / ((alpha - 1) * epsilon), rtol=1e-10, step=1.0, closest=True))
     ds = abs(np.sqrt(ci.variances.max()) - np.sqrt(cj.variances.max()))
     lo = alpha * (alpha - 1) * ds**2
 
@@ -495,5 +496,5 @@ def w_alpha_scale(
         val, rel = _continuous_log_moment(prior_i, prior_j, cost, 1.0 / z, dz)
         return val + np.log1p(rel) - target
 
-    z = min_feasible(h, lo, 2 * lo + alpha * spread**2 / (2 * epsilon), rtol=1e-10)
+    z = min_feasible(h, lo, 2 * lo + alpha * spread**2 / (2 * epsilon), rtol=1e-10, step=1.0, closest=True)
     return float(np.sqrt(z))
