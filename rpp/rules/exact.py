@@ -251,13 +251,15 @@ def order_probe(orders: list, alpha: float, epsilon: float, known: list[dict], *
     The root of :math:`\max(D_\alpha(i\|j), D_\alpha(j\|i))` is the larger of the two
     orders' roots; solving the right order first spares the other's root (one check at the
     first root suffices, the divergence being non-increasing in the noise).  Both orders'
-    divergences are computed at two probe scales, one and two steps of :math:`e` (in the
-    variance :math:`\theta^2`, or in the Laplace scale ``b``) below the smaller of the two
-    orders' cheap sufficient scales (``"gmm-ot"``; for Laplace noise the upper end of
+    divergences are computed at a probe scale one step of :math:`e` (in the variance
+    :math:`\theta^2`, or in the Laplace scale ``b``) below the smaller of the two orders'
+    cheap sufficient scales (``"gmm-ot"``; for Laplace noise the upper end of
     :func:`exact_laplace_scale`'s search),
     and stored in ``known`` (the callers' shared ``{θ² or b: (value, error)}`` dicts, one per
     order), where :func:`exact_variance` and :func:`exact_laplace_scale` find them and start
-    from the tightest bracket they give.  Each order's root is estimated by the secant of
+    from the tightest bracket they give.  If one order meets the budget at the probe and the
+    other does not, the latter is solved first; otherwise both are computed at a second point
+    a step of :math:`e` towards their roots, each order's root is estimated by the secant of
     :math:`\log(D/\varepsilon)` against the log of the noise parameter through its two
     points, and the larger is solved first (a divergence that is larger at the probe but flat
     can need less noise than a steep one).  A wrong guess costs the second root, never noise:
@@ -286,8 +288,8 @@ def order_probe(orders: list, alpha: float, epsilon: float, known: list[dict], *
     >>> known = [{}, {}]
     >>> order_probe([(p, q), (q, p)], 2.0, 1.0, known, noise="gaussian")  # D(q||p) needs more
     (1, 0)
-    >>> [len(k) for k in known]  # two probes per order, kept for the root finder
-    [2, 2]
+    >>> [len(k) for k in known]  # one probe each, kept for the root finder: D(p||q) meets the budget there
+    [1, 1]
     """
     if len(orders) < 2:
         return 0, 1
@@ -301,19 +303,26 @@ def order_probe(orders: list, alpha: float, epsilon: float, known: list[dict], *
         return 0, 1
     key = (lambda s: float(s) ** 2) if gauss else float
     noise_cls = GaussianNoise if gauss else LaplaceNoise
-    points = [probe, probe * np.exp(-0.5 if gauss else -1.0)]  # a second step of e: slopes
-    logs = np.empty((2, 2))  # (order, point): log((value + error) / epsilon)
-    for k, (p, q) in enumerate(orders):
-        for m, scale in enumerate(points):
+
+    def log_ratios(scale):  # log((value + error) / epsilon) of both orders, kept in known
+        out = []
+        for k, (p, q) in enumerate(orders):
             if key(scale) not in known[k]:
                 known[k][key(scale)] = noise_cls(scale).divergence(p, q, alpha)
-            logs[k, m] = _log_ratio(sum(known[k][key(scale)]), epsilon)
-    # each order's root in y = log(noise parameter), by the secant through its two points (slope
-    # -1 when it is not negative and finite): an order whose divergence falls steeply may need
-    # more noise than one that is larger at the probe but flat
-    dy = np.log(key(points[0]) / key(points[1]))
+            out.append(_log_ratio(sum(known[k][key(scale)]), epsilon))
+        return out
+
+    g0 = log_ratios(probe)
+    if (g0[0] > 0) != (g0[1] > 0):  # one order infeasible at the probe, the other not: decided
+        return (1, 0) if g0[1] > 0 else (0, 1)
+    # a second point a step of e towards both roots; each order's root in y = log(noise parameter)
+    # by the secant through its two points (slope -1 when it is not negative and finite): an order
+    # whose divergence falls steeply may need more noise than one that is larger but flat
+    second = probe * np.exp((1.0 if g0[0] > 0 else -1.0) * (0.5 if gauss else 1.0))
+    g1 = log_ratios(second)
+    dy = np.log(key(probe) / key(second))
     roots = []
-    for g0, g1 in logs:
-        slope = (g0 - g1) / dy if np.isfinite(g0) and np.isfinite(g1) else -1.0
-        roots.append(g0 / -slope if slope < 0 else (np.inf if g0 > 0 else -np.inf))
+    for a, b in zip(g0, g1, strict=True):
+        slope = (a - b) / dy if np.isfinite(a) and np.isfinite(b) else -1.0
+        roots.append(a / -slope if slope < 0 else (np.inf if a > 0 else -np.inf))
     return (1, 0) if roots[1] > roots[0] else (0, 1)
