@@ -165,9 +165,9 @@ def _scale_of_variance(rule: Callable[[Any, Any, float, float], float]) -> Calla
     return scale
 
 
-def _exact_scale(p, q, alpha, epsilon, above=0.0, below=np.inf, known=None):
-    """The exact rule for Gaussian noise as a scale θ (``above``, ``below``: scales believed (in)feasible)."""
-    return sqrt_up(exact_variance(p, q, alpha, epsilon, above=above**2, below=below**2, known=known))
+def _exact_scale(p, q, alpha, epsilon, above=0.0, known=None):
+    """The exact rule for Gaussian noise as a scale θ (``above``: a scale believed infeasible)."""
+    return sqrt_up(exact_variance(p, q, alpha, epsilon, above=above**2, known=known))
 
 
 def _on_gaussians(name: str, rule: Callable[..., Any]) -> Callable[[Any, Any, float, float], float]:

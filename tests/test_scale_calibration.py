@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import rpp  # noqa: E402
 from reference_flint import gaussian_noise_divergence, laplace_noise_divergence, lower, upper  # noqa: E402
 from reference_grid import grid_divergence  # noqa: E402
+from rpp.paper.bench import scaling_pair  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -213,3 +214,30 @@ def test_budget_just_below_the_edge_value():
     p_j = rpp.GaussianMixture([1.0], [0.0], [9.25])
     d_edge = 0.5 * math.log(12 * math.sqrt(math.e) * 2 * math.pi * 18 / (2 * math.pi * 27) ** 1.5)
     _check_against_arb(p_i, p_j, 3.0, d_edge - 4e-10, "gaussian")
+
+
+@pytest.mark.parametrize("noise", ["gaussian", "laplace"])
+def test_order_solved_first_does_not_change_the_scale(noise, monkeypatch):
+    """rpp.rules.order_probe only chooses which order is solved first: the scale is the larger
+    root whichever order it picks (forced both ways here), equal to the larger of the two
+    directed calibrations, and meets the budget in both orders by the independent grid
+    reference.  The 10^3-atom pair is the one where a single-point probe picked the wrong order
+    (a flat divergence, larger at the probe, next to a steep one needing 20 times the noise)."""
+    import rpp.calibration as C
+
+    p, q = scaling_pair("empirical", 1000, 0)
+    alpha, eps = 2.0, 1.0
+    probed = rpp.calibrate(p, q, alpha=alpha, epsilon=eps, noise=noise)
+    directed = [rpp.calibrate(a, b, alpha=alpha, epsilon=eps, noise=noise, directed=True).scale for a, b in ((p, q), (q, p))]
+    scales = []
+    for forced in ((0, 1), (1, 0)):
+        monkeypatch.setattr(C, "order_probe", lambda *args, forced=forced, **kw: forced)
+        cal = rpp.calibrate(p, q, alpha=alpha, epsilon=eps, noise=noise)
+        assert cal.guaranteed
+        scales.append(cal.scale)
+    tol = 1e-8 * max(directed)
+    assert abs(probed.scale - max(directed)) <= tol and all(abs(s - max(directed)) <= tol for s in scales)
+    assert directed[0] != pytest.approx(directed[1], rel=1e-3)  # the orders differ: the choice matters
+    for a, b in ((p, q), (q, p)):
+        d_lo, d_hi = grid_divergence(a, b, alpha, noise, probed.scale, rtol=1e-5, max_cells=50_000)
+        assert d_lo <= eps * (1 + RTOL), f"{noise}: D in [{d_lo!r}, {d_hi!r}] > {eps}"

@@ -41,15 +41,12 @@ def _log_ratio(d, epsilon):
     return float(np.log(d / epsilon)) if d > 0 else -1e300
 
 
-def _known_bracket(f, memo, epsilon, lo, hi, proved, above, below):
+def _known_bracket(memo, epsilon, lo, hi, proved, above):
     """``(hi, proved, hint)`` tightened by the divergences already known (``memo``, e.g. a probe's).
 
     The smallest feasible point known becomes the upper end if it is below the rule's, the
-    largest infeasible point known below that end (or ``above``) the lower hint; ``below``, a
-    point believed feasible, is evaluated first.
+    largest infeasible point known below that end (or ``above``) the lower hint.
     """
-    if lo < below < (hi if proved else np.inf):
-        f(below)
     feasible = [z for z, (val, err) in memo.items() if z > lo and val + err <= epsilon]
     if feasible and (min(feasible) < hi or not proved):
         hi, proved = float(min(feasible)), False
@@ -71,7 +68,6 @@ def exact_variance(
     epsilon: float,
     *,
     above: float = 0.0,
-    below: float = np.inf,
     known: dict | None = None,
 ) -> float:
     r"""Minimal :math:`\theta^2` with :math:`D_\alpha(P_i * N(0,\theta^2)\|P_j * N(0,\theta^2))` + error :math:`\le \varepsilon`.
@@ -94,10 +90,6 @@ def exact_variance(
         A variance believed infeasible (e.g. the other order's root, where this order
         failed the check): the search starts there.  It is evaluated first; if it is feasible
         after all, the search continues below it, so a wrong hint costs time, never noise.
-    below : float
-        A variance believed feasible (e.g. a probe of the caller's): the search's upper end
-        when it is below the sufficient rule's.  It is evaluated (or read from ``known``) and
-        ignored if it is infeasible after all.
     known : dict, optional
         ``{variance: (value, error)}`` of :func:`rpp.renyi_divergence_bound` for this order,
         shared with the caller: values found there are reused, new ones are added
@@ -145,7 +137,7 @@ def exact_variance(
     # it by steps of e (the default steps of e^8 probe tiny noises, costly for large samples)
     step = 1.0 if isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical) else 8.0
     proved = bool(np.isfinite(hi) and hi > lo)
-    hi, proved, hint = _known_bracket(f, memo, epsilon, lo, hi, proved, above, below)
+    hi, proved, hint = _known_bracket(memo, epsilon, lo, hi, proved, above)
     return min_feasible(f, lo, max(hi, lo), rtol=1e-9, step=step, hi_feasible=proved, infeasible=hint, closest=True)
 
 
@@ -156,7 +148,6 @@ def exact_laplace_scale(
     epsilon: float,
     *,
     above: float = 0.0,
-    below: float = np.inf,
     known: dict | None = None,
 ) -> float:
     r"""Minimal Laplace scale ``b`` whose divergence plus its error is at most ε (one order).
@@ -179,9 +170,6 @@ def exact_laplace_scale(
         Budget, ``> 0``.
     above : float
         A scale believed infeasible, where the search starts (as in :func:`exact_variance`).
-    below : float
-        A scale believed feasible, the search's upper end if it is below the sufficient
-        rule's (as in :func:`exact_variance`).
     known : dict, optional
         ``{scale: (value, error)}`` of :func:`rpp.laplace_renyi_divergence_bound` for this
         order, shared with the caller (as in :func:`exact_variance`).
@@ -223,7 +211,7 @@ def exact_laplace_scale(
     if hint is None and f(0.0) <= 0:
         return 0.0
     hi, proved = _laplace_start(prior_i, prior_j, alpha, epsilon)
-    hi, proved, hint = _known_bracket(f, memo, epsilon, 0.0, hi, proved, above, below)
+    hi, proved, hint = _known_bracket(memo, epsilon, 0.0, hi, proved, above)
     # the upper end is within a small factor of the root: bracket it by steps of e
     return min_feasible(f, 0.0, hi, rtol=1e-10, step=1.0, hi_feasible=proved, infeasible=hint, closest=True)
 
