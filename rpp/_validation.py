@@ -115,7 +115,7 @@ def _alpha_ranges(allow_zero: bool, allow_below_one: bool, allow_one: bool, allo
     parts = []
     if allow_zero:
         parts.append("alpha = 0")
-    parts.append("0 < alpha < 1 or alpha > 1" if allow_below_one else "alpha > 1")
+    parts.append("0 < alpha < 1 or 1 < alpha < inf" if allow_below_one else "1 < alpha < inf")
     if allow_one:
         parts.append("alpha = 1 (KL)")
     if allow_inf:

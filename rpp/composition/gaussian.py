@@ -133,7 +133,18 @@ def conditional_weights(Sigma: np.ndarray, i: int, low: Iterable[int]) -> tuple[
     w : ndarray, shape (len(low),)
         Regression weights.
     s : float
-        Conditional standard deviation.
+        Conditional standard deviation, ``> 0``.
+
+    Raises
+    ------
+    ValueError
+        If ``Sigma`` is not a finite symmetric square matrix with a positive diagonal, ``i`` or
+        an entry of ``low`` is not a coordinate (or ``low`` repeats one or contains ``i``), or
+        the conditional variance :math:`s^2` is not positive to working precision: below
+        :math:`64u\,\kappa(\Sigma_{\mathcal L\mathcal L})\,\Sigma_{ii}` (``u`` the unit
+        round-off, κ the condition number), the round-off of the Schur complement, where
+        :math:`x_i` is numerically a linear function of :math:`\mathbf x_{\mathcal L}`.
+        (Earlier versions clamped :math:`s^2` to 1e-300, i.e. ``s = 1e-150``, without a word.)
 
     Examples
     --------
@@ -141,14 +152,30 @@ def conditional_weights(Sigma: np.ndarray, i: int, low: Iterable[int]) -> tuple[
     >>> w.round(6), round(s, 6)
     (array([0.361263, 0.361263]), 0.856853)
     """
-    low = list(low)
+    Sigma = v.finite("Sigma", Sigma)
+    if Sigma.ndim != 2 or Sigma.shape[0] != Sigma.shape[1] or not np.allclose(Sigma, Sigma.T, rtol=1e-12, atol=0):
+        raise ValueError("Sigma must be a symmetric square matrix")
+    if not (np.diag(Sigma) > 0).all():
+        raise ValueError("Sigma must have a positive diagonal (variances > 0)")
+    n = Sigma.shape[0]
+    i = v.integer("i", i, 0)
+    if i >= n:
+        raise ValueError(f"i must be a coordinate, 0 <= i < n = {n}, got {i}")
+    low = [v.integer("low", j, 0) for j in low]
+    if any(j >= n for j in low) or len(set(low)) != len(low) or i in low:
+        raise ValueError(f"low must hold distinct coordinates in [0, {n}) other than i")
     if not low:
         return np.zeros(0), float(np.sqrt(Sigma[i, i]))
     S_LL = Sigma[np.ix_(low, low)]
     S_Li = Sigma[low, i]
     w = np.linalg.solve(S_LL, S_Li)
     s2 = Sigma[i, i] - S_Li @ w
-    return w, float(np.sqrt(max(s2, 1e-300)))
+    if not s2 > 64 * 2.0**-53 * np.linalg.cond(S_LL) * Sigma[i, i]:
+        raise ValueError(
+            "Sigma: the conditional variance of x_i given x_low is not positive to working precision "
+            "(x_i is numerically a linear function of x_low: Sigma on low + [i] is singular or nearly so)"
+        )
+    return w, float(np.sqrt(s2))
 
 
 def region_grid(gamma: float, delta: float, step: float | None = None) -> np.ndarray:

@@ -165,7 +165,11 @@ class GaussianNoise(AdditiveNoise):
         Two :class:`~rpp.Gaussian` priors: the closed form (Corollary III.3) with the
         round-off margin of :func:`gaussian_divergence_upper`; otherwise
         :func:`rpp.renyi_divergence_bound`.
+
+        ``alpha`` is a single order, :math:`1 < \alpha < \infty` (the range of every noise
+        object, :meth:`AdditiveNoise.order`); anything else is a ValueError naming ``alpha``.
         """
+        alpha = self.order(alpha)
         check_prior("p", p)
         check_prior("q", q)
         z = self.scale**2
