@@ -111,11 +111,20 @@ def test_gaussian_renyi_random_against_mpmath():
     rng = np.random.default_rng(11)
     for _ in range(400):
         kind = rng.integers(4)
-        a = [1 + 10 ** rng.uniform(-12, 0), 10 ** rng.uniform(0, 6), rng.uniform(0, 1), 1 - 10 ** rng.uniform(-12, -0.3)][
-            kind
-        ]
+        a = [
+            1 + 10 ** rng.uniform(-12, 0),
+            10 ** rng.uniform(0, 6),
+            rng.uniform(0, 1),
+            1 - 10 ** rng.uniform(-12, -0.3),
+        ][kind]
         v1 = 10 ** rng.uniform(-5, 5)
-        case = (0.0, v1 * 10 ** rng.uniform(-15, 15), rng.choice([0.0, 10 ** rng.uniform(-8, 3)]) * math.sqrt(v1), v1, a)
+        case = (
+            0.0,
+            v1 * 10 ** rng.uniform(-15, 15),
+            rng.choice([0.0, 10 ** rng.uniform(-8, 3)]) * math.sqrt(v1),
+            v1,
+            a,
+        )
         assert _rel(rpp.gaussian_renyi(*case), _gauss_ref(*case)) <= 4e-15, case
 
 
@@ -158,7 +167,9 @@ def test_discrete_renyi_random_against_mpmath():
 
 def test_discrete_renyi_alpha_zero():
     """D_0 = -log Q(supp P) (issue 25), exact: -log(1/2) and -log(1 - 1e-12)."""
-    assert rpp.discrete_renyi_divergence([0.5, 0.5, 0.0], [0.25, 0.25, 0.5], 0.0) == pytest.approx(math.log(2), rel=1e-15)
+    assert rpp.discrete_renyi_divergence([0.5, 0.5, 0.0], [0.25, 0.25, 0.5], 0.0) == pytest.approx(
+        math.log(2), rel=1e-15
+    )
     q = [0.5, 0.5 - 1e-12, 1e-12]
     assert _rel(rpp.discrete_renyi_divergence([0.5, 0.5, 0.0], q, 0.0), _discrete_ref([0.5, 0.5, 0.0], q, 0)) < 4e-15
 
