@@ -44,6 +44,9 @@ __all__ = [
     "transition_matrix",
     "one_of",
     "flag",
+    "curve",
+    "mask",
+    "uncertainty",
 ]
 
 _SUM_TOL = 1e-9
@@ -264,3 +267,35 @@ def flag(name: str, value: Any) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got a {_kind(value)}")
     return bool(value)
+
+
+def curve(bs_name: str, bs: Any, a_name: str, a: Any) -> tuple[np.ndarray, np.ndarray]:
+    """An :math:`a(b)` curve: ``bs`` finite 1-D ``>= 0``, ``a`` 1-D of the same length, ``>= 0``, ``+inf`` allowed."""
+    b = vector(bs_name, bs)
+    if (b < 0).any():
+        raise ValueError(f"{bs_name} must be >= 0")
+    y = positive(a_name, a, allow_zero=True, allow_inf=True)
+    if y.shape != b.shape:
+        raise ValueError(f"{a_name} must be a 1-D array as long as {bs_name} ({b.size} entries)")
+    return b, y
+
+
+def mask(name: str, value: Any, shape: tuple[int, ...]) -> np.ndarray:
+    """A boolean mask of the given shape (a secret as a set of outcomes)."""
+    m = np.asarray(value)
+    if m.dtype != bool or m.shape != tuple(shape):
+        raise ValueError(f"{name} must be a boolean mask of shape {tuple(shape)}")
+    return m
+
+
+def uncertainty(value: Any, name: str = "uncertainty") -> tuple[float, float]:
+    """A pair ``(lower, upper)`` of multiplicative prior uncertainty, ``0 < lower <= 1 <= upper < inf``."""
+    try:
+        lower, upper = (float(x) for x in value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a pair (lower, upper) with 0 < lower <= 1 <= upper < inf") from exc
+    if not (0 < lower <= 1 <= upper < np.inf):
+        raise ValueError(
+            f"{name} must be a pair (lower, upper) with 0 < lower <= 1 <= upper < inf, got ({lower}, {upper})"
+        )
+    return lower, upper

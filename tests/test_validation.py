@@ -367,3 +367,66 @@ def test_messages_never_contain_data(call):
     with pytest.raises((ValueError, TypeError)) as err:
         call()
     assert "123456" not in str(err.value) and "1.23" not in str(err.value)
+
+
+# -- the sweep: the same rules in every public function of rpp.composition --------------------
+
+_J = np.array([[0.4, 0.1], [0.1, 0.4]])
+_SI = np.array([[True, True], [False, False]])
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: C.epsilon_puffer_from_curve(0.5, [0, 1, 2], [np.inf, np.nan, 0.0]),
+        lambda: C.epsilon_puffer_from_curve(0.5, [0, 1, 2], [np.inf, 0.3]),
+        lambda: C.best_b(0.5, [0, -1, 2], [np.inf, 0.3, 0.0]),
+        lambda: C.epsilon_dp_from_curve(1.0, [1, 2], [0.3, np.nan]),
+        lambda: C.theorem4_epsilon([1.0, np.nan], [0.2, 0.3]),
+        lambda: C.misspecified_epsilon(np.nan, 1, 0.2, [1, 2], [0.3, 0.1]),
+        lambda: C.per_entry_dp_curve([0, np.nan]),
+        lambda: C.conditional_marginal(_J, _SI[0], (1,)),  # a mask of the wrong shape
+        lambda: C.conditional_marginal(_J, _SI, (5,)),
+        lambda: C.a_dagger_uncertain(_J, _SI, ~_SI, (1,), lower=1.5, upper=2.0),
+        lambda: C.uncertain_ratio_bound([0.4, np.nan], [0.1, 0.4]),
+        lambda: C.uncertain_ratio_bound([0.4, -0.1], [0.1, 0.4]),
+        lambda: C.a_star_bruteforce(_J, _SI, ~_SI, 1, uncertainty=(0.0, 1.2)),
+        lambda: C.nfc_primal([[0.1, np.nan]]),
+        lambda: C.nfc_dual(np.zeros(3)),
+        lambda: C.nfc_violation([0.5, np.nan], [[0.25, 0.75]], [1.0], 0.0),
+        lambda: C.nfc_min_epsilon([[0.5, 0.5], [0.2, 0.8]], [True]),
+        lambda: C.two_state_side_logratios(0.9, 0.8, [1, np.nan]),
+        lambda: C.two_state_ab_paper(0.9, 0.8, [1, np.nan]),
+        lambda: C.log_interval_prob(1.0, -1.0, 0.0, 1.0),
+        lambda: C.log_interval_prob(-1.0, 1.0, 0.0, 0.0),
+        lambda: C.region_grid(1.0, 3.0),
+        lambda: C.region_grid(1.0, 0.5, step=0.0),
+        lambda: C.region_influence_sweep([0.5, np.nan], 1.0, 1.0, 0.5),
+        lambda: C.region_influence_sweep([0.5], -1.0, 1.0, 0.5),
+        lambda: C.farthest_low_sets(5, 7, 2),
+        lambda: C.farthest_low_sets(5, 2, 0),
+        lambda: C.gaussian_region_ab_curve(3, 1.0, 1.0, 0.5, [1], center=3),
+        lambda: C.region_influence_direct(3, 1.0, 1.0, 0.5, 5, [5]),
+        lambda: C.smooth_transition_matrix([[0.5, np.nan], [0.5, 0.5]]),
+        lambda: C.fit_transition_matrix([[0, 1, 2]], 2),
+        lambda: C.fit_transition_matrix([[0.5, 1.0]], 2),
+        lambda: C.chain_quilt_table([[0.9, 0.1], [0.2, 0.8]], 3, uncertainty=(1.2, 0.8)),
+    ],
+)
+def test_composition_sweep_bad_input(call):
+    with pytest.raises(ValueError):
+        call()
+
+
+def test_accounting_messages_never_show_priors():
+    """calibrate_all_pairs repeated a prior's repr (its mean and variance) in a message."""
+    with pytest.raises(ValueError) as err:
+        rpp.calibrate_all_pairs([{"a": rpp.Gaussian(_SECRET, 1.0)}], alpha=2.0, epsilon=1.0)
+    assert "123456" not in str(err.value)
+
+
+def test_distribution_samples_take_int_seeds():
+    for prior in (rpp.Gaussian(0, 1), rpp.GaussianMixture([0.5, 0.5], [0, 3], [1, 1]), rpp.Empirical([0.0, 1.0, 2.0])):
+        assert np.array_equal(prior.sample(5, rng=0), prior.sample(5, rng=np.random.default_rng(0)))
+        with pytest.raises(ValueError, match="n"):
+            prior.sample(-1, rng=0)

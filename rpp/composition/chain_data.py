@@ -47,7 +47,7 @@ def smooth_transition_matrix(P: ArrayLike, tau: float = 1e-5) -> np.ndarray:
     array([[0.9, 0.1],
            [0.5, 0.5]])
     """
-    P = np.asarray(P, float)
+    P = v.finite("P", P)
     v.positive("tau", tau)
     if P.ndim != 2 or np.any(P < 0):
         raise ValueError("P must be a non-negative matrix")
@@ -93,8 +93,12 @@ def fit_transition_matrix(sequences: ArrayLike, K: int, tau: float = 1e-5) -> np
     array([[0.5 , 0.5 ],
            [0.01, 0.99]])
     """
-    seq = np.asarray(sequences)
     K = v.integer("K", K, 2)
+    seq = np.asarray(sequences)
+    if seq.ndim != 2 or seq.shape[1] < 2 or not np.issubdtype(seq.dtype, np.integer):
+        raise ValueError("sequences must be a 2-D integer array (sequences x time) with at least 2 time steps")
+    if ((seq < 0) | (seq >= K)).any():
+        raise ValueError(f"sequences must hold states in [0, K) = [0, {K})")
     C = np.zeros((K, K))
     np.add.at(C, (seq[:, :-1].ravel(), seq[:, 1:].ravel()), 1)
     rows = C.sum(1, keepdims=True)
