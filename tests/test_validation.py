@@ -430,3 +430,32 @@ def test_distribution_samples_take_int_seeds():
         assert np.array_equal(prior.sample(5, rng=0), prior.sample(5, rng=np.random.default_rng(0)))
         with pytest.raises(ValueError, match="n"):
             prior.sample(-1, rng=0)
+
+
+# -- the certified Gaussian bound over the whole range ------------------------------------------
+
+
+def test_certified_gaussian_divergence_never_below_mpmath():
+    """value + error >= D (mpmath, exact noisy variances) at variance ratios down to 1e-19, noise 0 or small.
+
+    Before: var_i / var_j ~ 1e-14 with z = 0 gave an 'upper bound' 2.7 nats below D (log1p(t) at t ~ -1,
+    a negative margin), e.g. 13.88 for D = 16.56 -- an under-estimate a calibration could accept.
+    """
+    from rpp.noise.gaussian import certified_gaussian_divergence
+
+    rng = np.random.default_rng(9)
+    for _ in range(600):
+        a = [1 + 10 ** rng.uniform(-12, 0), 10 ** rng.uniform(0, 6)][rng.integers(2)]
+        vj = 10 ** rng.uniform(-5, 5)
+        vi = vj * 10 ** rng.uniform(-19, 15)
+        z = rng.choice([0.0, vj * 10 ** rng.uniform(-16, 6)])
+        dm = rng.choice([0.0, 10 ** rng.uniform(-8, 3)]) * math.sqrt(vj)
+        val, err = certified_gaussian_divergence(0.0, vi, dm, vj, a, z)
+        A, v0, v1 = mp.mpf(a), mp.mpf(vi) + mp.mpf(z), mp.mpf(vj) + mp.mpf(z)
+        s = (1 - A) * v0 + A * v1
+        if s <= 0:
+            assert val + err == math.inf
+            continue
+        ref = A * mp.mpf(dm) ** 2 / (2 * s) + mp.log(s / (v0 ** (1 - A) * v1**A)) / (2 * (1 - A))
+        assert mp.mpf(val) + mp.mpf(err) >= ref, (vi, vj, a, z, dm)
+        assert err >= 0 and mp.mpf(val) + mp.mpf(err) <= ref * (1 + mp.mpf(1e-7)) + mp.mpf(1e-300)
