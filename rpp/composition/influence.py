@@ -44,7 +44,8 @@ def conditional_marginal(joint: ArrayLike, secret: ArrayLike, low: Sequence[int]
     Parameters
     ----------
     joint : array_like
-        Prior pmf of the dataset, one axis per entry.
+        Prior pmf of the dataset, one axis per entry (any finite measure >= 0: only its
+        conditional laws are used).
     secret : array_like of bool
         Mask of the secret over ``joint``.
     low : tuple of int
@@ -61,7 +62,9 @@ def conditional_marginal(joint: ArrayLike, secret: ArrayLike, low: Sequence[int]
     >>> conditional_marginal(J, np.array([[True, True], [False, False]]), (1,))
     array([0.8, 0.2])
     """
-    joint = v.pmf("joint", np.ravel(v.finite("joint", joint))).reshape(np.shape(joint))
+    joint = v.positive(
+        "joint", v.finite("joint", joint), allow_zero=True
+    )  # a measure >= 0: only its conditionals are used
     secret = v.mask("secret", secret, joint.shape)
     low = _axes("low", low, joint.ndim)
     ps = joint[secret].sum()
@@ -101,7 +104,8 @@ def a_dagger(joint: ArrayLike, s_i: ArrayLike, s_j: ArrayLike, low: Sequence[int
     Parameters
     ----------
     joint : array_like
-        Prior pmf of the dataset, one axis per entry.
+        Prior pmf of the dataset, one axis per entry (any finite measure >= 0: only its
+        conditional laws are used).
     s_i : array_like of bool
         Mask of the first secret (shape of ``joint``).
     s_j : array_like of bool
@@ -145,7 +149,8 @@ def a_dagger_uncertain(
     Parameters
     ----------
     joint : array_like
-        Prior pmf of the dataset, one axis per entry.
+        Prior pmf of the dataset, one axis per entry (any finite measure >= 0: only its
+        conditional laws are used).
     s_i : array_like of bool
         Mask of the first secret (shape of ``joint``).
     s_j : array_like of bool
@@ -175,7 +180,9 @@ def a_dagger_uncertain(
     1.791759469228
     """
     lower, upper = v.uncertainty((lower, upper), name="(lower, upper)")
-    joint = v.pmf("joint", np.ravel(v.finite("joint", joint))).reshape(np.shape(joint))
+    joint = v.positive(
+        "joint", v.finite("joint", joint), allow_zero=True
+    )  # a measure >= 0: only its conditionals are used
     v.mask("s_i", s_i, joint.shape)
     v.mask("s_j", s_j, joint.shape)
     low = _axes("low", low, joint.ndim)
@@ -253,7 +260,8 @@ def a_star_bruteforce(
     Parameters
     ----------
     joint : array_like
-        Prior pmf of the dataset, one axis per entry.
+        Prior pmf of the dataset, one axis per entry (any finite measure >= 0: only its
+        conditional laws are used).
     s_i : array_like of bool
         Mask of the first secret (shape of ``joint``).
     s_j : array_like of bool
@@ -284,7 +292,9 @@ def a_star_bruteforce(
     >>> a_star_bruteforce(J, s_i, ~s_i, 1)
     (1.3862943611198906, (0,))
     """
-    joint = v.pmf("joint", np.ravel(v.finite("joint", joint))).reshape(np.shape(joint))
+    joint = v.positive(
+        "joint", v.finite("joint", joint), allow_zero=True
+    )  # a measure >= 0: only its conditionals are used
     n = joint.ndim
     b = v.integer("b", b, 0)
     if b > n:
@@ -352,7 +362,8 @@ def ab_curve_bruteforce(
     Parameters
     ----------
     joint : array_like
-        Prior pmf of the dataset, one axis per entry.
+        Prior pmf of the dataset, one axis per entry (any finite measure >= 0: only its
+        conditional laws are used).
     bs : array_like
         Values of :math:`b`.
     pairs : list, optional

@@ -97,7 +97,8 @@ def two_state_ab_paper(p: float, q: float, b: ArrayLike) -> np.ndarray:
     3.19184715248
     """
     lam, pi0 = _two_state(p, q)
-    b = v.finite("b", b)
+    v.finite("b", b)
+    b = np.asarray(b)
     if np.any(b < 1):
         raise ValueError("b must be >= 1")
     pir = pi0 if q > p else 1 - pi0
@@ -144,7 +145,8 @@ def two_state_ab_exact(p: float, q: float, b: ArrayLike) -> float | np.ndarray:
     3.114338015962
     """
     _two_state(p, q)
-    bs = np.atleast_1d(v.finite("b", b))
+    v.finite("b", b)
+    bs = np.atleast_1d(np.asarray(b))
     if np.any(bs < 1):
         raise ValueError("b must be >= 1")
     out = np.empty(bs.shape, float)
