@@ -147,7 +147,7 @@ def alpha_order(
     try:
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError) as exc:
-        raise ValueError(
+        raise TypeError(
             f"{name} must be a number with "
             f"{_alpha_ranges(allow_zero, allow_below_one, allow_one, allow_inf)}, got a {_kind(value)}"
         ) from exc

@@ -18,12 +18,21 @@ import rpp
 from rpp import composition as C
 from rpp.noise import GaussianNoise, LaplaceNoise
 
-mp.mp.dps = 60
+
+def _at60(f):
+    """Run an oracle at 60 digits whatever precision another test left in mpmath's global context."""
+
+    def wrapped(*args):
+        with mp.workdps(60):
+            return f(*args)
+
+    return wrapped
 
 
 # -- oracles ---------------------------------------------------------------------------------
 
 
+@_at60
 def _gauss_ref(m0, v0, m1, v1, a):
     """D_a(N(m0, v0) || N(m1, v1)) at 60 digits on the exact binary inputs (Gil et al. closed form)."""
     m0, v0, m1, v1 = (mp.mpf(float(x)) for x in (m0, v0, m1, v1))
@@ -43,6 +52,7 @@ def _gauss_ref(m0, v0, m1, v1, a):
     return a * d / (2 * s) + mp.log(s / (v0 ** (1 - a) * v1**a)) / (2 * (1 - a))
 
 
+@_at60
 def _discrete_ref(p, q, a):
     """D_a(P || Q) at 60 digits, P and Q the exact normalisations of the binary inputs."""
     p = [mp.mpf(float(x)) for x in p]
@@ -63,6 +73,7 @@ def _discrete_ref(p, q, a):
     return mp.inf if S == 0 else mp.log(S) / (a - 1)
 
 
+@_at60
 def _rel(value, ref):
     if ref == mp.inf:
         return 0.0 if value == math.inf else math.inf
@@ -320,10 +331,11 @@ def test_topk_metrics_ndcg_exact():
     """NDCG of a non-trivial ranking against exact rationals with the log2 discounts at 60 digits."""
     counts = [5.0, 3.0, 0.0, 4.0]
     pred = np.array([[3, 0, 2]])
-    disc = [1 / mp.log(j + 2, 2) for j in range(3)]
-    dcg = mp.fsum(counts[i] * d for i, d in zip(pred[0], disc, strict=True))
-    idcg = mp.fsum(c * d for c, d in zip(sorted(counts, reverse=True), disc, strict=False))
-    assert float(abs(C.topk_metrics(pred, counts, 3)["ndcg"][0] - dcg / idcg)) < 1e-15
+    with mp.workdps(60):
+        disc = [1 / mp.log(j + 2, 2) for j in range(3)]
+        dcg = mp.fsum(counts[i] * d for i, d in zip(pred[0], disc, strict=True))
+        idcg = mp.fsum(c * d for c, d in zip(sorted(counts, reverse=True), disc, strict=False))
+        assert float(abs(C.topk_metrics(pred, counts, 3)["ndcg"][0] - dcg / idcg)) < 1e-15
 
 
 def test_fit_gmm_variance_floor_warns():
@@ -444,18 +456,19 @@ def test_certified_gaussian_divergence_never_below_mpmath():
     from rpp.noise.gaussian import certified_gaussian_divergence
 
     rng = np.random.default_rng(9)
-    for _ in range(600):
-        a = [1 + 10 ** rng.uniform(-12, 0), 10 ** rng.uniform(0, 6)][rng.integers(2)]
-        vj = 10 ** rng.uniform(-5, 5)
-        vi = vj * 10 ** rng.uniform(-19, 15)
-        z = rng.choice([0.0, vj * 10 ** rng.uniform(-16, 6)])
-        dm = rng.choice([0.0, 10 ** rng.uniform(-8, 3)]) * math.sqrt(vj)
-        val, err = certified_gaussian_divergence(0.0, vi, dm, vj, a, z)
-        A, v0, v1 = mp.mpf(a), mp.mpf(vi) + mp.mpf(z), mp.mpf(vj) + mp.mpf(z)
-        s = (1 - A) * v0 + A * v1
-        if s <= 0:
-            assert val + err == math.inf
-            continue
-        ref = A * mp.mpf(dm) ** 2 / (2 * s) + mp.log(s / (v0 ** (1 - A) * v1**A)) / (2 * (1 - A))
-        assert mp.mpf(val) + mp.mpf(err) >= ref, (vi, vj, a, z, dm)
-        assert err >= 0 and mp.mpf(val) + mp.mpf(err) <= ref * (1 + mp.mpf(1e-7)) + mp.mpf(1e-300)
+    with mp.workdps(60):
+        for _ in range(600):
+            a = [1 + 10 ** rng.uniform(-12, 0), 10 ** rng.uniform(0, 6)][rng.integers(2)]
+            vj = 10 ** rng.uniform(-5, 5)
+            vi = vj * 10 ** rng.uniform(-19, 15)
+            z = rng.choice([0.0, vj * 10 ** rng.uniform(-16, 6)])
+            dm = rng.choice([0.0, 10 ** rng.uniform(-8, 3)]) * math.sqrt(vj)
+            val, err = certified_gaussian_divergence(0.0, vi, dm, vj, a, z)
+            A, v0, v1 = mp.mpf(a), mp.mpf(vi) + mp.mpf(z), mp.mpf(vj) + mp.mpf(z)
+            s = (1 - A) * v0 + A * v1
+            if s <= 0:
+                assert val + err == math.inf
+                continue
+            ref = A * mp.mpf(dm) ** 2 / (2 * s) + mp.log(s / (v0 ** (1 - A) * v1**A)) / (2 * (1 - A))
+            assert mp.mpf(val) + mp.mpf(err) >= ref, (vi, vj, a, z, dm)
+            assert err >= 0 and mp.mpf(val) + mp.mpf(err) <= ref * (1 + mp.mpf(1e-7)) + mp.mpf(1e-300)
