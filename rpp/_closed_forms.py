@@ -123,15 +123,17 @@ def gaussian_renyi(mu0: ArrayLike, var0: ArrayLike, mu1: ArrayLike, var1: ArrayL
         log_r = np.where(np.abs(t) <= 0.5, np.log1p(t), log_ratio(var0, var1))  # log(var0 / var1)
         # alpha = 1: KL divergence (Delta / var1 - f(t)) / 2, two terms >= 0.
         kl = alpha == 1
-        out[kl] = (0.5 * (delta2 / var1 - log1pmx(t, log_r)))[kl]
+        if kl.any():
+            out[kl] = (0.5 * (delta2 / var1 - log1pmx(t, log_r)))[kl]
         # alpha = inf: max-divergence.
         inf = np.isposinf(alpha)
-        dinf = np.where(
-            var0 < var1,
-            delta2 / (2 * (var1 - var0)) - 0.5 * log_r,
-            np.where((var0 == var1) & (delta2 == 0), 0.0, np.inf),
-        )
-        out[inf] = dinf[inf]
+        if inf.any():
+            dinf = np.where(
+                var0 < var1,
+                delta2 / (2 * (var1 - var0)) - 0.5 * log_r,
+                np.where((var0 == var1) & (delta2 == 0), 0.0, np.inf),
+            )
+            out[inf] = dinf[inf]
         # Finite alpha >= 1/2, alpha != 1.
         hi = np.isfinite(alpha) & (alpha >= 0.5) & ~kl
         if hi.any():
