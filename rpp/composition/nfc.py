@@ -303,7 +303,7 @@ def nfc_violation(p_d: ArrayLike, p_others: ArrayLike, beta: ArrayLike, eps: Arr
     >>> nfc_violation([0.5, 0.5], [[0.25, 0.75]], [1.0], 0.0)  # log(0.5 / 0.25)
     0.6931471805599453
     """
-    p_d = v.positive("p_d", v.vector("p_d", p_d), allow_zero=True)  # a measure (it may sum to < 1)
+    p_d = v.positive("p_d", v.finite("p_d", p_d), allow_zero=True)  # a measure (it may sum to < 1)
     p_others = v.positive("p_others", v.finite("p_others", np.atleast_2d(p_others)), allow_zero=True)
     beta = v.pmf("beta", beta)
     eps = v.finite("eps", eps)
