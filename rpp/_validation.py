@@ -1,8 +1,23 @@
 """Input checks: the package's only validators (private module, used by every public function).
 
-Conventions: the argument *name* comes first, then the value; a value of the wrong type
-raises :class:`TypeError`, a value outside the allowed range :class:`ValueError`, and both
-messages name the argument and what is allowed, instead of letting NaN propagate.
+Conventions: the argument *name* comes first, then the value; a value outside the allowed
+range raises :class:`ValueError` (a value of the wrong kind, e.g. a string where a number is
+expected or an object where a seed is expected, :class:`TypeError`); both messages name the
+argument and what is allowed, instead of letting NaN propagate.
+
+**No data in messages.**  A message never repeats a data-derived value (an array entry, a
+sum, a variance of a prior: a confidential value could leak into logs).  Only scalar
+*parameters* chosen by the caller (an order ``alpha``, an integer ``k``, a method name) may
+be shown.
+
+The common rules of the public API, all enforced here:
+
+* arrays of data are finite (:func:`finite`), 1-D where a vector is meant (:func:`vector`);
+* counts are finite and ``>= 0`` (:func:`counts`); a number of items ``k`` satisfies
+  ``1 <= k <= K`` (:func:`k_of`); a sensitivity is finite and ``> 0`` (:func:`positive`);
+* ``rng`` is ``None``, an int seed or a :class:`numpy.random.Generator` (:func:`rng_from`);
+* a Rényi order lies in the range the function's docstring states (:func:`alpha_order`,
+  :func:`alpha_scalar`).
 """
 
 from __future__ import annotations
@@ -14,8 +29,12 @@ import numpy as np
 __all__ = [
     "as_float_array",
     "finite",
+    "vector",
     "positive",
+    "counts",
+    "k_of",
     "alpha_order",
+    "alpha_scalar",
     "epsilon_budget",
     "rng_from",
     "integer",
@@ -25,9 +44,17 @@ __all__ = [
     "transition_matrix",
     "one_of",
     "flag",
+    "curve",
+    "mask",
+    "uncertainty",
 ]
 
 _SUM_TOL = 1e-9
+
+
+def _kind(value: Any) -> str:
+    """The type of ``value`` (never its content), for messages."""
+    return type(value).__name__
 
 
 def as_float_array(name: str, value: Any) -> np.ndarray:
@@ -35,9 +62,9 @@ def as_float_array(name: str, value: Any) -> np.ndarray:
     try:
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be numeric, got {value!r}") from exc
+        raise TypeError(f"{name} must be numeric (a float or an array of floats), got a {_kind(value)}") from exc
     if np.isnan(arr).any():
-        raise ValueError(f"{name} must not contain NaN, got {value!r}")
+        raise ValueError(f"{name} must not contain NaN")
     return arr
 
 
@@ -45,50 +72,107 @@ def finite(name: str, value: Any) -> np.ndarray:
     """Float array, finite everywhere."""
     arr = as_float_array(name, value)
     if not np.isfinite(arr).all():
-        raise ValueError(f"{name} must be finite, got {value!r}")
+        raise ValueError(f"{name} must be finite (no inf or NaN)")
+    return arr
+
+
+def vector(name: str, value: Any, *, min_size: int = 1) -> np.ndarray:
+    """A finite 1-D float array with at least ``min_size`` entries (2-D input is rejected, never flattened)."""
+    arr = finite(name, value)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array, got an array with {arr.ndim} dimensions")
+    if arr.size < min_size:
+        raise ValueError(f"{name} must have at least {min_size} entries, got {arr.size}")
     return arr
 
 
 def positive(name: str, value: Any, *, allow_zero: bool = False, allow_inf: bool = False) -> np.ndarray:
     """Float array with every entry > 0 (or >= 0 with ``allow_zero``), finite unless ``allow_inf``."""
     arr = as_float_array(name, value)
+    rng = ">= 0" if allow_zero else "> 0"
     if not allow_inf and np.isinf(arr).any():
-        raise ValueError(f"{name} must be finite and {'>= 0' if allow_zero else '> 0'}, got {value!r}")
+        raise ValueError(f"{name} must be finite and {rng}")
     bad = arr < 0 if allow_zero else arr <= 0
     if bad.any():
-        rng = ">= 0" if allow_zero else "> 0"
-        raise ValueError(f"{name} must be {rng}, got {value!r}")
+        raise ValueError(f"{name} must be {rng}")
     return arr
 
 
+def counts(name: str, value: Any) -> np.ndarray:
+    """Counts: a finite 1-D float array with every entry ``>= 0`` (at least one entry)."""
+    arr = vector(name, value)
+    if (arr < 0).any():
+        raise ValueError(f"{name} must be counts >= 0")
+    return arr
+
+
+def k_of(name: str, value: Any, K: int) -> int:
+    """A number of items ``k`` with ``1 <= k <= K`` (``K`` the number available)."""
+    k = integer(name, value, 1)
+    if k > K:
+        raise ValueError(f"{name} must satisfy 1 <= {name} <= K = {K} (the number of items), got {k}")
+    return k
+
+
+def _alpha_ranges(allow_zero: bool, allow_below_one: bool, allow_one: bool, allow_inf: bool) -> str:
+    parts = []
+    if allow_zero:
+        parts.append("alpha = 0")
+    parts.append("0 < alpha < 1 or 1 < alpha < inf" if allow_below_one else "1 < alpha < inf")
+    if allow_one:
+        parts.append("alpha = 1 (KL)")
+    if allow_inf:
+        parts.append("alpha = inf (max-divergence)")
+    return " or ".join(parts)
+
+
 def alpha_order(
-    value: Any, *, name: str = "alpha", allow_below_one: bool = False, allow_one: bool = False, allow_inf: bool = False
+    value: Any,
+    *,
+    name: str = "alpha",
+    allow_zero: bool = False,
+    allow_below_one: bool = False,
+    allow_one: bool = False,
+    allow_inf: bool = False,
 ) -> np.ndarray:
-    """Validate a Rényi order.
+    """Validate a Rényi order (a scalar or an array of orders).
 
     By default the allowed range is ``1 < alpha < inf`` (the range of the RPP
     definition).  ``allow_below_one`` admits ``0 < alpha < 1``, ``allow_one``
-    the Kullback-Leibler limit ``alpha = 1`` and ``allow_inf`` the
-    max-divergence limit ``alpha = inf``.
+    the Kullback-Leibler limit ``alpha = 1``, ``allow_inf`` the
+    max-divergence limit ``alpha = inf`` and ``allow_zero`` the limit
+    ``alpha = 0`` (:math:`D_0=-\\log Q(\\operatorname{supp}P)`).  A scalar order is
+    shown in the message (a parameter, not data).
     """
-    arr = as_float_array(name, value)
-    ok = arr > 1
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"{name} must be a number with "
+            f"{_alpha_ranges(allow_zero, allow_below_one, allow_one, allow_inf)}, got a {_kind(value)}"
+        ) from exc
+    ok = (arr > 1) & np.isfinite(arr)
     if allow_below_one:
         ok |= (arr > 0) & (arr < 1)
     if allow_one:
         ok |= arr == 1
     if allow_inf:
         ok |= np.isposinf(arr)
-    else:
-        ok &= np.isfinite(arr)
+    if allow_zero:
+        ok |= arr == 0
     if not ok.all():
-        parts = ["alpha > 1" if not allow_below_one else "alpha in (0, 1) or (1, inf)"]
-        if allow_one:
-            parts.append("alpha = 1 (KL)")
-        if allow_inf:
-            parts.append("alpha = inf (max-divergence)")
-        raise ValueError(f"{name} must satisfy {' or '.join(parts)}, got {value!r}")
+        shown = f", got {float(arr)!r}" if arr.ndim == 0 else ""
+        raise ValueError(
+            f"{name} must satisfy {_alpha_ranges(allow_zero, allow_below_one, allow_one, allow_inf)}{shown}"
+        )
     return arr
+
+
+def alpha_scalar(value: Any, *, name: str = "alpha", **allow: bool) -> float:
+    """A single Rényi order (a ValueError naming ``name`` for a list or array); ranges as :func:`alpha_order`."""
+    if np.ndim(value) != 0:
+        raise ValueError(f"{name} must be a single number (a scalar order), got an array of shape {np.shape(value)}")
+    return float(alpha_order(value, name=name, **allow))
 
 
 def epsilon_budget(value: Any, name: str = "epsilon") -> np.ndarray:
@@ -96,23 +180,31 @@ def epsilon_budget(value: Any, name: str = "epsilon") -> np.ndarray:
     return positive(name, value)
 
 
-def rng_from(rng: Any) -> np.random.Generator:
-    """Turn ``None``, an int seed or a Generator into a :class:`numpy.random.Generator`."""
+def rng_from(rng: Any, name: str = "rng") -> np.random.Generator:
+    """Turn ``None``, an int seed (``>= 0``) or a Generator into a :class:`numpy.random.Generator`.
+
+    The one way every public function takes its randomness: ``rng=0`` and
+    ``rng=np.random.default_rng(0)`` give the same draws.
+    """
     if isinstance(rng, np.random.Generator):
         return rng
-    if rng is None or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool)):
-        return np.random.default_rng(rng)
-    raise TypeError(f"rng must be None, an int seed or a numpy Generator, got {rng!r}")
+    if rng is None:
+        return np.random.default_rng()
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)):
+        if rng < 0:
+            raise ValueError(f"{name} must be None, an int seed >= 0 or a numpy Generator, got a negative seed")
+        return np.random.default_rng(int(rng))
+    raise TypeError(f"{name} must be None, an int seed >= 0 or a numpy Generator, got a {_kind(rng)}")
 
 
 def integer(name: str, value: Any, minimum: int = 1) -> int:
     """An integer ``>= minimum`` (bools and non-integral floats rejected); returned as ``int``."""
     if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be an integer >= {minimum}, got {value!r}")
+        raise TypeError(f"{name} must be an integer >= {minimum}, got a bool")
     try:
         ok = int(value) == value
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be an integer >= {minimum}, got {value!r}") from exc
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise TypeError(f"{name} must be an integer >= {minimum}, got a {_kind(value)}") from exc
     if not ok or value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
     return int(value)
@@ -126,7 +218,7 @@ def probability(name: str, value: Any, *, low_open: bool = True, high_open: bool
     if not np.all(np.isfinite(x) & lo_ok & hi_ok):
         lo = "(" if low_open else "["
         hi = ")" if high_open else "]"
-        raise ValueError(f"{name} must lie in {lo}0, 1{hi}, got {value!r}")
+        raise ValueError(f"{name} must lie in {lo}0, 1{hi}")
     return x
 
 
@@ -134,12 +226,12 @@ def pmf(name: str, value: Any, axis: int = -1, atol: float = _SUM_TOL) -> np.nda
     """Probability vector(s): finite entries ``>= 0`` summing to 1 (within ``atol``) along ``axis``."""
     p = as_float_array(name, value)
     if p.ndim == 0 or p.size == 0:
-        raise ValueError(f"{name} must be a non-empty probability vector, got {value!r}")
+        raise ValueError(f"{name} must be a non-empty probability vector")
     if not np.all(np.isfinite(p)) or np.any(p < 0):
-        raise ValueError(f"{name} must contain finite probabilities >= 0, got {value!r}")
+        raise ValueError(f"{name} must contain finite probabilities >= 0")
     s = p.sum(axis=axis)
     if not np.allclose(s, 1.0, atol=atol, rtol=0):
-        raise ValueError(f"{name} must sum to 1 along axis {axis}, got sums in [{np.min(s):.6g}, {np.max(s):.6g}]")
+        raise ValueError(f"{name} must sum to 1 along axis {axis} (within {atol:g})")
     return p
 
 
@@ -147,11 +239,11 @@ def channel(name: str, value: Any) -> np.ndarray:
     """A row-stochastic 2-D matrix (a mechanism's channel ``K[x, y] = P(M(x) = y)``)."""
     arr = as_float_array(name, value)
     if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D channel matrix, got shape {arr.shape}")
+        raise ValueError(f"{name} must be a 2-D channel matrix, got an array with {arr.ndim} dimensions")
     if not np.isfinite(arr).all() or (arr < 0).any():
         raise ValueError(f"{name} must have entries in [0, 1]")
     if not np.allclose(arr.sum(axis=1), 1.0, rtol=0, atol=_SUM_TOL):
-        raise ValueError(f"{name} rows must sum to 1 (row-stochastic), got {arr.sum(axis=1)!r}")
+        raise ValueError(f"{name} rows must sum to 1 (row-stochastic, within {_SUM_TOL:g})")
     return arr
 
 
@@ -173,5 +265,37 @@ def one_of(name: str, value: Any, allowed) -> Any:
 def flag(name: str, value: Any) -> bool:
     """A boolean (``bool`` or ``numpy.bool_``); anything else is a TypeError."""
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
+        raise TypeError(f"{name} must be True or False, got a {_kind(value)}")
     return bool(value)
+
+
+def curve(bs_name: str, bs: Any, a_name: str, a: Any) -> tuple[np.ndarray, np.ndarray]:
+    """An :math:`a(b)` curve: ``bs`` finite 1-D ``>= 0``, ``a`` 1-D of the same length, ``>= 0``, ``+inf`` allowed."""
+    b = vector(bs_name, bs)
+    if (b < 0).any():
+        raise ValueError(f"{bs_name} must be >= 0")
+    y = positive(a_name, a, allow_zero=True, allow_inf=True)
+    if y.shape != b.shape:
+        raise ValueError(f"{a_name} must be a 1-D array as long as {bs_name} ({b.size} entries)")
+    return b, y
+
+
+def mask(name: str, value: Any, shape: tuple[int, ...]) -> np.ndarray:
+    """A boolean mask of the given shape (a secret as a set of outcomes)."""
+    m = np.asarray(value)
+    if m.dtype != bool or m.shape != tuple(shape):
+        raise ValueError(f"{name} must be a boolean mask of shape {tuple(shape)}")
+    return m
+
+
+def uncertainty(value: Any, name: str = "uncertainty") -> tuple[float, float]:
+    """A pair ``(lower, upper)`` of multiplicative prior uncertainty, ``0 < lower <= 1 <= upper < inf``."""
+    try:
+        lower, upper = (float(x) for x in value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a pair (lower, upper) with 0 < lower <= 1 <= upper < inf") from exc
+    if not (0 < lower <= 1 <= upper < np.inf):
+        raise ValueError(
+            f"{name} must be a pair (lower, upper) with 0 < lower <= 1 <= upper < inf, got ({lower}, {upper})"
+        )
+    return lower, upper

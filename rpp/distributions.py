@@ -83,7 +83,7 @@ class Gaussian:
         return self.mean + self.std * special.ndtri(u)
 
     def sample(self, n: int, rng: np.random.Generator | int | None = None) -> np.ndarray:
-        return v.rng_from(rng).normal(self.mean, self.std, size=n)
+        return v.rng_from(rng).normal(self.mean, self.std, size=v.integer("n", n, 0))
 
     def convolve(self, noise_var: float) -> Gaussian:
         """Law of ``X + N(0, noise_var)``: ``N(mean, var + noise_var)`` (Prop. III.2)."""
@@ -120,9 +120,9 @@ class GaussianMixture:
     """
 
     def __init__(self, weights: ArrayLike, means: ArrayLike, variances: ArrayLike) -> None:
-        w = v.positive("weights", np.atleast_1d(weights), allow_zero=True).ravel()
-        mu = v.finite("means", np.atleast_1d(means)).ravel()
-        var = v.positive("variances", np.atleast_1d(variances)).ravel()
+        w = v.positive("weights", v.vector("weights", np.atleast_1d(weights), min_size=0), allow_zero=True)
+        mu = v.vector("means", np.atleast_1d(means), min_size=0)
+        var = v.positive("variances", v.vector("variances", np.atleast_1d(variances), min_size=0))
         if w.size == 0:
             raise ValueError("weights must have at least one component")
         if not (w.size == mu.size == var.size):
@@ -131,7 +131,7 @@ class GaussianMixture:
             )
         total = w.sum()
         if abs(total - 1.0) > _WEIGHT_TOL:
-            raise ValueError(f"weights must sum to 1 (within {_WEIGHT_TOL}), got sum {total!r}")
+            raise ValueError(f"weights must sum to 1 (within {_WEIGHT_TOL})")
         keep = w > 0
         self.weights = w[keep] / w[keep].sum()
         self.means = mu[keep]
@@ -189,7 +189,7 @@ class GaussianMixture:
 
     def sample(self, n: int, rng: np.random.Generator | int | None = None) -> np.ndarray:
         rng = v.rng_from(rng)
-        k = rng.choice(self.n_components, size=n, p=self.weights)
+        k = rng.choice(self.n_components, size=v.integer("n", n, 0), p=self.weights)
         return rng.normal(self.means[k], np.sqrt(self.variances[k]))
 
     def convolve(self, noise_var: float) -> GaussianMixture:
@@ -204,7 +204,8 @@ class Empirical:
     Parameters
     ----------
     samples : array_like
-        At least one finite value.  The sample is stored sorted in
+        A scalar or a 1-D array of at least one finite value (2-D input is rejected, not
+        flattened: pass ``x.ravel()`` if that is meant).  The sample is stored sorted in
         ``samples``; its distinct values and their probabilities in
         ``support`` and ``probs``.
 
@@ -221,7 +222,7 @@ class Empirical:
     """
 
     def __init__(self, samples: ArrayLike) -> None:
-        x = v.finite("samples", np.asarray(samples, dtype=float).ravel())
+        x = v.vector("samples", np.atleast_1d(np.asarray(samples, dtype=float)), min_size=0)
         if x.size == 0:
             raise ValueError("samples must contain at least one value, got an empty sample")
         self.samples = np.sort(x)
@@ -254,7 +255,7 @@ class Empirical:
         return self.support[np.clip(idx, 0, self.support.size - 1)]
 
     def sample(self, n: int, rng: np.random.Generator | int | None = None) -> np.ndarray:
-        return v.rng_from(rng).choice(self.samples, size=n, replace=True)
+        return v.rng_from(rng).choice(self.samples, size=v.integer("n", n, 0), replace=True)
 
     def convolve(self, noise_var: float) -> GaussianMixture:
         """Law of ``X + N(0, noise_var)``: an equal-variance mixture at the data points."""

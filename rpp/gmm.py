@@ -21,7 +21,16 @@ from numpy.typing import ArrayLike
 from . import _validation as v
 from .distributions import GaussianMixture
 
-__all__ = ["fit_gmm", "bic_curve", "FittedGaussianMixture"]
+__all__ = ["fit_gmm", "bic_curve", "FittedGaussianMixture", "VarianceFloorWarning"]
+
+
+class VarianceFloorWarning(UserWarning):
+    """Issued by :func:`fit_gmm` when a selected component's variance is set by the floor ``reg_covar``.
+
+    EM placed the component on (nearly) a single value: its variance is less than twice
+    ``reg_covar``, so the fitted density there is as peaked as the floor allows.  A chapter that
+    shows this on purpose may silence it with ``warnings.simplefilter("ignore", VarianceFloorWarning)``.
+    """
 
 
 class FittedGaussianMixture(GaussianMixture):
@@ -54,6 +63,9 @@ class FittedGaussianMixture(GaussianMixture):
         ``scores``.
     bic_ : ndarray
         ``bic``.
+    at_floor_ : ndarray of bool
+        Per component: variance below ``2 * reg_covar`` (set by the floor; see
+        :class:`VarianceFloorWarning`).  All False unless ``reg_covar`` is given.
 
     Examples
     --------
@@ -73,8 +85,11 @@ class FittedGaussianMixture(GaussianMixture):
         ks: np.ndarray,
         scores: np.ndarray,
         bic: np.ndarray,
+        reg_covar: float | None = None,
     ) -> None:
         super().__init__(weights, means, variances)
+        floor = -np.inf if reg_covar is None else 2 * float(reg_covar)
+        self.at_floor_: np.ndarray = self.variances < floor
         self.criterion_: str = criterion
         self.ks_: np.ndarray = np.asarray(ks)
         self.scores_: np.ndarray = np.asarray(scores, dtype=float)
@@ -82,15 +97,24 @@ class FittedGaussianMixture(GaussianMixture):
 
 
 def _prepare(samples, max_components):
-    x = v.finite("samples", np.asarray(samples, dtype=float).ravel())
+    x = v.vector("samples", samples)
     if x.size < 2:
         raise ValueError(f"samples must contain at least 2 values to fit a mixture, got {x.size}")
     if np.ptp(x) == 0:
         raise ValueError("samples must not be constant: a Gaussian mixture needs spread")
-    if int(max_components) != max_components or max_components < 1:
-        raise ValueError(f"max_components must be an integer >= 1, got {max_components!r}")
+    max_components = v.integer("max_components", max_components, 1)
     k_max = int(min(max_components, x.size, np.unique(x).size))
     return x, k_max
+
+
+def _seed(random_state):
+    """scikit-learn's ``random_state`` from None, an int seed or a numpy Generator (one draw from it)."""
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(0, 2**32 - 1))
+    if random_state is None:
+        return None
+    v.rng_from(random_state, name="random_state")  # the same rules as every rng argument
+    return int(random_state)
 
 
 def _fit_one(x, k, random_state, reg_covar, n_init):
@@ -128,8 +152,8 @@ def bic_curve(
         At least two finite, not all equal values.
     max_components : int
         :math:`K_{\max}`.
-    random_state : int
-        Seed of scikit-learn's EM.
+    random_state : None, int or numpy.random.Generator
+        Seed of scikit-learn's EM (a Generator gives one seed drawn from it).
     reg_covar : float
         Variance floor.
     n_init : int
@@ -147,6 +171,9 @@ def bic_curve(
     array([1, 2, 3])
     """
     x, k_max = _prepare(samples, max_components)
+    random_state = _seed(random_state)
+    reg_covar = float(v.positive("reg_covar", reg_covar))
+    n_init = v.integer("n_init", n_init, 1)
     ks = np.arange(1, k_max + 1)
     bic = np.array([_fit_one(x, k, random_state, reg_covar, n_init).bic(x[:, None]) for k in ks])
     return ks, bic
@@ -171,8 +198,9 @@ def fit_gmm(
         of distinct values (Yang et al. 2026, Sec. IV-A).
     criterion : {"bic", "aic"}
         Model-selection criterion (the paper uses BIC).
-    random_state : int
-        Seed of scikit-learn's EM initialisation (results are reproducible).
+    random_state : None, int or numpy.random.Generator
+        Seed of scikit-learn's EM initialisation (results are reproducible; a Generator gives
+        one seed drawn from it).
     reg_covar : float
         Added to every component variance by scikit-learn (its default 1e-6).
         On integer-valued data EM may place a component on a single value; the
@@ -190,7 +218,16 @@ def fit_gmm(
     Raises
     ------
     ValueError
-        For fewer than two or constant samples, or bad options.
+        For fewer than two or constant samples, samples that are not a finite 1-D array, or
+        bad options.
+
+    Warns
+    -----
+    VarianceFloorWarning
+        When a selected component's variance is below ``2 * reg_covar`` (``at_floor_``): EM put
+        it on a single value (e.g. ``fit_gmm(x, 5)`` on two points, or integer data).  A warning
+        rather than an error because the floor is a legitimate, documented outcome on discrete
+        data (the mixture chapter shows it); it must not be silent.
 
     Examples
     --------
@@ -204,6 +241,8 @@ def fit_gmm(
         raise ValueError(f"criterion must be 'bic' or 'aic', got {criterion!r}")
     reg_covar = float(v.positive("reg_covar", reg_covar))
     x, k_max = _prepare(samples, max_components)
+    random_state = _seed(random_state)
+    n_init = v.integer("n_init", n_init, 1)
     ks = np.arange(1, k_max + 1)
     models = [_fit_one(x, k, random_state, reg_covar, n_init) for k in ks]
     scores = np.array([getattr(m, criterion)(x[:, None]) for m in models])
@@ -211,7 +250,7 @@ def fit_gmm(
     order = np.argsort(best.means_.ravel())
     w = best.weights_[order]
     bic = scores if criterion == "bic" else np.array([m.bic(x[:, None]) for m in models])
-    return FittedGaussianMixture(
+    fit = FittedGaussianMixture(
         w / w.sum(),
         best.means_.ravel()[order],
         best.covariances_.ravel()[order],
@@ -219,4 +258,16 @@ def fit_gmm(
         ks=ks,
         scores=scores,
         bic=bic,
+        reg_covar=reg_covar,
     )
+    n_floor = int(fit.at_floor_.sum())
+    if n_floor:
+        warnings.warn(
+            f"fit_gmm: {n_floor} of the {fit.n_components} selected components have a variance set by the "
+            f"floor reg_covar = {reg_covar:g} (EM placed them on single values; the fitted density is as "
+            "peaked as the floor allows there). Give more samples, a smaller max_components or a larger "
+            "reg_covar (e.g. h**2/12 for data on a grid of step h); see at_floor_.",
+            VarianceFloorWarning,
+            stacklevel=2,
+        )
+    return fit

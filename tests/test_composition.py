@@ -39,7 +39,7 @@ def test_discrete_renyi_limits_and_infinities():
     assert v.shape == (2,) and np.isclose(v[0], C.discrete_renyi(p, q, 2.0))
 
 
-@pytest.mark.parametrize("alpha", [0.0, -1.0, np.nan])
+@pytest.mark.parametrize("alpha", [-0.5, -1.0, np.nan, [2.0, 3.0]])
 def test_discrete_renyi_bad_alpha(alpha):
     with pytest.raises(ValueError, match="alpha"):
         C.discrete_renyi([0.5, 0.5], [0.5, 0.5], alpha)

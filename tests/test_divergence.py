@@ -152,7 +152,7 @@ def test_vectorised_gaussian_renyi_divergence():
 
 
 @pytest.mark.parametrize("bad", [
-    dict(alpha=0.0), dict(alpha=-1.0), dict(alpha=np.nan), dict(noise_var=-1.0), dict(noise_var=np.nan)])
+    dict(alpha=-0.5), dict(alpha=-1.0), dict(alpha=np.nan), dict(noise_var=-1.0), dict(noise_var=np.nan)])
 def test_bad_input_raises(bad):
     kw = dict(alpha=2.0, noise_var=0.0) | bad
     with pytest.raises(ValueError, match="alpha|noise_var"):

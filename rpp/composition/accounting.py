@@ -51,7 +51,9 @@ def _members(priors: Any) -> list[Mapping]:
         )
     for r, member in enumerate(members):
         if not isinstance(member, Mapping) or len(member) < 2:
-            raise ValueError(f"priors[{r}] must be a dict {{secret: prior}} with at least 2 secrets, got {member!r}")
+            raise ValueError(
+                f"priors[{r}] must be a dict {{secret: prior}} with at least 2 secrets, got a {type(member).__name__}"
+            )
         for s, prior in member.items():
             check_prior(f"priors[{r}][{s!r}]", prior)
     return list(members)
@@ -70,13 +72,12 @@ def _pair_list(members: list[Mapping], pairs: Any, directed: bool) -> list[tuple
     if not pairs:
         raise ValueError("pairs must be None (all pairs) or a non-empty list of (s_i, s_j)")
     out = []
-    for pair in pairs:
+    for k, pair in enumerate(pairs):
         if not (isinstance(pair, tuple) and len(pair) == 2) or pair[0] == pair[1]:
-            raise ValueError(f"pairs must hold 2-tuples of distinct secrets, got {pair!r}")
+            raise ValueError(f"pairs must hold 2-tuples of distinct secrets (pairs[{k}] is not one)")
         for r, m in enumerate(members):
-            missing = [s for s in pair if s not in m]
-            if missing:
-                raise ValueError(f"pairs: secret(s) {missing} of {pair!r} have no prior in priors[{r}]")
+            if any(s not in m for s in pair):
+                raise ValueError(f"pairs[{k}] names a secret that has no prior in priors[{r}]")
             out.append((r, pair[0], pair[1]))
     return out
 

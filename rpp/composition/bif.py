@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._validation import uncertainty as check_uncertainty
 from .bayesnet import bfs_neighbour_sets, moral_graph
 
 __all__ = ["read_bif", "load_alarm", "bn_marginal", "bn_ab_estimate"]
@@ -269,12 +270,10 @@ def bn_ab_estimate(
     n = len(names)
     bs = np.atleast_1d(np.asarray(bs, int))
     if np.any((bs < 1) | (bs > n)):
-        raise ValueError(f"bs must lie in [1, {n}], got {bs.tolist()}")
+        raise ValueError(f"bs must lie in [1, {n}]")
     extra = 0.0
     if uncertainty is not None:
-        lo, up = uncertainty
-        if not (0 < lo <= 1 <= up):
-            raise ValueError(f"uncertainty must satisfy 0 < lower <= 1 <= upper, got {uncertainty}")
+        lo, up = check_uncertainty(uncertainty)
         extra = 2 * np.log(up / lo)
     adj = moral_graph(network)
     out = np.zeros(bs.size)

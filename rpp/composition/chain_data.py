@@ -5,6 +5,8 @@ Used with the Markov Quilt Mechanism of :mod:`rpp.composition` on activity seque
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -45,7 +47,7 @@ def smooth_transition_matrix(P: ArrayLike, tau: float = 1e-5) -> np.ndarray:
     array([[0.9, 0.1],
            [0.5, 0.5]])
     """
-    P = np.asarray(P, float)
+    P = v.finite("P", P)
     v.positive("tau", tau)
     if P.ndim != 2 or np.any(P < 0):
         raise ValueError("P must be a non-negative matrix")
@@ -91,8 +93,12 @@ def fit_transition_matrix(sequences: ArrayLike, K: int, tau: float = 1e-5) -> np
     array([[0.5 , 0.5 ],
            [0.01, 0.99]])
     """
-    seq = np.asarray(sequences)
     K = v.integer("K", K, 2)
+    seq = np.asarray(sequences)
+    if seq.ndim != 2 or seq.shape[1] < 2 or not np.issubdtype(seq.dtype, np.integer):
+        raise ValueError("sequences must be a 2-D integer array (sequences x time) with at least 2 time steps")
+    if ((seq < 0) | (seq >= K)).any():
+        raise ValueError(f"sequences must hold states in [0, K) = [0, {K})")
     C = np.zeros((K, K))
     np.add.at(C, (seq[:, :-1].ravel(), seq[:, 1:].ravel()), 1)
     rows = C.sum(1, keepdims=True)
@@ -101,9 +107,7 @@ def fit_transition_matrix(sequences: ArrayLike, K: int, tau: float = 1e-5) -> np
     return smooth_transition_matrix(P, tau)
 
 
-def simulate_chains(
-    P: ArrayLike, n_seq: int, T: int, rng: np.random.Generator, start: ArrayLike | None = None
-) -> np.ndarray:
+def simulate_chains(P: ArrayLike, n_seq: int, T: int, rng: Any = None, start: ArrayLike | None = None) -> np.ndarray:
     r"""Simulate ``n_seq`` independent chains of length ``T`` (vectorised inverse-CDF sampling).
 
     :math:`X_1\sim` ``start``, :math:`X_{t+1}\mid X_t=x\sim P(x,\cdot)`; the simulations of
@@ -117,8 +121,8 @@ def simulate_chains(
         Number of chains, ``>= 1``.
     T : int
         Length of each chain, ``>= 1``.
-    rng : numpy.random.Generator
-        Source of randomness.
+    rng : None, int or numpy.random.Generator
+        Source of randomness (an int is a seed).
     start : array_like, shape (K,), optional
         Law of :math:`X_1` (default: stationary).
 
@@ -143,7 +147,7 @@ def simulate_chains(
     start = stationary_distribution(P) if start is None else v.pmf("start", start)
     cum = np.cumsum(P, axis=1)
     cum[:, -1] = 1.0
-    u = rng.random((n_seq, T))
+    u = v.rng_from(rng).random((n_seq, T))
     x = np.empty((n_seq, T), dtype=np.int64)
     x[:, 0] = np.searchsorted(np.cumsum(start), u[:, 0], side="right").clip(max=P.shape[0] - 1)
     for t in range(1, T):

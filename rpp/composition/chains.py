@@ -15,7 +15,16 @@ __all__ = ["stationary_distribution", "chain_joint"]
 
 
 def stationary_distribution(P: ArrayLike) -> np.ndarray:
-    r"""Stationary distribution :math:`\pi=\pi P` of an irreducible chain (left Perron eigenvector, normalised).
+    r"""Stationary distribution :math:`\pi=\pi P` of an irreducible chain, by GTH elimination.
+
+    Grassmann-Taksar-Heyman elimination (Grassmann, Taksar & Heyman 1985): states are
+    eliminated from the last one down, the pivot of state ``n`` is the sum of its off-diagonal
+    rates :math:`\sum_{j<n}P_{nj}` (never ``1 - P_nn``), and every step adds and multiplies
+    non-negative numbers only, so each :math:`\pi_i` has full relative precision (O(K u) for
+    K states; O(K^3) work).  The diagonal is never read: it is implied, :math:`1-\sum_{j\ne i}P_{ij}`
+    (rows of ``P`` must still sum to 1 within 1e-9).  ``[[1 - 1e-13, 1e-13], [3e-13, 1 - 3e-13]]``
+    gives ``[0.75, 0.25]`` to a few ulps, where the eigenvector of ``numpy.linalg.eig`` was
+    wrong in the fifth digit.
 
     Parameters
     ----------
@@ -48,9 +57,15 @@ def stationary_distribution(P: ArrayLike) -> np.ndarray:
             "P must be the transition matrix of an irreducible chain (every state reachable "
             "from every other); this chain is reducible, so its stationary law is not unique"
         )
-    w, vecs = np.linalg.eig(P.T)
-    k = int(np.argmin(np.abs(w - 1)))
-    pi = np.abs(np.real(vecs[:, k]))
+    A = P.copy()
+    for n in range(K - 1, 0, -1):
+        s = A[n, :n].sum()  # > 0 for an irreducible chain (state n reaches a state below it)
+        A[:n, n] /= s
+        A[:n, :n] += np.outer(A[:n, n], A[n, :n])
+    pi = np.zeros(K)
+    pi[0] = 1.0
+    for j in range(1, K):
+        pi[j] = pi[:j] @ A[:j, j]
     return pi / pi.sum()
 
 

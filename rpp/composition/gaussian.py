@@ -101,8 +101,12 @@ def log_interval_prob(lo: ArrayLike, hi: ArrayLike, mu: float | np.ndarray, s: f
     >>> round(float(log_interval_prob(-1.0, 1.0, 0.0, 1.0)), 12)  # log P(|Z| < 1)
     -0.381715146302
     """
-    a = (np.asarray(lo, float) - mu) / s
-    b = (np.asarray(hi, float) - mu) / s
+    lo, hi, mu = v.finite("lo", lo), v.finite("hi", hi), v.finite("mu", mu)
+    s = v.positive("s", s)
+    if (np.broadcast_to(lo, np.broadcast_shapes(lo.shape, hi.shape)) > hi).any():
+        raise ValueError("lo must be <= hi")
+    a = (lo - mu) / s
+    b = (hi - mu) / s
     a, b = np.broadcast_arrays(a, b)
     # use the tail where the interval lies: if a > 0 reflect to the lower tail
     flip = (a + b) > 0
@@ -133,7 +137,18 @@ def conditional_weights(Sigma: np.ndarray, i: int, low: Iterable[int]) -> tuple[
     w : ndarray, shape (len(low),)
         Regression weights.
     s : float
-        Conditional standard deviation.
+        Conditional standard deviation, ``> 0``.
+
+    Raises
+    ------
+    ValueError
+        If ``Sigma`` is not a finite symmetric square matrix with a positive diagonal, ``i`` or
+        an entry of ``low`` is not a coordinate (or ``low`` repeats one or contains ``i``), or
+        the conditional variance :math:`s^2` is not positive to working precision: below
+        :math:`64u\,\kappa(\Sigma_{\mathcal L\mathcal L})\,\Sigma_{ii}` (``u`` the unit
+        round-off, κ the condition number), the round-off of the Schur complement, where
+        :math:`x_i` is numerically a linear function of :math:`\mathbf x_{\mathcal L}`.
+        (Earlier versions clamped :math:`s^2` to 1e-300, i.e. ``s = 1e-150``, without a word.)
 
     Examples
     --------
@@ -141,14 +156,30 @@ def conditional_weights(Sigma: np.ndarray, i: int, low: Iterable[int]) -> tuple[
     >>> w.round(6), round(s, 6)
     (array([0.361263, 0.361263]), 0.856853)
     """
-    low = list(low)
+    Sigma = v.finite("Sigma", Sigma)
+    if Sigma.ndim != 2 or Sigma.shape[0] != Sigma.shape[1] or not np.allclose(Sigma, Sigma.T, rtol=1e-12, atol=0):
+        raise ValueError("Sigma must be a symmetric square matrix")
+    if not (np.diag(Sigma) > 0).all():
+        raise ValueError("Sigma must have a positive diagonal (variances > 0)")
+    n = Sigma.shape[0]
+    i = v.integer("i", i, 0)
+    if i >= n:
+        raise ValueError(f"i must be a coordinate, 0 <= i < n = {n}, got {i}")
+    low = [v.integer("low", j, 0) for j in low]
+    if any(j >= n for j in low) or len(set(low)) != len(low) or i in low:
+        raise ValueError(f"low must hold distinct coordinates in [0, {n}) other than i")
     if not low:
         return np.zeros(0), float(np.sqrt(Sigma[i, i]))
     S_LL = Sigma[np.ix_(low, low)]
     S_Li = Sigma[low, i]
     w = np.linalg.solve(S_LL, S_Li)
     s2 = Sigma[i, i] - S_Li @ w
-    return w, float(np.sqrt(max(s2, 1e-300)))
+    if not s2 > 64 * 2.0**-53 * np.linalg.cond(S_LL) * Sigma[i, i]:
+        raise ValueError(
+            "Sigma: the conditional variance of x_i given x_low is not positive to working precision "
+            "(x_i is numerically a linear function of x_low: Sigma on low + [i] is singular or nearly so)"
+        )
+    return w, float(np.sqrt(s2))
 
 
 def region_grid(gamma: float, delta: float, step: float | None = None) -> np.ndarray:
@@ -175,7 +206,11 @@ def region_grid(gamma: float, delta: float, step: float | None = None) -> np.nda
     >>> region_grid(1.0, 0.5)
     array([-1. , -0.5,  0. ,  0.5])
     """
-    step = delta if step is None else step
+    gamma = float(v.positive("gamma", gamma))
+    delta = float(v.positive("delta", delta))
+    if delta > 2 * gamma:
+        raise ValueError(f"delta must satisfy 0 < delta <= 2 gamma = {2 * gamma}")
+    step = delta if step is None else float(v.positive("step", step))
     k = int(np.floor((2 * gamma - delta) / step + 1e-9))
     return -gamma + step * np.arange(k + 1)
 
@@ -213,8 +248,11 @@ def region_influence_sweep(
     >>> round(region_influence_sweep([0.5], 1.0, 1.0, 0.5), 6)
     1.469112
     """
-    regions = region_grid(gamma, delta) if regions is None else np.asarray(regions)
-    m = gamma * np.sum(np.abs(w))
+    w = v.vector("w", w, min_size=0)
+    s = float(v.positive("s", s))
+    n_mu = v.integer("n_mu", n_mu, 2)
+    regions = region_grid(gamma, delta) if regions is None else v.vector("regions", regions)
+    m = float(v.positive("gamma", gamma)) * np.sum(np.abs(w))
     if m == 0:
         return 0.0
     mu = np.linspace(-m, m, n_mu)
@@ -252,6 +290,13 @@ def farthest_low_sets(n: int, center: int, b: int) -> list[tuple[Any, ...]]:
     >>> [tuple(map(int, L)) for L in farthest_low_sets(5, 2, 2)]
     [(0, 3, 4), (0, 1, 4)]
     """
+    n = v.integer("n", n, 1)
+    center = v.integer("center", center, 0)
+    if center >= n:
+        raise ValueError(f"center must be a coordinate, 0 <= center < n = {n}, got {center}")
+    b = v.integer("b", b, 1)
+    if b > n:
+        raise ValueError(f"b must satisfy 1 <= b <= n = {n}, got {b}")
     idx = np.arange(n)
     dist = np.abs(idx - center)
     order_keep = sorted(idx, key=lambda j: (dist[j], j))  # nearest first
@@ -318,7 +363,9 @@ def gaussian_region_ab_curve(
     array([2.8701, 1.246 , 0.    ])
     """
     Sigma = gp_covariance(n, ell)
-    c = int(np.ceil(n / 2)) - 1 if center is None else center
+    c = int(np.ceil(n / 2)) - 1 if center is None else v.integer("center", center, 0)
+    if c >= n:
+        raise ValueError(f"center must be a coordinate, 0 <= center < n = {n}, got {c}")
     out = []
     for b in np.atleast_1d(bs):
         b = v.integer("b", b, 1)
@@ -397,7 +444,12 @@ def region_influence_direct(
     (2.8669, 1.4335)
     """
     Sigma = gp_covariance(n, ell)
-    high = list(high)
+    center = v.integer("center", center, 0)
+    high = [v.integer("high", j, 0) for j in high]
+    n_grid = v.integer("n_grid", n_grid, 2)
+    n_quad = v.integer("n_quad", n_quad, 2)
+    if center >= n or any(j >= n for j in high) or len(set(high)) != len(high):
+        raise ValueError(f"center and high must be distinct coordinates in [0, {n})")
     if center not in high or len(high) > 2:
         raise ValueError("high must contain center and at most one other coordinate")
     low = [j for j in range(n) if j not in high]

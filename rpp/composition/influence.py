@@ -44,7 +44,8 @@ def conditional_marginal(joint: ArrayLike, secret: ArrayLike, low: Sequence[int]
     Parameters
     ----------
     joint : array_like
-        Prior pmf of the dataset, one axis per entry.
+        Prior pmf of the dataset, one axis per entry (any finite measure >= 0: only its
+        conditional laws are used).
     secret : array_like of bool
         Mask of the secret over ``joint``.
     low : tuple of int
@@ -61,12 +62,14 @@ def conditional_marginal(joint: ArrayLike, secret: ArrayLike, low: Sequence[int]
     >>> conditional_marginal(J, np.array([[True, True], [False, False]]), (1,))
     array([0.8, 0.2])
     """
-    joint = np.asarray(joint, float)
-    secret = np.asarray(secret, bool)
+    joint = v.positive(
+        "joint", v.finite("joint", joint), allow_zero=True
+    )  # a measure >= 0: only its conditionals are used
+    secret = v.mask("secret", secret, joint.shape)
+    low = _axes("low", low, joint.ndim)
     ps = joint[secret].sum()
     if ps <= 0:
         raise ValueError("secret must have positive prior probability")
-    low = tuple(sorted(low))
     other = tuple(ax for ax in range(joint.ndim) if ax not in low)
     return np.where(secret, joint, 0.0).sum(axis=other) / ps
 
@@ -78,6 +81,14 @@ def _max_abs_log_ratio(p, q):
         return np.inf
     keep = ~both0
     return float(np.max(np.abs(np.log(p[keep]) - np.log(q[keep])))) if keep.any() else 0.0
+
+
+def _axes(name, low, ndim):
+    """Distinct axes in ``[0, ndim)``, sorted (the low-influence entries)."""
+    low = tuple(sorted(v.integer(name, j, 0) for j in low))
+    if len(set(low)) != len(low) or any(j >= ndim for j in low):
+        raise ValueError(f"{name} must hold distinct entries in [0, {ndim})")
+    return low
 
 
 def a_dagger(joint: ArrayLike, s_i: ArrayLike, s_j: ArrayLike, low: Sequence[int]) -> float:
@@ -93,7 +104,8 @@ def a_dagger(joint: ArrayLike, s_i: ArrayLike, s_j: ArrayLike, low: Sequence[int
     Parameters
     ----------
     joint : array_like
-        Prior pmf of the dataset, one axis per entry.
+        Prior pmf of the dataset, one axis per entry (any finite measure >= 0: only its
+        conditional laws are used).
     s_i : array_like of bool
         Mask of the first secret (shape of ``joint``).
     s_j : array_like of bool
@@ -137,7 +149,8 @@ def a_dagger_uncertain(
     Parameters
     ----------
     joint : array_like
-        Prior pmf of the dataset, one axis per entry.
+        Prior pmf of the dataset, one axis per entry (any finite measure >= 0: only its
+        conditional laws are used).
     s_i : array_like of bool
         Mask of the first secret (shape of ``joint``).
     s_j : array_like of bool
@@ -166,12 +179,15 @@ def a_dagger_uncertain(
     >>> round(float(a_dagger_uncertain(J, s_i, ~s_i, (1,))), 12)  # >= a_dagger = log 4
     1.791759469228
     """
-    if not (0 < lower <= 1 <= upper):
-        raise ValueError(f"need 0 < lower <= 1 <= upper, got lower={lower}, upper={upper}")
+    lower, upper = v.uncertainty((lower, upper), name="(lower, upper)")
+    joint = v.positive(
+        "joint", v.finite("joint", joint), allow_zero=True
+    )  # a measure >= 0: only its conditionals are used
+    v.mask("s_i", s_i, joint.shape)
+    v.mask("s_j", s_j, joint.shape)
+    low = _axes("low", low, joint.ndim)
     if len(low) == 0:
         return 0.0
-    joint = np.asarray(joint, float)
-    low = tuple(sorted(low))
     other = tuple(ax for ax in range(joint.ndim) if ax not in low)
     xi = np.ravel(np.where(s_i, joint, 0.0).sum(axis=other))
     xj = np.ravel(np.where(s_j, joint, 0.0).sum(axis=other))
@@ -207,7 +223,10 @@ def uncertain_ratio_bound(xi: ArrayLike, xj: ArrayLike, lower: float = 0.8, uppe
     >>> round(float(uncertain_ratio_bound([0.4, 0.1], [0.1, 0.4])), 12)
     1.791759469228
     """
-    xi, xj = np.broadcast_arrays(np.asarray(xi, float), np.asarray(xj, float))
+    lower, upper = v.uncertainty((lower, upper), name="(lower, upper)")
+    xi = v.positive("xi", v.finite("xi", xi), allow_zero=True)
+    xj = v.positive("xj", v.finite("xj", xj), allow_zero=True)
+    xi, xj = np.broadcast_arrays(xi, xj)
     Si = xi.sum(axis=axis, keepdims=True)
     Sj = xj.sum(axis=axis, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -241,7 +260,8 @@ def a_star_bruteforce(
     Parameters
     ----------
     joint : array_like
-        Prior pmf of the dataset, one axis per entry.
+        Prior pmf of the dataset, one axis per entry (any finite measure >= 0: only its
+        conditional laws are used).
     s_i : array_like of bool
         Mask of the first secret (shape of ``joint``).
     s_j : array_like of bool
@@ -272,11 +292,15 @@ def a_star_bruteforce(
     >>> a_star_bruteforce(J, s_i, ~s_i, 1)
     (1.3862943611198906, (0,))
     """
-    joint = np.asarray(joint, float)
+    joint = v.positive(
+        "joint", v.finite("joint", joint), allow_zero=True
+    )  # a measure >= 0: only its conditionals are used
     n = joint.ndim
     b = v.integer("b", b, 0)
     if b > n:
-        raise ValueError(f"b must be <= number of entries {n}, got {b}")
+        raise ValueError(f"b must be <= the number of entries n = {n}, got {b}")
+    if uncertainty is not None:
+        uncertainty = v.uncertainty(uncertainty)
     fams = itertools.combinations(range(n), b) if candidates is None else candidates
     best, bestH = np.inf, None
     for H in fams:
@@ -338,7 +362,8 @@ def ab_curve_bruteforce(
     Parameters
     ----------
     joint : array_like
-        Prior pmf of the dataset, one axis per entry.
+        Prior pmf of the dataset, one axis per entry (any finite measure >= 0: only its
+        conditional laws are used).
     bs : array_like
         Values of :math:`b`.
     pairs : list, optional

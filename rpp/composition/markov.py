@@ -332,9 +332,7 @@ def interior_leak_profile(
     e_min = np.full(smax + 1, np.inf)
     extra = 0.0
     if uncertainty is not None:
-        lo, up = uncertainty
-        if not (0 < lo <= 1 <= up):
-            raise ValueError(f"uncertainty must be (lower, upper) with 0 < lower <= 1 <= upper, got {uncertainty}")
+        lo, up = v.uncertainty(uncertainty)
         extra = 2 * np.log(up / lo)
     for s in range(1, smax + 1):
         dL = np.arange(1, s + 1)

@@ -97,7 +97,9 @@ def nfc_primal(A: ArrayLike) -> tuple[float, np.ndarray]:
     >>> nfc_primal(nfc_matrix([0.5, 0.5], [[0.25, 0.75]]))
     (0.6931471805599453, array([1., 0.]))
     """
-    A = np.asarray(A, float)
+    A = v.finite("A", A)
+    if A.ndim != 2 or 0 in A.shape:
+        raise ValueError("A must be a non-empty 2-D matrix (datasets x outputs)")
     J, m = A.shape
     # variables (w_1..w_J, t); minimise -t; constraints t - (w^T A)_l <= 0
     c = np.r_[np.zeros(J), -1.0]
@@ -138,7 +140,9 @@ def nfc_dual(A: ArrayLike) -> tuple[float, np.ndarray]:
     >>> nfc_dual(nfc_matrix([0.5, 0.5], [[0.25, 0.75]]))  # the primal's value
     (0.6931471805599453, array([1.]))
     """
-    A = np.asarray(A, float)
+    A = v.finite("A", A)
+    if A.ndim != 2 or 0 in A.shape:
+        raise ValueError("A must be a non-empty 2-D matrix (datasets x outputs)")
     J, m = A.shape
     c = np.r_[np.zeros(m), 1.0]
     A_ub = np.c_[A, -np.ones(J)]
@@ -192,7 +196,7 @@ def nfc_min_epsilon(
     1.098612288668
     """
     mechanism = v.pmf("mechanism", mechanism, axis=1)
-    s1 = np.asarray(s1_mask, bool)
+    s1 = v.mask("s1_mask", s1_mask, mechanism.shape[:1])
     idx = np.arange(mechanism.shape[0]) if support is None else np.asarray(support)
     S1, S2 = [i for i in idx if s1[i]], [i for i in idx if not s1[i]]
     rec = []
@@ -251,7 +255,7 @@ def composed_leakage_exact(mechanism: ArrayLike, prior: ArrayLike, s1_mask: Arra
     mechanism = v.pmf("mechanism", mechanism, axis=1)
     prior = v.pmf("prior", prior)
     runs = v.integer("runs", runs, 1)
-    s1 = np.asarray(s1_mask, bool)
+    s1 = v.mask("s1_mask", s1_mask, mechanism.shape[:1])
     with np.errstate(divide="ignore"):
         lm = np.log(mechanism)
         lc1 = np.log(np.where(s1, prior, 0) / prior[s1].sum())
@@ -299,9 +303,10 @@ def nfc_violation(p_d: ArrayLike, p_others: ArrayLike, beta: ArrayLike, eps: Arr
     >>> nfc_violation([0.5, 0.5], [[0.25, 0.75]], [1.0], 0.0)  # log(0.5 / 0.25)
     0.6931471805599453
     """
-    p_d = np.asarray(p_d, float)
-    p_others = np.atleast_2d(np.asarray(p_others, float))
+    p_d = v.positive("p_d", v.finite("p_d", p_d), allow_zero=True)  # a measure (it may sum to < 1)
+    p_others = v.positive("p_others", v.finite("p_others", np.atleast_2d(p_others)), allow_zero=True)
     beta = v.pmf("beta", beta)
+    eps = v.finite("eps", eps)
     with np.errstate(divide="ignore", invalid="ignore"):
         rhs = eps + np.where(beta[:, None] > 0, beta[:, None] * np.log(p_others), 0.0).sum(0)
         lhs = np.log(p_d)

@@ -48,9 +48,10 @@ def epsilon_puffer_from_curve(eps_dp: ArrayLike, bs: ArrayLike, a: ArrayLike) ->
     0.8
     """
     eps_dp = v.positive("eps_dp", eps_dp, allow_zero=True)
-    bs, a = np.asarray(bs, float), np.asarray(a, float)
-    vals = bs[None, :] * np.atleast_1d(eps_dp)[:, None] + a[None, :]
-    out = vals.min(axis=1)
+    bs, a = v.curve("bs", bs, "a", a)
+    with np.errstate(invalid="ignore"):  # 0 * inf where eps_dp = 0 and a(b) = inf: the term is inf
+        vals = bs[None, :] * np.atleast_1d(eps_dp)[:, None] + a[None, :]
+    out = np.where(np.isnan(vals), np.inf, vals).min(axis=1)
     return out[0] if np.ndim(eps_dp) == 0 else out
 
 
@@ -77,9 +78,11 @@ def best_b(eps_dp: ArrayLike, bs: ArrayLike, a: ArrayLike) -> int | np.ndarray:
     1
     """
     eps_dp = v.positive("eps_dp", eps_dp, allow_zero=True)
+    v.curve("bs", bs, "a", a)
     bs, a = np.asarray(bs), np.asarray(a, float)
-    vals = bs[None, :] * np.atleast_1d(eps_dp)[:, None] + a[None, :]
-    out = bs[np.argmin(vals, axis=1)]
+    with np.errstate(invalid="ignore"):  # 0 * inf: the term is inf
+        vals = bs[None, :] * np.atleast_1d(eps_dp)[:, None] + a[None, :]
+    out = bs[np.argmin(np.where(np.isnan(vals), np.inf, vals), axis=1)]
     return out[0] if np.ndim(eps_dp) == 0 else out
 
 
@@ -116,8 +119,8 @@ def epsilon_dp_from_curve(eps_puffer: float, bs: ArrayLike, a: ArrayLike) -> tup
     >>> epsilon_dp_from_curve(1.0, [1, 2], [0.3, 0.0])  # max(0.7 / 1, 1.0 / 2)
     (0.7, 1)
     """
-    v.positive("eps_puffer", eps_puffer)
-    bs, a = np.asarray(bs, float), np.asarray(a, float)
+    eps_puffer = float(v.positive("eps_puffer", eps_puffer))
+    bs, a = v.curve("bs", bs, "a", a)
     if np.any(bs <= 0):
         raise ValueError("bs must be positive (b = 0 would need a(0) < eps, i.e. no DP at all)")
     ok = a < eps_puffer
@@ -153,8 +156,8 @@ def theorem4_epsilon(eps_puffers: ArrayLike, a_points: ArrayLike) -> float:
     >>> theorem4_epsilon([1.0, 1.0], [0.2, 0.3])  # 0.3 + 0.8 + 0.7
     1.8
     """
-    e = np.asarray(eps_puffers, float)
-    a = np.asarray(a_points, float)
+    e = v.positive("eps_puffers", eps_puffers)
+    a = v.positive("a_points", a_points, allow_zero=True)
     if e.shape != a.shape or e.ndim != 1:
         raise ValueError("eps_puffers and a_points must be 1-D arrays of equal length")
     if np.any(a >= e):
@@ -181,7 +184,7 @@ def per_entry_dp_curve(bs: ArrayLike) -> np.ndarray:
     >>> per_entry_dp_curve([0, 1, 2])
     array([inf,  0.,  0.])
     """
-    bs = np.asarray(bs)
+    bs = v.finite("bs", bs)
     return np.where(bs >= 1, 0.0, np.inf)
 
 
@@ -214,7 +217,7 @@ def group_dp_curve(bs: ArrayLike, group_records: int, n_attributes: int) -> np.n
     """
     v.integer("group_records", group_records, 1)
     v.integer("n_attributes", n_attributes, 1)
-    bs = np.asarray(bs)
+    bs = v.finite("bs", bs)
     return np.where(bs >= group_records * n_attributes, 0.0, np.inf)
 
 
@@ -244,7 +247,7 @@ def dependent_dp_curve(bs: ArrayLike, L: int) -> np.ndarray:
     array([inf,  0.,  0.])
     """
     v.integer("L", L, 1)
-    bs = np.asarray(bs)
+    bs = v.finite("bs", bs)
     return np.where(bs >= L, 0.0, np.inf)
 
 
@@ -289,7 +292,9 @@ def misspecified_epsilon(
     >>> misspecified_epsilon(1.0, 1, 0.2, np.array([1, 2]), np.array([0.3, 0.1]))
     (1.1, 1.1)
     """
-    bs, a2 = np.asarray(bs, float), np.asarray(a2, float)
+    eps_puffer = float(v.positive("eps_puffer", eps_puffer))
+    a1_at_bstar = float(v.positive("a1_at_bstar", a1_at_bstar, allow_zero=True))
+    bs, a2 = v.curve("bs", bs, "a2", a2)
     if b_star not in bs:
         raise ValueError("b_star must be one of bs")
     eps_dp = (eps_puffer - a1_at_bstar) / b_star

@@ -12,6 +12,8 @@ r"""Noisy Top-:math:`k` queries on categorical time series (Bai et al. 2026, Sec
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -50,11 +52,10 @@ def activity_chain(popularity: ArrayLike, persistence: float) -> np.ndarray:
     array([[0.75, 0.25],
            [0.25, 0.75]])
     """
-    w = np.asarray(popularity, float)
-    if np.any(w <= 0) or not np.isclose(w.sum(), 1):
-        raise ValueError("popularity must be a positive probability vector")
-    if not (0 <= persistence < 1):
-        raise ValueError(f"persistence must be in [0, 1), got {persistence}")
+    w = v.pmf("popularity", v.vector("popularity", popularity))
+    if np.any(w <= 0):
+        raise ValueError("popularity must be a positive probability vector (every entry > 0)")
+    persistence = float(v.probability("persistence", persistence, low_open=False))
     K = w.size
     return persistence * np.eye(K) + (1 - persistence) * np.ones((K, 1)) * w[None, :]
 
@@ -69,25 +70,36 @@ def true_topk(counts: ArrayLike, k: int) -> np.ndarray:
     counts : array_like, shape (..., K)
         Scores.
     k : int
-        Number of indices kept.
+        Number of indices kept, ``1 <= k <= K``.
 
     Returns
     -------
     ndarray of int, shape (..., k)
         Indices in decreasing order of the counts.
 
+    Raises
+    ------
+    ValueError
+        If ``counts`` is empty or not finite, or ``k`` is not in ``[1, K]``.
+
     Examples
     --------
     >>> true_topk(np.array([3, 1, 2]), 2)
     array([0, 2])
     """
-    counts = np.asarray(counts)
-    order = np.argsort(-counts, axis=-1, kind="stable")
-    return order[..., :k]
+    counts = v.finite("counts", counts)
+    if counts.ndim == 0 or counts.shape[-1] == 0:
+        raise ValueError("counts must have at least one entry along its last axis")
+    return _topk(counts, v.k_of("k", k, counts.shape[-1]))
+
+
+def _topk(scores: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the ``k`` largest ``scores`` along the last axis (stable: ties by index); no checks."""
+    return np.argsort(-scores, axis=-1, kind="stable")[..., :k]
 
 
 def em_topk(
-    counts: ArrayLike, eps_run: float, k: int, reps: int, rng: np.random.Generator, sensitivity: float = 1.0
+    counts: ArrayLike, eps_run: float, k: int, reps: int, rng: Any = None, sensitivity: float = 1.0
 ) -> np.ndarray:
     r"""``reps`` draws of :math:`k` sequential exponential mechanisms (no replacement).
 
@@ -99,17 +111,17 @@ def em_topk(
     Parameters
     ----------
     counts : array_like, shape (K,)
-        Counts :math:`c_j` (the utility).
+        Counts :math:`c_j \ge 0` (the utility), finite.
     eps_run : float
         Budget of each selection, :math:`\ge0`.
     k : int
-        Number of selections, :math:`\ge1`.
+        Number of selections, :math:`1\le k\le K`.
     reps : int
-        Number of independent draws.
-    rng : numpy.random.Generator
-        Source of randomness.
+        Number of independent draws, :math:`\ge1`.
+    rng : None, int or numpy.random.Generator
+        Source of randomness (an int is a seed).
     sensitivity : float, default 1.0
-        :math:`\Delta`, the utility's sensitivity.
+        :math:`\Delta>0`, the utility's sensitivity (finite).
 
     Returns
     -------
@@ -119,21 +131,24 @@ def em_topk(
     Raises
     ------
     ValueError
-        If ``eps_run < 0`` or ``k < 1``.
+        If ``counts`` is not a finite 1-D array of counts ``>= 0``, ``eps_run < 0``,
+        ``k`` is not in ``[1, K]``, ``reps < 1`` or ``sensitivity <= 0``.
 
     Examples
     --------
     >>> em_topk(np.array([30, 1, 20]), 10.0, 2, 3, np.random.default_rng(0)).shape
     (3, 2)
     """
-    v.positive("eps_run", eps_run, allow_zero=True)
-    k = v.integer("k", k, 1)
-    c = np.asarray(counts, float)
-    g = rng.gumbel(size=(reps, c.size))
-    return true_topk(eps_run * c[None, :] / (2 * sensitivity) + g, k)
+    c = v.counts("counts", counts)
+    eps_run = float(v.positive("eps_run", eps_run, allow_zero=True))
+    k = v.k_of("k", k, c.size)
+    reps = v.integer("reps", reps, 1)
+    sensitivity = float(v.positive("sensitivity", sensitivity))
+    g = v.rng_from(rng).gumbel(size=(reps, c.size))
+    return _topk(eps_run * c[None, :] / (2 * sensitivity) + g, k)
 
 
-def laplace_topk(counts: ArrayLike, scale: float, k: int, reps: int, rng: np.random.Generator) -> np.ndarray:
+def laplace_topk(counts: ArrayLike, scale: float, k: int, reps: int, rng: Any = None) -> np.ndarray:
     r"""``reps`` draws of the top-``k`` of Laplace-noised counts (noise scale ``scale``).
 
     :math:`\hat\pi=\operatorname{top}_k(c_j+Z_j)`, :math:`Z_j\sim\mathrm{Lap}(b)`; with
@@ -143,15 +158,15 @@ def laplace_topk(counts: ArrayLike, scale: float, k: int, reps: int, rng: np.ran
     Parameters
     ----------
     counts : array_like, shape (K,)
-        Counts :math:`c_j`.
+        Counts :math:`c_j \ge 0`, finite.
     scale : float
-        Laplace scale :math:`b>0`.
+        Laplace scale :math:`b>0`, finite.
     k : int
-        Number of indices kept.
+        Number of indices kept, :math:`1\le k\le K`.
     reps : int
-        Number of independent draws.
-    rng : numpy.random.Generator
-        Source of randomness.
+        Number of independent draws, :math:`\ge1`.
+    rng : None, int or numpy.random.Generator
+        Source of randomness (an int is a seed).
 
     Returns
     -------
@@ -161,7 +176,8 @@ def laplace_topk(counts: ArrayLike, scale: float, k: int, reps: int, rng: np.ran
     Raises
     ------
     ValueError
-        If ``scale <= 0``.
+        If ``counts`` is not a finite 1-D array of counts ``>= 0``, ``scale <= 0``, ``k`` is
+        not in ``[1, K]`` or ``reps < 1``.
 
     Examples
     --------
@@ -170,9 +186,11 @@ def laplace_topk(counts: ArrayLike, scale: float, k: int, reps: int, rng: np.ran
            [0, 2],
            [0, 2]])
     """
-    v.positive("scale", scale)
-    c = np.asarray(counts, float)
-    return true_topk(c[None, :] + rng.laplace(scale=scale, size=(reps, c.size)), k)
+    c = v.counts("counts", counts)
+    scale = float(v.positive("scale", scale))
+    k = v.k_of("k", k, c.size)
+    reps = v.integer("reps", reps, 1)
+    return _topk(c[None, :] + v.rng_from(rng).laplace(scale=scale, size=(reps, c.size)), k)
 
 
 def topk_metrics(pred: ArrayLike, counts: ArrayLike, k: int) -> dict[str, np.ndarray]:
@@ -182,34 +200,48 @@ def topk_metrics(pred: ArrayLike, counts: ArrayLike, k: int) -> dict[str, np.nda
     ``hr`` Hit Rate@k (fraction of the true top-k recovered), ``ndcg`` NDCG@k with graded
     relevance rel = true count, :math:`\mathrm{DCG}=\sum_j rel(\hat\pi_j)/\log_2(j+1)`, and
     ``l1`` :math:`\sum_j|\tilde c_j-c_j|` (count of the item placed at rank j vs the true
-    j-th count).
+    j-th count).  When every count is 0 the ideal DCG is 0 and every ranking is ideal:
+    ``ndcg`` is then 1 (the value of :math:`\mathrm{DCG}/\mathrm{IDCG}` for any positive
+    relevances of equal size), never NaN.
 
     Parameters
     ----------
     pred : array_like of int, shape (reps, k)
-        Predicted rankings.
+        Predicted rankings, entries in ``[0, K)``.
     counts : array_like, shape (K,)
-        True counts.
+        True counts, finite and :math:`\ge 0`.
     k : int
-        Length of the rankings.
+        Length of the rankings, :math:`1\le k\le K`.
 
     Returns
     -------
     dict of str to ndarray
         ``acc`` (reps, k), ``hr``, ``ndcg``, ``l1`` (reps,).
 
+    Raises
+    ------
+    ValueError
+        If ``counts`` is not a finite 1-D array of counts ``>= 0``, ``k`` is not in ``[1, K]``
+        or ``pred`` is not an integer array of shape ``(reps, k)`` with entries in ``[0, K)``.
+
     Examples
     --------
     >>> topk_metrics(np.array([[0, 2]]), np.array([3, 1, 2]), 2)["hr"]
     array([1.])
     """
-    c = np.asarray(counts, float)
-    true = true_topk(c, k)
+    c = v.counts("counts", counts)
+    k = v.k_of("k", k, c.size)
     pred = np.asarray(pred)
+    if pred.ndim != 2 or pred.shape[1] != k or not np.issubdtype(pred.dtype, np.integer):
+        raise ValueError("pred must be an integer array of shape (reps, k)")
+    if ((pred < 0) | (pred >= c.size)).any():
+        raise ValueError("pred must hold indices in [0, K)")
+    true = _topk(c, k)
     acc = pred == true[None, :]
     hr = np.isin(pred, true).sum(1) / k
     disc = 1 / np.log2(np.arange(2, k + 2))
     dcg = (c[pred] * disc).sum(1)
     idcg = (c[true] * disc).sum()
     l1 = np.abs(c[pred] - c[true][None, :]).sum(1)
-    return {"acc": acc.astype(float), "hr": hr, "ndcg": dcg / idcg, "l1": l1}
+    ndcg = dcg / idcg if idcg > 0 else np.ones(pred.shape[0])  # all counts 0: every ranking is ideal
+    return {"acc": acc.astype(float), "hr": hr, "ndcg": ndcg, "l1": l1}

