@@ -47,6 +47,7 @@ It does four things, checked in a real browser by ``browser_tests/`` (``make bro
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import os
@@ -212,12 +213,22 @@ JS_FILE = "rpp-book.js"
 
 
 def add_static_dir(app: Sphinx, config: Config) -> None:
-    """tools/static/ (the book's CSS and script, section 4) is served from _static/."""
+    """tools/static/ (the book's CSS and script, section 4) is served from _static/.
+
+    ``rpp_static_digest`` (an HTML-level configuration value) is the digest of those files: a
+    change rewrites every page of an existing build, whose ``<link>``/``<script>`` tags carry
+    the files' checksums (and a newly added file would otherwise be missing from old pages).
+    """
     if str(STATIC_DIR) not in config.html_static_path:
         config.html_static_path = [*config.html_static_path, str(STATIC_DIR)]
+    digest = hashlib.sha256()
+    for path in sorted(STATIC_DIR.iterdir()):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    config.rpp_static_digest = digest.hexdigest()[:16]
 
 
 def setup(app: Sphinx) -> dict:
+    app.add_config_value("rpp_static_digest", "", "html", [str])
     app.connect("config-inited", add_static_dir)
     app.add_css_file(CSS_FILE)
     app.add_js_file(JS_FILE)
