@@ -451,13 +451,18 @@ def inspect_page(driver, base_url: str, docname: str, screenshot_dir: Path) -> l
         problems.append(f"{len(wide)} display equation(s) wider than their column with every "
                         f"dropdown open ([excess px, TeX]): {wide}")
 
-    # Phone and tablet: nothing scrolls sideways (same page, dropdowns open, no reload)
-    for narrow, height in NARROW_WIDTHS.items():
-        with emulated_viewport(driver, narrow, height):
+    # Phone and tablet: nothing scrolls sideways (same page, dropdowns open, no reload; one
+    # width after the other, the window's own width restored once: each relayout of a long
+    # page costs seconds)
+    try:
+        for narrow, height in sorted(NARROW_WIDTHS.items(), reverse=True):
+            set_viewport(driver, narrow, height)
             overflow = driver.execute_script(HORIZONTAL_OVERFLOW, OVERFLOW_TOLERANCE_PX)
-        if overflow:
-            problems.append(f"at {narrow} px the page scrolls sideways (scrollWidth {overflow[0]} "
-                            f"> {overflow[1]}); sticking out: {overflow[2]}")
+            if overflow:
+                problems.append(f"at {narrow} px the page scrolls sideways (scrollWidth "
+                                f"{overflow[0]} > {overflow[1]}); sticking out: {overflow[2]}")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
     # Console: JavaScript errors and failed resource loads (read last: covers the click too)
     for entry in driver.get_log("browser"):
@@ -468,21 +473,25 @@ def inspect_page(driver, base_url: str, docname: str, screenshot_dir: Path) -> l
     return problems
 
 
-class emulated_viewport:
-    """``with emulated_viewport(driver, 390, 844):`` the page laid out at that viewport size.
+def set_viewport(driver, width: int, height: int) -> None:
+    """Lay the page out at that viewport size: Chromium's DevTools
+    ``Emulation.setDeviceMetricsOverride`` (CSS media queries, ``innerWidth`` and layout follow
+    at once; no reload). ``Emulation.clearDeviceMetricsOverride`` restores the window's size."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    wait_until(lambda: driver.execute_script(
+        "return document.documentElement.clientWidth;") <= width, timeout=5)
 
-    Chromium's DevTools ``Emulation.setDeviceMetricsOverride`` (CSS media queries, ``innerWidth``
-    and layout follow at once; no reload); the window's own 1280 px come back on exit.
-    """
+
+class emulated_viewport:
+    """``with emulated_viewport(driver, 390, 844):`` the page(s) laid out at that viewport size
+    (``set_viewport``); the window's own 1280 px come back on exit."""
 
     def __init__(self, driver, width: int, height: int):
         self.driver, self.width, self.height = driver, width, height
 
     def __enter__(self):
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": self.width, "height": self.height, "deviceScaleFactor": 1, "mobile": False})
-        wait_until(lambda: self.driver.execute_script(
-            "return document.documentElement.clientWidth;") <= self.width, timeout=5)
+        set_viewport(self.driver, self.width, self.height)
         return self
 
     def __exit__(self, *exc):
