@@ -35,13 +35,19 @@ It does four things, checked in a real browser by ``browser_tests/`` (``make bro
    the build log says so. The presence of the PDF is an HTML-level configuration value, so the
    first ``make book`` after ``make pdf`` rewrites every page with the link.
 
-4. **The book's CSS** (``tools/static/rpp-book.css``, served from ``_static/``): one search box
-   (the top header's search field; the page header's magnifier button is hidden, and
+4. **The book's CSS and script** (``tools/static/rpp-book.css`` and ``rpp-book.js``, served
+   from ``_static/``). The CSS: code blocks, API text and displays that fit their column at
+   1280 px, and pages that do not scroll sideways on phones and tablets (390 and 768 px). The
+   script: the navigation and page-contents buttons of the page header work (pydata-sphinx-theme
+   issue #2451: the themes' scripts bind the first, hidden, copy of each button; the script's
+   comment explains). One search control at every width: the top header's search field at
+   992 px and more, the page header's magnifier button below (the theme's own rules;
    ``html_sidebars`` in ``_config.yml`` drops the sidebar's copy of the field).
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import os
@@ -203,17 +209,29 @@ def copy_pdf(app: Sphinx, exception: Exception | None) -> None:
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 CSS_FILE = "rpp-book.css"
+JS_FILE = "rpp-book.js"
 
 
 def add_static_dir(app: Sphinx, config: Config) -> None:
-    """tools/static/ (the book's CSS: one search box) is served from _static/."""
+    """tools/static/ (the book's CSS and script, section 4) is served from _static/.
+
+    ``rpp_static_digest`` (an HTML-level configuration value) is the digest of those files: a
+    change rewrites every page of an existing build, whose ``<link>``/``<script>`` tags carry
+    the files' checksums (and a newly added file would otherwise be missing from old pages).
+    """
     if str(STATIC_DIR) not in config.html_static_path:
         config.html_static_path = [*config.html_static_path, str(STATIC_DIR)]
+    digest = hashlib.sha256()
+    for path in sorted(STATIC_DIR.iterdir()):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    config.rpp_static_digest = digest.hexdigest()[:16]
 
 
 def setup(app: Sphinx) -> dict:
+    app.add_config_value("rpp_static_digest", "", "html", [str])
     app.connect("config-inited", add_static_dir)
     app.add_css_file(CSS_FILE)
+    app.add_js_file(JS_FILE)
     app.add_config_value("rpp_pdf_edition", "_build/pdf/rpp-book.pdf", "html", [str])
     app.add_config_value("rpp_pdf_edition_present", False, "html", [bool])
     app.connect("config-inited", detect_pdf)
