@@ -420,7 +420,7 @@ class BuildResultTables(SphinxPostTransform):
         body = ",\n".join(f"  {k:<8} = {{{v}}}" for k, v in
                            [("crossref", placeholder["crossref"]), *fields.items()])
         text = wrap_bibtex(f"@incollection{{{placeholder['crossref']}-{key},\n{body}\n}}")
-        return nodes.literal_block(text, text, language="bibtex")
+        return nodes.literal_block(text, text, language="bibtex", classes=["rpp-bibtex"])
 
     # -- {rpp-results} ------------------------------------------------------------------------
 
@@ -559,7 +559,8 @@ class BibtexEntryDirective(SphinxDirective):
             entry = bibtex_entry(path.read_text(encoding="utf-8"), key)
             if entry:
                 entry = wrap_bibtex(entry)
-                block = nodes.literal_block(entry, entry, language="bibtex")
+                block = nodes.literal_block(entry, entry, language="bibtex",
+                                            classes=["rpp-bibtex"])
                 return [block]
         return [self.state.document.reporter.warning(
             f"rpp-bibtex: no entry {key!r} in {self.config.bibtex_bibfiles}", line=self.lineno)]
