@@ -356,7 +356,7 @@ def small_project(tmp_path: Path, claim_label: str) -> Path:
         "papers": [{"key": "paper2026", "short": "P", "title": "A paper"}],
         "claims": [{"paper": "paper2026", "item": "Theorem 7", "title": "a statement",
                     "verdict": "erratum", "book": ["thm-two-b", "eq-one", "two-erratum", claim_label],
-                    "checked_by": [{"test": "tests/test_claims.py::test_x"}]}],
+                    "checked_by": [{"test": "tests/test_claims.py::test_x_with_a_long_name"}]}],
     }), encoding="utf-8")
     (src / "conf.py").write_text(textwrap.dedent(f"""\
         import sys
@@ -450,3 +450,24 @@ def test_stale_proof_index_is_removed(tmp_path):
     app.build()
     assert not (out / "prf-prf.html").exists()
     shutil.rmtree(out)
+
+
+def test_results_extension_in_the_latex_edition(tmp_path):
+    """The PDF's Results appendix: the same numbers, exercises that LaTeX can number, long test
+    ids that may break, and no proof index (the .tex of the small project; no TeX run)."""
+    from sphinx.application import Sphinx
+
+    src = small_project(tmp_path, "thm-one-a")
+    out = tmp_path / "latex"
+    app = Sphinx(str(src), str(src), str(out), str(tmp_path / "doctrees"), "latex",
+                 status=None, warning=None, freshenv=True,
+                 confoverrides={"latex_documents": [("index", "small.tex", "Small", "A", "manual")]})
+    app.build()
+    tex = (out / "small.tex").read_text(encoding="utf-8")
+    results = tex[tex.index("Results"):].replace("\xa0", " ")  # XeLaTeX takes the no-break space
+    assert "{\\sphinxcrossref{Theorem 2.2}}" in results
+    assert "{\\sphinxcrossref{Definition 1.1}}" in results
+    assert "\\hyperref[exercise:ex-one]{Exercise 1.1}" in results
+    assert "Exercise \\ref{" not in results  # Sphinx's \ref has no counter for exercises: "??"
+    assert "\\allowbreak{}" in results  # tests/test_claims.py::test_x may break
+    assert "Proof Index" not in tex and "prf-prf" not in tex

@@ -34,6 +34,7 @@ left by an earlier build is deleted.
 from __future__ import annotations
 
 import posixpath
+import re
 from pathlib import Path
 from typing import Any
 
@@ -340,8 +341,7 @@ def _table(headers: list[str], rows: list[list[list[nodes.Node]]], widths: list[
             else:
                 row += nodes.entry("", nodes.paragraph("", "", *cell))
         tbody += row
-    if len(rows) > 30:
-        table["classes"].append("longtable")  # LaTeX: may break across pages
+    table["classes"].append("longtable")  # LaTeX: the table may break across pages
     return table
 
 
@@ -506,11 +506,20 @@ class BuildResultTables(SphinxPostTransform):
 
 
 class KeepNumbersTogether(SphinxPostTransform):
-    """After the references are resolved: "Theorem 3.1" with a no-break space in the tables."""
+    """After the references are resolved (priority 11, after the ReferencesResolver at 10):
 
-    default_priority = 11  # after the ReferencesResolver (10)
+    - "Theorem 3.1" with a no-break space in the tables, so a number never wraps;
+    - in LaTeX, a test node id may break after each underscore (it is longer than a column),
+      and a reference to an exercise becomes the kind sphinx-exercise writes for the PDF
+      (``\\hyperref[exercise:label]{Exercise 3.2}``: its exercises have no LaTeX counter, so
+      Sphinx's own ``\\ref`` would print "??").
+    """
+
+    default_priority = 11
 
     def run(self, **kwargs: Any) -> None:
+        latex = self.app.builder.format == "latex"
+        exercises = getattr(self.env, "sphinx_exercise_registry", {})
         for table in self.document.findall(nodes.table):
             if not {"rpp-results-list", "rpp-claims-table"} & set(table["classes"]):
                 continue
@@ -518,6 +527,31 @@ class KeepNumbersTogether(SphinxPostTransform):
                 for text in list(ref.findall(nodes.Text)):
                     if " " in text and len(text) <= 24:
                         text.parent.replace(text, nodes.Text(str(text).replace(" ", "\u00a0")))
+            if latex:
+                for literal in list(table.findall(nodes.literal)):
+                    text = literal.astext()
+                    if "::" in text and len(text) > 30:
+                        literal.replace_self(breakable_literal(text))
+        if latex:
+            for para in self.document.findall(nodes.paragraph):
+                if "rpp-results-exercises" not in para["classes"]:
+                    continue
+                for ref in list(para.findall(addnodes.number_reference)):
+                    label = ref.get("refuri", "").rpartition("#")[2]
+                    if label in exercises:
+                        ref["refid"] = label  # sphinx-exercise's ResolveLinkTextToSolutions (22)
+                        del ref["refuri"]
+
+
+def breakable_literal(text: str) -> list[nodes.Node]:
+    """``text`` as literal pieces with a LaTeX ``\\allowbreak`` after each underscore."""
+    pieces = re.findall(r"[^_]*_|[^_]+$", text)
+    out: list[nodes.Node] = []
+    for k, piece in enumerate(pieces):
+        if k:
+            out.append(nodes.raw("", r"\allowbreak{}", format="latex"))
+        out.append(nodes.literal(piece, piece))
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -585,8 +619,6 @@ def wrap_bibtex(entry: str, width: int = 64) -> str:
 
 def bibtex_entry(text: str, key: str) -> str | None:
     """The text of the entry ``@type{key, ...}``, from its ``@`` to its closing brace."""
-    import re
-
     m = re.search(r"@\w+\s*\{\s*" + re.escape(key) + r"\s*,", text)
     if not m:
         return None
