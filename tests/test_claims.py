@@ -24,7 +24,7 @@ import json
 import re
 import shutil
 import textwrap
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -47,7 +47,7 @@ def _load_extension():
 book_results = _load_extension()
 
 
-@lru_cache(maxsize=None)
+@cache
 def claims() -> dict:
     return book_results.load_claims(CLAIMS)
 
@@ -80,7 +80,7 @@ def source(cell: dict) -> str:
     return "".join(src) if isinstance(src, list) else src
 
 
-@lru_cache(maxsize=None)
+@cache
 def book_labels() -> frozenset[str]:
     labels = set()
     for cells in page_sources().values():

@@ -1,7 +1,7 @@
 """Sphinx extension of The RPP Book: the "Results" appendix, generated from the book itself.
 
 Loaded through ``_config.yml`` (``sphinx: local_extensions: book_results: tools/``). It adds
-two directives for ``book/results.md`` and hides sphinx-proof's raw index:
+four directives for ``book/results.md`` and hides sphinx-proof's raw index:
 
 ``{rpp-results}``
     Every numbered result of the book (the boxes of sphinx-proof: definition, theorem,
@@ -10,7 +10,13 @@ two directives for ``book/results.md`` and hides sphinx-proof's raw index:
 
 ``{rpp-claims} <paper key>``
     The claims registry ``book/claims.yml`` for one paper: every numbered item of the paper,
-    the book's verdict, where the book treats it and what checks it.
+    the book's verdict, where the book treats it and what checks it (``tests/test_claims.py``
+    checks the registry against the sources and the tests).
+
+``{rpp-bibtex} <key>`` and ``{rpp-cite} <label or document>``
+    The "How to cite" box: an entry of ``book/references.bib`` as it is there (long fields
+    wrapped), and a BibTeX entry for one result or one chapter, with the number and title of
+    this build and the label as the stable anchor.
 
 How the numbers are obtained (and why they cannot drift)
 --------------------------------------------------------
@@ -19,11 +25,14 @@ sphinx-proof box (label, type, title nodes) from the doctrees (``doctree-read``)
 is written, a post-transform (priority 4, before Sphinx's ``ReferencesResolver`` at 10) replaces
 the placeholders with tables whose first column is an ordinary cross-reference node: a
 ``{prf:ref}`` for a box, ``{numref}`` for an exercise or a figure, ``{eq}`` for an equation,
-``{ref}`` for a section. Sphinx then resolves them exactly as it resolves the same roles in the
+``{ref}`` for a section (a labelled admonition, e.g. an erratum box, is linked directly with
+its title). Sphinx then resolves them exactly as it resolves the same roles in the
 chapters, from ``env.toc_fignumbers`` after ``tools/book_numbering.py`` has renumbered the
 unnumbered pages: the appendix shows the numbers the boxes themselves show, in the web book and
 in the PDF (``make pdf`` resolves the inlined document the same way). A label of
-``claims.yml`` that the book does not define is a Sphinx warning, hence a build error.
+``claims.yml`` that the book does not define is a Sphinx warning, hence a build error. When
+any page changes, the Results page is read again (``env-get-outdated``), so an incremental
+build never shows stale numbers.
 
 sphinx-proof's own index (``prf-prf.html``, raw labels without numbers, linked from nowhere)
 is not generated: the index name ``prf-prf`` is removed from ``html_domain_indices`` and
@@ -80,34 +89,42 @@ def load_claims(path: Path) -> dict:
         keys.append(paper["key"])
     for i, claim in enumerate(data["claims"]):
         where = f"{path.name}: claim {i + 1} ({claim.get('paper')}, {claim.get('item')})"
-        unknown = set(claim) - set(CLAIM_KEYS)
-        if unknown:
-            raise ValueError(f"{where}: unknown keys {sorted(unknown)}")
-        for k in ("paper", "item", "title", "verdict", "book"):
-            if not claim.get(k):
-                raise ValueError(f"{where}: '{k}' is missing or empty")
-        if claim["paper"] not in keys:
-            raise ValueError(f"{where}: paper must be one of {keys}")
-        if claim["verdict"] not in VERDICTS:
-            raise ValueError(f"{where}: verdict {claim['verdict']!r} is not one of {VERDICTS}")
-        if claim["verdict"] == "not reproduced" and not claim.get("note"):
-            raise ValueError(f"{where}: 'not reproduced' needs a 'note' saying why")
-        if not isinstance(claim["book"], list) or not all(isinstance(x, str) for x in claim["book"]):
-            raise ValueError(f"{where}: 'book' must be a list of labels")
-        if not isinstance(claim.get("checked_by"), list):
-            raise ValueError(f"{where}: 'checked_by' must be a list")
-        if not claim["checked_by"] and claim["verdict"] != "not reproduced":
-            raise ValueError(f"{where}: a {claim['verdict']!r} entry needs a test or a cell")
+        _check_claim(claim, keys, where)
         for check in claim["checked_by"]:
-            if not isinstance(check, dict) or not (("test" in check) ^ ("notebook" in check)):
-                raise ValueError(f"{where}: each 'checked_by' item is {{test: node id}} or "
-                                 "{notebook: path, cell: id or marker: text}")
-            if "notebook" in check and not (check.get("cell") or check.get("marker")):
-                raise ValueError(f"{where}: a notebook check needs 'cell' (an id) or 'marker'")
-            if not all(isinstance(v, str) for v in check.values()):
-                raise ValueError(f"{where}: {check!r}: quote the values (a cell id such as "
-                                 "30068651 would be read as a number)")
+            _check_check(check, where)
     return data
+
+
+def _check_claim(claim: dict, keys: list[str], where: str) -> None:
+    unknown = set(claim) - set(CLAIM_KEYS)
+    if unknown:
+        raise ValueError(f"{where}: unknown keys {sorted(unknown)}")
+    for k in ("paper", "item", "title", "verdict", "book"):
+        if not claim.get(k):
+            raise ValueError(f"{where}: '{k}' is missing or empty")
+    if claim["paper"] not in keys:
+        raise ValueError(f"{where}: paper must be one of {keys}")
+    if claim["verdict"] not in VERDICTS:
+        raise ValueError(f"{where}: verdict {claim['verdict']!r} is not one of {VERDICTS}")
+    if claim["verdict"] == "not reproduced" and not claim.get("note"):
+        raise ValueError(f"{where}: 'not reproduced' needs a 'note' saying why")
+    if not isinstance(claim["book"], list) or not all(isinstance(x, str) for x in claim["book"]):
+        raise ValueError(f"{where}: 'book' must be a list of labels")
+    if not isinstance(claim.get("checked_by"), list):
+        raise ValueError(f"{where}: 'checked_by' must be a list")
+    if not claim["checked_by"] and claim["verdict"] != "not reproduced":
+        raise ValueError(f"{where}: a {claim['verdict']!r} entry needs a test or a cell")
+
+
+def _check_check(check: Any, where: str) -> None:
+    if not isinstance(check, dict) or not (("test" in check) ^ ("notebook" in check)):
+        raise ValueError(f"{where}: each 'checked_by' item is {{test: node id}} or "
+                         "{notebook: path, cell: id or marker: text}")
+    if "notebook" in check and not (check.get("cell") or check.get("marker")):
+        raise ValueError(f"{where}: a notebook check needs 'cell' (an id) or 'marker'")
+    if not all(isinstance(v, str) for v in check.values()):
+        raise ValueError(f"{where}: {check!r}: quote the values (a cell id such as "
+                         "30068651 would be read as a number)")
 
 
 def claims_path(app: Sphinx) -> Path:
@@ -509,7 +526,8 @@ class KeepNumbersTogether(SphinxPostTransform):
     """After the references are resolved (priority 11, after the ReferencesResolver at 10):
 
     - "Theorem 3.1" with a no-break space in the tables, so a number never wraps;
-    - in LaTeX, a test node id may break after each underscore (it is longer than a column),
+    - in LaTeX, a test node id may break after each underscore and a label after each hyphen
+      (they can be longer than a column),
       and a reference to an exercise becomes the kind sphinx-exercise writes for the PDF
       (``\\hyperref[exercise:label]{Exercise 3.2}``: its exercises have no LaTeX counter, so
       Sphinx's own ``\\ref`` would print "??").
@@ -519,33 +537,46 @@ class KeepNumbersTogether(SphinxPostTransform):
 
     def run(self, **kwargs: Any) -> None:
         latex = self.app.builder.format == "latex"
-        exercises = getattr(self.env, "sphinx_exercise_registry", {})
         for table in self.document.findall(nodes.table):
-            if not {"rpp-results-list", "rpp-claims-table"} & set(table["classes"]):
-                continue
-            for ref in table.findall(nodes.reference):
-                for text in list(ref.findall(nodes.Text)):
-                    if " " in text and len(text) <= 24:
-                        text.parent.replace(text, nodes.Text(str(text).replace(" ", "\u00a0")))
-            if latex:
-                for literal in list(table.findall(nodes.literal)):
-                    text = literal.astext()
-                    if "::" in text and len(text) > 30:
-                        literal.replace_self(breakable_literal(text))
+            if {"rpp-results-list", "rpp-claims-table"} & set(table["classes"]):
+                self.no_break_in_numbers(table)
+                if latex:
+                    self.breakable_codes(table)
         if latex:
-            for para in self.document.findall(nodes.paragraph):
-                if "rpp-results-exercises" not in para["classes"]:
-                    continue
-                for ref in list(para.findall(addnodes.number_reference)):
-                    label = ref.get("refuri", "").rpartition("#")[2]
-                    if label in exercises:
-                        ref["refid"] = label  # sphinx-exercise's ResolveLinkTextToSolutions (22)
-                        del ref["refuri"]
+            self.exercises_for_latex()
+
+    @staticmethod
+    def no_break_in_numbers(table: nodes.table) -> None:
+        for ref in table.findall(nodes.reference):
+            for text in list(ref.findall(nodes.Text)):
+                if " " in text and len(text) <= 24:
+                    text.parent.replace(text, nodes.Text(str(text).replace(" ", "\u00a0")))
+
+    @staticmethod
+    def breakable_codes(table: nodes.table) -> None:
+        for literal in list(table.findall(nodes.literal)):
+            text = literal.astext()
+            if "::" in text and len(text) > 30:
+                literal.replace_self(breakable_literal(text, "_"))
+            elif len(text) > 20:  # a label: it may break after a hyphen
+                literal.replace_self(breakable_literal(text, "-"))
+
+    def exercises_for_latex(self) -> None:
+        exercises = getattr(self.env, "sphinx_exercise_registry", {})
+        for para in self.document.findall(nodes.paragraph):
+            if "rpp-results-exercises" not in para["classes"]:
+                continue
+            for ref in list(para.findall(addnodes.number_reference)):
+                label = ref.get("refuri", "").rpartition("#")[2]
+                if label in exercises:
+                    ref["refid"] = label  # sphinx-exercise's ResolveLinkTextToSolutions (22)
+                    del ref["refuri"]
 
 
-def breakable_literal(text: str) -> list[nodes.Node]:
-    """``text`` as literal pieces with a LaTeX ``\\allowbreak`` after each underscore."""
-    pieces = re.findall(r"[^_]*_|[^_]+$", text)
+def breakable_literal(text: str, after: str) -> list[nodes.Node]:
+    """``text`` as literal pieces with a LaTeX ``\\allowbreak`` after each ``after``."""
+    sep = re.escape(after)
+    pieces = re.findall(rf"[^{sep}]*{sep}|[^{sep}]+$", text)
     out: list[nodes.Node] = []
     for k, piece in enumerate(pieces):
         if k:
