@@ -3,6 +3,9 @@
 #   make book        install everything into .venv, build the web book into _build/html
 #   make test        install everything into .venv, run pytest on tests/ (+ doctests of rpp), nbval on
 #                    book/*.ipynb, then the notebook checks (notebook_tests/) and the slow tests
+#   make test-numerics
+#                    nbval on every chapter under each lower numpy SIMD level and 1 or 2 threads
+#                    (the rounding-noise detector; .ci/run runs it)
 #   make book-fresh  like `make book`, but delete the execution cache first (re-run every notebook)
 #   make page NB=book/03_gaussian_priors.ipynb
 #                    build one chapter (plus the bibliography) into _build/page-<name>/_build/html
@@ -35,7 +38,7 @@ RUN := env PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSER
 # figure that a cell does not display explicitly would silently vanish from the book.
 BOOK_RUN := env -u MPLBACKEND PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSERSITE=1
 
-.PHONY: book book-fresh test page browser-test pdf student clean venv check-python lint
+.PHONY: book book-fresh test test-numerics page browser-test pdf student clean venv check-python lint
 
 venv: $(STAMP)
 
@@ -81,13 +84,22 @@ test: $(STAMP)
 	if [ ! -e "$$1" ]; then \
 		echo "No notebooks in book/: nbval step skipped."; \
 	else \
-		$(RUN) $(BIN)/python -m pytest -p no:cacheprovider --nbval-lax --nbval-current-env --nbval-cell-timeout=300 "$$@"; rc=$$?; \
+		$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -p tools.strict_kernel.nbval_plugin \
+			--nbval-lax --nbval-current-env --nbval-cell-timeout=300 "$$@"; rc=$$?; \
 		if [ $$rc -eq 5 ]; then echo "ERROR: nbval collected no notebook cells" >&2; fi; \
 		exit $$rc; \
 	fi
 	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto -m "slow or notebook" notebook_tests/ tests/; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests in notebook_tests/" >&2; fi; \
 	exit $$rc
+
+# The rounding-noise detector (.ci/run runs it after `make test`): nbval on every chapter again
+# under each lower numpy SIMD dispatch level this CPU supports and with one BLAS/OpenMP thread as
+# well as two (tools/numerics_matrix.py; `--list` prints the passes). As in `make test`, numpy's
+# RuntimeWarnings (overflow, divide by zero, invalid value) in chapter cells are errors
+# (tools/strict_kernel/): a cell silences one only with np.errstate and a comment saying why.
+test-numerics: $(STAMP)
+	@$(RUN) $(BIN)/python tools/numerics_matrix.py
 
 # One page (a chapter notebook or a .md page) with the bibliography, through a temporary
 # table of contents and configuration (only the pages of that toc are read). References to
