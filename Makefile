@@ -38,30 +38,36 @@ RUN := env PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSER
 # figure that a cell does not display explicitly would silently vanish from the book.
 BOOK_RUN := env -u MPLBACKEND PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSERSITE=1
 
-.PHONY: book book-fresh test test-numerics page browser-test pdf student clean venv check-python lint
+.PHONY: lock book book-fresh test test-numerics page browser-test pdf student clean venv check-python lint
 
 venv: $(STAMP)
 
-# The book is tested on Python 3.11 (requirements.txt is its lock); older Pythons stop here.
+# The book is tested on Python 3.11 only (the locks are resolved for it); older Pythons stop here.
 check-python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null || { \
 		echo "ERROR: '$(PYTHON)' is not Python >= 3.11 (found: $$($(PYTHON) --version 2>&1))." \
 		     "Install Python 3.11 and run e.g. 'make test PYTHON=python3.11'." >&2; exit 2; }
 
-# Re-installs only when requirements.txt or pyproject.toml change (or the venv is missing).
-# With uv on the PATH, uv creates the venv and installs the same pinned lock (faster);
-# otherwise python -m venv and pip.
-$(STAMP): requirements.txt pyproject.toml | check-python
+# Re-installs only when a lock or pyproject.toml changes (or the venv is missing). Both locks:
+# requirements-dev.txt (the developers' tools) includes requirements.txt (the reader's
+# environment); every file is checked against its SHA-256 (--require-hashes). With uv on the
+# PATH, uv creates the venv and installs the same locks (faster); otherwise python -m venv and pip.
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml | check-python
 ifneq ($(UV),)
 	@test -x $(BIN)/python || $(UV) venv --quiet --seed --python $(PYTHON) $(VENV)
-	$(UV) pip install --quiet --python $(BIN)/python -r requirements.txt
+	$(UV) pip install --quiet --python $(BIN)/python --require-hashes -r requirements-dev.txt
 	$(UV) pip install --quiet --python $(BIN)/python --no-deps -e .
 else
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --disable-pip-version-check --quiet -r requirements.txt
+	$(BIN)/python -m pip install --disable-pip-version-check --quiet --require-hashes -r requirements-dev.txt
 	$(BIN)/python -m pip install --disable-pip-version-check --quiet --no-deps -e .
 endif
 	@touch $@
+
+# Regenerates requirements.txt and requirements-dev.txt from pyproject.toml with uv, keeping the
+# current versions where it can (UPGRADE=1: the newest allowed); tools/lock.py.
+lock:
+	$(PYTHON) tools/lock.py $(if $(UPGRADE),--upgrade)
 
 book: $(STAMP)
 	$(BOOK_RUN) $(BIN)/jupyter-book build . $(JB_FLAGS)
