@@ -94,9 +94,11 @@ def test_detector_runs_every_lower_simd_level_with_one_and_two_threads():
     found = [f for f in info["dispatch"] if info["features"].get(f)]
     if not found:
         pytest.skip("numpy dispatches nothing on this CPU: one level only")
-    assert set(cfgs[-1]["disable"]) == set(found), "the last pass must run at numpy's baseline"
-    levels = [f for f in found if f.startswith("X86_V")]
-    assert len(cfgs) == 1 + (len(levels) if levels else 1)
+    sets = [set(c["disable"]) for c in cfgs[1:]]
+    assert sets and all(a < b for a, b in zip(sets, sets[1:])), "each pass must go one level lower"
+    assert set(found[found.index(min(sets[-1], key=found.index)):]) == sets[-1]
+    if any(f.startswith("X86_V") for f in found):  # numpy >= 2.4: the last pass is the baseline
+        assert sets[-1] == set(found) and len(cfgs) == 1 + sum(f.startswith("X86_V") for f in found)
     if len(cfgs) > 2:
         assert {c["threads"] for c in cfgs} == {1, 2}
     for cfg in cfgs[1:]:

@@ -34,17 +34,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: OpenBLAS core type of a CPU at each x86-64 micro-architecture level.
-CORETYPE = {"X86_V4": "SkylakeX", "X86_V3": "Haswell", "X86_V2": "Nehalem"}
+#: OpenBLAS core type of a CPU without the level that is disabled (x86-64-v4, v3).
+CORETYPE = {"X86_V4": "Haswell", "AVX512F": "Haswell", "X86_V3": "Nehalem", "AVX2": "Nehalem"}
 THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def _numpy_features(env: dict[str, str]) -> dict:
     code = (
         "import json, numpy\n"
-        "from numpy._core._multiarray_umath import __cpu_baseline__ as b, __cpu_dispatch__ as d, "
-        "__cpu_features__ as f\n"
-        "print(json.dumps({'baseline': list(b), 'dispatch': list(d), 'features': f}))"
+        "try:\n"
+        "    from numpy._core import _multiarray_umath as m\n"
+        "except ImportError:  # numpy < 2\n"
+        "    from numpy.core import _multiarray_umath as m\n"
+        "print(json.dumps({'baseline': list(m.__cpu_baseline__), 'dispatch': list(m.__cpu_dispatch__),"
+        " 'features': m.__cpu_features__}))"
     )
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True)
     return json.loads(out.stdout)
@@ -56,6 +59,8 @@ def passes() -> list[dict]:
     found = [name for name in info["dispatch"] if info["features"].get(name)]
     if any(name.startswith("X86_V") for name in found):
         levels = [name for name in found if name.startswith("X86_V")]
+    elif "AVX2" in found:  # numpy < 2.4 names the x86-64-v3 and v4 levels by their features
+        levels = [name for name in ("AVX2", "AVX512F") if name in found]
     else:
         levels = found[:1]  # elsewhere: the baseline only (every dispatched feature disabled)
     out = [{"label": "default SIMD, 1 thread", "disable": [], "threads": 1, "coretype": None}]
@@ -66,7 +71,7 @@ def passes() -> list[dict]:
             "label": f"{' '.join(disable)} disabled (runs at {below}), {2 - k % 2} thread{'s' if k % 2 == 0 else ''}",
             "disable": disable,
             "threads": 2 - k % 2,
-            "coretype": CORETYPE.get(below),
+            "coretype": CORETYPE.get(level),
             "expect_off": disable,
         })
     return out
