@@ -3,6 +3,9 @@
 #   make book        install everything into .venv, build the web book into _build/html
 #   make test        install everything into .venv, run pytest on tests/ (+ doctests of rpp), nbval on
 #                    book/*.ipynb, then the notebook checks (notebook_tests/) and the slow tests
+#   make test-numerics
+#                    nbval on every chapter under each lower numpy SIMD level and 1 or 2 threads
+#                    (the rounding-noise detector; .ci/run runs it)
 #   make book-fresh  like `make book`, but delete the execution cache first (re-run every notebook)
 #   make page NB=book/03_gaussian_priors.ipynb
 #                    build one chapter (plus the bibliography) into _build/page-<name>/_build/html
@@ -35,30 +38,36 @@ RUN := env PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSER
 # figure that a cell does not display explicitly would silently vanish from the book.
 BOOK_RUN := env -u MPLBACKEND PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSERSITE=1
 
-.PHONY: book book-fresh test page browser-test pdf student clean venv check-python lint
+.PHONY: lock book book-fresh test test-numerics page browser-test pdf student clean venv check-python lint
 
 venv: $(STAMP)
 
-# The book is tested on Python 3.11 (requirements.txt is its lock); older Pythons stop here.
+# The book is tested on Python 3.11 only (the locks are resolved for it); older Pythons stop here.
 check-python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null || { \
 		echo "ERROR: '$(PYTHON)' is not Python >= 3.11 (found: $$($(PYTHON) --version 2>&1))." \
 		     "Install Python 3.11 and run e.g. 'make test PYTHON=python3.11'." >&2; exit 2; }
 
-# Re-installs only when requirements.txt or pyproject.toml change (or the venv is missing).
-# With uv on the PATH, uv creates the venv and installs the same pinned lock (faster);
-# otherwise python -m venv and pip.
-$(STAMP): requirements.txt pyproject.toml | check-python
+# Re-installs only when a lock or pyproject.toml changes (or the venv is missing). Both locks:
+# requirements-dev.txt (the developers' tools) includes requirements.txt (the reader's
+# environment); every file is checked against its SHA-256 (--require-hashes). With uv on the
+# PATH, uv creates the venv and installs the same locks (faster); otherwise python -m venv and pip.
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml | check-python
 ifneq ($(UV),)
 	@test -x $(BIN)/python || $(UV) venv --quiet --seed --python $(PYTHON) $(VENV)
-	$(UV) pip install --quiet --python $(BIN)/python -r requirements.txt
+	$(UV) pip install --quiet --python $(BIN)/python --require-hashes -r requirements-dev.txt
 	$(UV) pip install --quiet --python $(BIN)/python --no-deps -e .
 else
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --disable-pip-version-check --quiet -r requirements.txt
+	$(BIN)/python -m pip install --disable-pip-version-check --quiet --require-hashes -r requirements-dev.txt
 	$(BIN)/python -m pip install --disable-pip-version-check --quiet --no-deps -e .
 endif
 	@touch $@
+
+# Regenerates requirements.txt and requirements-dev.txt from pyproject.toml with uv, keeping the
+# current versions where it can (UPGRADE=1: the newest allowed); tools/lock.py.
+lock:
+	$(PYTHON) tools/lock.py $(if $(UPGRADE),--upgrade)
 
 book: $(STAMP)
 	$(BOOK_RUN) $(BIN)/jupyter-book build . $(JB_FLAGS)
@@ -81,13 +90,22 @@ test: $(STAMP)
 	if [ ! -e "$$1" ]; then \
 		echo "No notebooks in book/: nbval step skipped."; \
 	else \
-		$(RUN) $(BIN)/python -m pytest -p no:cacheprovider --nbval-lax --nbval-current-env --nbval-cell-timeout=300 "$$@"; rc=$$?; \
+		$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -p tools.strict_kernel.nbval_plugin \
+			--nbval-lax --nbval-current-env --nbval-cell-timeout=300 "$$@"; rc=$$?; \
 		if [ $$rc -eq 5 ]; then echo "ERROR: nbval collected no notebook cells" >&2; fi; \
 		exit $$rc; \
 	fi
 	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto -m "slow or notebook" notebook_tests/ tests/; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests in notebook_tests/" >&2; fi; \
 	exit $$rc
+
+# The rounding-noise detector (.ci/run runs it after `make test`): nbval on every chapter again
+# under each lower numpy SIMD dispatch level this CPU supports and with one BLAS/OpenMP thread as
+# well as two (tools/numerics_matrix.py; `--list` prints the passes). As in `make test`, numpy's
+# RuntimeWarnings (overflow, divide by zero, invalid value) in chapter cells are errors
+# (tools/strict_kernel/): a cell silences one only with np.errstate and a comment saying why.
+test-numerics: $(STAMP)
+	@$(RUN) $(BIN)/python tools/numerics_matrix.py
 
 # One page (a chapter notebook or a .md page) with the bibliography, through a temporary
 # table of contents and configuration (only the pages of that toc are read). References to

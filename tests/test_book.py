@@ -510,8 +510,14 @@ def test_config_keeps_execution_honest():
 
 
 def test_requirements_are_pinned():
-    lines = [ln.strip() for ln in (ROOT / "requirements.txt").read_text().splitlines()]
-    reqs = [ln for ln in lines if ln and not ln.startswith("#")]
+    """Both locks (requirements.txt, the reader's; requirements-dev.txt, the developers') pin
+    every requirement exactly; their hashes are checked in tests/test_packaging.py."""
+    reqs = []
+    for lock in ("requirements.txt", "requirements-dev.txt"):
+        for ln in (ROOT / lock).read_text().splitlines():
+            ln = re.sub(r"\s*;[^\\]*", "", ln).rstrip(" \\").strip()  # markers, continuation
+            if ln and not ln.startswith(("#", "--hash=", "-r ")):
+                reqs.append(ln)
     unpinned = [ln for ln in reqs if not re.fullmatch(r"[A-Za-z0-9_.\-\[\]]+==[A-Za-z0-9_.+\-!]+", ln)]
     assert not unpinned, f"unpinned or editable requirement lines: {unpinned}"
     names = {re.split(r"==", ln)[0].lower().replace("_", "-") for ln in reqs}

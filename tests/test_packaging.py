@@ -3,7 +3,9 @@
 - every third-party module imported by ``rpp/`` is a runtime dependency (or, for POT, the
   optional ``[ot]`` extra that ``rpp`` can do without);
 - every third-party module imported by a chapter notebook is installed by ``[book]``;
-- every dependency has a lower bound, and the pinned lock (requirements.txt) satisfies it;
+- every dependency has a lower bound, and the pinned locks satisfy it: requirements.txt (the
+  reader's environment, [book]) and requirements-dev.txt (the developers', [dev]; it includes
+  requirements.txt), both with a SHA-256 for every pin; Binder's runtime.txt is Python 3.11;
 - one version string: ``rpp.__version__`` is the installed distribution's, which is
   pyproject's, which is CITATION.cff's;
 - the data ship as package data.
@@ -108,24 +110,69 @@ def test_every_module_a_chapter_imports_is_installed_by_the_book_extra():
     assert {"matplotlib", "sympy"} <= RUNTIME
 
 
+PIN_RE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+?)(?:\s*;[^\\]*)?\s*\\?$")
+
+
+def _lock(path: Path) -> tuple[dict[str, str], list[str]]:
+    """{name: version} of a hashed lock, and its problems (a pin without a hash, a stray line)."""
+    pins, problems, current = {}, [], None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#") or line.startswith("-r "):
+            continue
+        if line.startswith(" "):
+            if not re.fullmatch(r"\s+--hash=sha256:[0-9a-f]{64}( \\)?", line):
+                problems.append(f"{path.name}: not a hash line: {line!r}")
+            elif current:
+                current[1] = True
+            continue
+        if current and not current[1]:
+            problems.append(f"{path.name}: {current[0]} has no --hash")
+        m = PIN_RE.match(line)
+        if not m:
+            problems.append(f"{path.name}: not a pin: {line!r}")
+            current = None
+            continue
+        name = m.group(1).lower().replace("_", "-")
+        if name in pins:
+            problems.append(f"{path.name}: {name} pinned twice")
+        pins[name] = m.group(2)
+        current = [name, False]
+    if current and not current[1]:
+        problems.append(f"{path.name}: {current[0]} has no --hash")
+    return pins, problems
+
+
+def test_locks_are_hashed_layered_and_for_python_311():
+    reader, p1 = _lock(ROOT / "requirements.txt")
+    dev, p2 = _lock(ROOT / "requirements-dev.txt")
+    assert not p1 + p2, "\n".join(p1 + p2)
+    dev_text = (ROOT / "requirements-dev.txt").read_text(encoding="utf-8")
+    assert "-r requirements.txt" in dev_text.splitlines(), "requirements-dev.txt must include the reader's lock"
+    assert not set(reader) & set(dev), f"pinned in both locks: {sorted(set(reader) & set(dev))}"
+    for tool in ("ruff", "mypy", "selenium", "pytest", "nbval", "hypothesis"):
+        assert tool in dev and tool not in reader, f"{tool} belongs to the developers' lock only"
+    assert "python-3.11" in (ROOT / "runtime.txt").read_text(encoding="utf-8").split(), "Binder's runtime.txt"
+    assert PROJECT["requires-python"] == ">=3.11"
+
+
 def test_dependencies_have_lower_bounds_that_the_lock_satisfies():
     from packaging.requirements import Requirement
 
-    lock = {}
-    for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            name, _, version = line.partition("==")
-            lock[name.strip().lower()] = version.strip()
-    reqs = list(PROJECT["dependencies"])
-    for extra in PROJECT["optional-dependencies"].values():
-        reqs += [r for r in extra if _name(r) != PROJECT["name"]]
-    for text in reqs:
-        req = Requirement(text)
-        assert any(s.operator in (">=", "~=", "==") for s in req.specifier), (
-            f"{text}: give a lower bound")
-        name = req.name.lower()
-        assert name in lock, f"{name} is not pinned in requirements.txt"
-        assert req.specifier.contains(lock[name]), f"the lock's {name}=={lock[name]} violates {text}"
+    reader, _ = _lock(ROOT / "requirements.txt")
+    dev, _ = _lock(ROOT / "requirements-dev.txt")
+    extras = PROJECT["optional-dependencies"]
+    for extra, reqs in [("", PROJECT["dependencies"])] + sorted(extras.items()):
+        # the reader's lock installs the runtime and [book] (with [ot]); the developers' the rest
+        lock = reader if extra in ("", "book", "ot") else {**reader, **dev}
+        where = "requirements.txt" if extra in ("", "book", "ot") else "requirements(-dev).txt"
+        for text in reqs:
+            req = Requirement(text)
+            if req.name.lower() == PROJECT["name"]:
+                continue
+            assert any(s.operator in (">=", "~=", "==") for s in req.specifier), f"{text}: give a lower bound"
+            name = req.name.lower().replace("_", "-")
+            assert name in lock, f"{name} ([{extra or 'runtime'}]) is not pinned in {where}"
+            assert req.specifier.contains(lock[name]), f"the lock's {name}=={lock[name]} violates {text}"
     assert "mpmath" not in RUNTIME, "mpmath is a test oracle, not a runtime dependency"
 
 

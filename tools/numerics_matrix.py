@@ -1,0 +1,135 @@
+"""Rounding-noise detector: run every chapter under each numpy SIMD level of this CPU and thread count.
+
+``make test-numerics`` (run by ``.ci/run``) calls this script.  A chapter whose verdict depends
+on rounding noise (which SIMD path numpy's ufuncs take, how many BLAS threads sum a product)
+passes on the machine it was written on and fails on a reader's.  Here nbval re-runs every
+chapter, with numpy's floating-point RuntimeWarnings as errors (``tools/strict_kernel``), under
+
+* the default dispatch with one BLAS/OpenMP thread (``make test`` already ran it with the
+  machine's threads), and
+* each lower dispatch level this CPU supports, from the highest down to the baseline: numpy's
+  ``NPY_DISABLE_CPU_FEATURES`` with that level and every level above it, OpenBLAS's kernels for
+  a CPU of that level (``OPENBLAS_CORETYPE``), alternately two threads and one.
+
+On an x86-64 machine with AVX-512 (numpy 2.4 names) that is three passes: default SIMD with one
+thread; ``X86_V4 AVX512_ICL AVX512_SPR`` disabled (AVX2, OpenBLAS ``Haswell``) with two threads;
+``X86_V3`` and above disabled (the ``X86_V2`` baseline, OpenBLAS ``Nehalem``) with one thread.
+On other architectures the lower level is the baseline (every dispatched feature disabled).
+Every pass first checks, in a fresh interpreter, that numpy really runs at that level.
+
+    python tools/numerics_matrix.py            # all passes; exit 1 if any fails
+    python tools/numerics_matrix.py --list     # print the passes only
+    python tools/numerics_matrix.py --pass 2 book/03_gaussian_priors.ipynb
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: OpenBLAS core type of a CPU without the level that is disabled (x86-64-v4, v3).
+CORETYPE = {"X86_V4": "Haswell", "AVX512F": "Haswell", "X86_V3": "Nehalem", "AVX2": "Nehalem"}
+THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def _numpy_features(env: dict[str, str]) -> dict:
+    code = (
+        "import json, numpy\n"
+        "try:\n"
+        "    from numpy._core import _multiarray_umath as m\n"
+        "except ImportError:  # numpy < 2\n"
+        "    from numpy.core import _multiarray_umath as m\n"
+        "print(json.dumps({'baseline': list(m.__cpu_baseline__), 'dispatch': list(m.__cpu_dispatch__),"
+        " 'features': m.__cpu_features__}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def passes() -> list[dict]:
+    """The configurations, each a dict with a label and the environment variables it sets."""
+    info = _numpy_features(dict(os.environ, NPY_DISABLE_CPU_FEATURES=""))
+    found = [name for name in info["dispatch"] if info["features"].get(name)]
+    if any(name.startswith("X86_V") for name in found):
+        levels = [name for name in found if name.startswith("X86_V")]
+    elif "AVX2" in found:  # numpy < 2.4 names the x86-64-v3 and v4 levels by their features
+        levels = [name for name in ("AVX2", "AVX512F") if name in found]
+    else:
+        levels = found[:1]  # elsewhere: the baseline only (every dispatched feature disabled)
+    out = [{"label": "default SIMD, 1 thread", "disable": [], "threads": 1, "coretype": None}]
+    for k, level in enumerate(reversed(levels)):
+        disable = found[found.index(level):]
+        below = found[found.index(level) - 1] if found.index(level) > 0 else info["baseline"][-1]
+        out.append({
+            "label": f"{' '.join(disable)} disabled (runs at {below}), {2 - k % 2} thread{'s' if k % 2 == 0 else ''}",
+            "disable": disable,
+            "threads": 2 - k % 2,
+            "coretype": CORETYPE.get(level),
+            "expect_off": disable,
+        })
+    return out
+
+
+def environment(cfg: dict) -> dict[str, str]:
+    env = dict(os.environ)
+    env["NPY_DISABLE_CPU_FEATURES"] = " ".join(cfg["disable"])
+    for var in THREAD_VARS:
+        env[var] = str(cfg["threads"])
+    if cfg["coretype"]:
+        env["OPENBLAS_CORETYPE"] = cfg["coretype"]
+    else:
+        env.pop("OPENBLAS_CORETYPE", None)
+    return env
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--list", action="store_true", help="print the passes and exit")
+    parser.add_argument("--pass", dest="only", type=int, help="run only this pass (1-based)")
+    parser.add_argument("notebooks", nargs="*", help="default: book/*.ipynb")
+    args = parser.parse_args(argv)
+    cfgs = passes()
+    for i, cfg in enumerate(cfgs, 1):
+        print(f"pass {i}: {cfg['label']}" + (f", OPENBLAS_CORETYPE={cfg['coretype']}" if cfg["coretype"] else ""))
+    if args.list:
+        return 0
+    notebooks = args.notebooks or sorted(str(p.relative_to(ROOT)) for p in (ROOT / "book").glob("*.ipynb"))
+    if not notebooks:
+        print("ERROR: no notebooks in book/", file=sys.stderr)
+        return 2
+    failed = []
+    for i, cfg in enumerate(cfgs, 1):
+        if args.only is not None and i != args.only:
+            continue
+        env = environment(cfg)
+        feats = _numpy_features(env)["features"]
+        still_on = [name for name in cfg.get("expect_off", []) if feats.get(name)]
+        if still_on:
+            print(f"ERROR: NPY_DISABLE_CPU_FEATURES did not disable {still_on}", file=sys.stderr)
+            return 2
+        print(f"== pass {i}: {cfg['label']}", flush=True)
+        start = time.monotonic()
+        rc = subprocess.call(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "tools.strict_kernel.nbval_plugin",
+             "-q", "--nbval-lax", "--nbval-current-env", "--nbval-cell-timeout=300", *notebooks],
+            env=env, cwd=ROOT,
+        )
+        print(f"== pass {i} {'passed' if rc == 0 else f'FAILED (pytest exit {rc})'} in {time.monotonic() - start:.0f} s",
+              flush=True)
+        if rc != 0:
+            failed.append(f"pass {i} ({cfg['label']})")
+    if failed:
+        print("ERROR: the chapters fail under " + "; ".join(failed), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
