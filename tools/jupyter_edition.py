@@ -809,12 +809,14 @@ class Edition:
     repo_url: str | None = None
     commit: str | None = None
     cache: Path | None = None
+    index: BookIndex | None = None
 
     def __post_init__(self):
-        self.index = BookIndex.load(self.root, self.web_url, self.cache)
-        sha, self.dirty = git_commit(self.root)
+        """``commit`` (default: HEAD of ``root``) is what the launch cells install; ``index``
+        (default: the Sphinx environment of ``root``) may come from another copy of the book."""
+        self.index = self.index or BookIndex.load(self.root, self.web_url, self.cache)
         if self.commit is None:
-            self.commit = sha
+            self.commit, self.dirty = git_commit(self.root)
         else:
             self.dirty = False
         self.repo_url = self.repo_url or repository_url(self.root)
