@@ -233,6 +233,21 @@ def test_numbers_and_links_are_the_web_books(editions, path):
     assert n_links > 10 and n_boxes > 0, f"{path.name}: only {n_links} links and {n_boxes} boxes checked"
 
 
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_launch_buttons_open_the_published_jupyter_edition(path):
+    """Colab and Binder open the chapter on the branch ``--publish`` writes, at its own path."""
+    if not (HTML / "index.html").is_file():
+        pytest.fail(f"no built book in {HTML}: run `make book` first", pytrace=False)
+    soup = _page(f"{jupyter_edition._docname(path, ROOT)}.html")
+    links = {a.get_text(" ", strip=True): a["href"] for a in soup.select("a[href]")
+             if "colab.research" in a["href"] or "mybinder" in a["href"]}
+    repo = jupyter_edition.repository_url(ROOT).removeprefix("https://github.com/")
+    branch, notebook = jupyter_edition.EDITION_BRANCH, f"book/{path.name}"
+    assert set(links.values()) == {
+        f"https://colab.research.google.com/github/{repo}/blob/{branch}/{notebook}",
+        f"https://mybinder.org/v2/gh/{repo}/{branch}?urlpath=tree/{notebook}"}, links
+
+
 def test_the_check_catches_a_wrong_number(editions):
     """The number check must fail on a notebook whose number differs from the web book's."""
     path = CHAPTERS[2] if len(CHAPTERS) > 2 else CHAPTERS[0]

@@ -4,8 +4,9 @@ the notebook's commit from its first cell, then runs the chapter.
 1. The repository is cloned into a temporary folder and a commit is added there that ships a
    probe module (``rpp/_launch_probe.py`` holding a random token): only an ``rpp`` installed from
    *that* commit has it.
-2. The Jupyter edition of the chapter is generated for that commit, with the clone as its
-   repository: its first cell installs ``rpp-book[extras] @ git+file://<clone>@<sha>``.
+2. The Jupyter edition of that commit is published onto the clone's branch ``jupyter``
+   (``tools/jupyter_edition.py --publish``, as in the README's "Releasing"), with the clone as its
+   repository: a chapter's first cell installs ``rpp-book[extras] @ git+file://<clone>@<sha>``.
 3. A fresh virtual environment (``python -m venv``, no ``rpp-book`` in it) sees the book's
    pinned third-party packages through a ``.pth`` file pointing to an overlay of ``.venv``'s
    site-packages without ``rpp-book`` (no network: the packages are not downloaded, and pip runs
@@ -52,15 +53,34 @@ def _git(*args, cwd: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def clone(tmp_path_factory) -> tuple[Path, str, str]:
-    """(clone, sha, token): the repository's HEAD plus one commit with the probe module."""
+def index():
+    return jupyter_edition.BookIndex.load(ROOT)
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory, index) -> tuple[Path, str, str]:
+    """(clone, sha, token): the repository's HEAD plus one commit with the probe module, and
+    the Jupyter edition of that commit published onto the clone's branch ``jupyter`` (as the
+    README's "Releasing" does), with the clone as the repository the launch cells install from."""
     clone = tmp_path_factory.mktemp("launch") / "clone"
     _git("clone", "--quiet", "--no-hardlinks", str(ROOT), str(clone), cwd=ROOT)
     token = secrets.token_hex(8)
     (clone / "rpp" / "_launch_probe.py").write_text(f'TOKEN = "{token}"\n', encoding="utf-8")
     _git("add", "rpp/_launch_probe.py", cwd=clone)
     _git("commit", "--quiet", "-m", "launch probe", cwd=clone)
-    return clone, _git("rev-parse", "HEAD", cwd=clone), token
+    sha = _git("rev-parse", "HEAD", cwd=clone)
+    jupyter_edition.publish(clone, "jupyter", repo_url=f"file://{clone}", index=index)
+    assert _git("rev-parse", "HEAD", cwd=clone) == sha and not _git("status", "--porcelain", cwd=clone)
+    return clone, sha, token
+
+
+def test_published_branch_holds_both_editions(clone):
+    repo, sha, _ = clone
+    files = set(_git("ls-tree", "-r", "--name-only", "jupyter", cwd=repo).splitlines())
+    chapters = [p.name for p in jupyter_edition.toc_chapters(ROOT)]
+    assert files == {"README.md", "requirements.txt", *(f"book/{c}" for c in chapters),
+                     *(f"student/{c}" for c in chapters)}, files
+    assert sha in _git("show", "jupyter:README.md", cwd=repo)
 
 
 @pytest.fixture
@@ -95,19 +115,13 @@ def fresh_venv(tmp_path_factory) -> Path:
     return venv
 
 
-@pytest.fixture(scope="module")
-def index():
-    return jupyter_edition.BookIndex.load(ROOT)
-
-
 @pytest.mark.parametrize("stem", list(CHAPTERS))
 def test_launch_cell_installs_the_commit_and_the_chapter_runs(clone, fresh_venv, index, stem,
                                                              tmp_path, monkeypatch):
     from nbclient import NotebookClient
 
     repo, sha, token = clone
-    edition = jupyter_edition.Edition(repo, repo_url=f"file://{repo}", commit=sha, index=index)
-    nb = edition.notebook(repo / "book" / f"{stem}.ipynb")
+    nb = nbformat.reads(_git("show", f"jupyter:book/{stem}.ipynb", cwd=repo), as_version=4)  # as published
     first = nb.cells[0]
     assert jupyter_edition.LAUNCH_TAG in first.metadata.tags
     requirement = f"rpp-book{'[' + ','.join(CHAPTERS[stem]) + ']' if CHAPTERS[stem] else ''} @ git+file://{repo}@{sha}"

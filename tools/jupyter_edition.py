@@ -852,6 +852,61 @@ class Edition:
         return written
 
 
+PUBLISHED_README = """# The RPP Book: the Jupyter edition
+
+Generated from commit {commit} of the book's repository by `tools/jupyter_edition.py --publish`;
+do not edit: every file here is rewritten at the next release.
+
+- `book/NN_slug.ipynb`: every chapter as Jupyter, JupyterLab and Colab render it (the web book's
+  launch buttons open these); its first cell installs `rpp` from commit {commit} with the extras
+  the chapter imports.
+- `student/NN_slug.ipynb`: the same without the solutions of the exercises.
+- `requirements.txt`: the book's pinned environment (Binder builds it).
+"""
+
+
+def _git_out(root: Path, *args: str, env: dict | None = None, data: bytes | None = None) -> str:
+    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, input=data,
+                          env=env).stdout.decode().strip()
+
+
+def publish(root: Path = ROOT, branch: str = EDITION_BRANCH, web_url: str = WEB_URL,
+            message: str | None = None, *, repo_url: str | None = None,
+            index: BookIndex | None = None) -> str:
+    """Commit the Jupyter and student editions of HEAD onto ``branch`` (created if missing).
+
+    The branch holds ``book/*.ipynb`` (the Jupyter edition, at the paths of the source chapters,
+    so the launch buttons' ``<branch>/book/NN_slug.ipynb`` opens it), ``student/*.ipynb``,
+    ``requirements.txt`` and a README. Its parent is the branch's previous tip; nothing else of
+    the repository is touched (a temporary index, no checkout). Returns the new commit. Refuses
+    a work tree that differs from HEAD: the launch cells must install what was published.
+    ``repo_url`` and ``index`` as for :class:`Edition` (the tests publish a local clone).
+    """
+    edition = Edition(root, web_url, repo_url=repo_url, index=index)
+    if edition.dirty:
+        raise EditionError("the work tree differs from HEAD: commit first, then publish")
+    chapters = toc_chapters(root)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        files = {}
+        for kind, folder in ((False, "book"), (True, "student")):
+            for path in edition.write(chapters, out / folder, student=kind):
+                files[f"{folder}/{path.name}"] = path.read_bytes()
+        files["requirements.txt"] = (root / "requirements.txt").read_bytes()
+        files["README.md"] = PUBLISHED_README.format(commit=edition.commit).encode()
+        env = {**os.environ, "GIT_INDEX_FILE": str(out / "index")}
+        for name, data in sorted(files.items()):
+            blob = _git_out(root, "hash-object", "-w", "--stdin", data=data)
+            _git_out(root, "update-index", "--add", "--cacheinfo", f"100644,{blob},{name}", env=env)
+        tree = _git_out(root, "write-tree", env=env)
+    parent = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}"], cwd=root,
+                            capture_output=True, text=True).stdout.strip()
+    message = message or f"Jupyter edition of {edition.commit}"
+    commit = _git_out(root, "commit-tree", tree, *(["-p", parent] if parent else []), "-m", message)
+    _git_out(root, "update-ref", f"refs/heads/{branch}", commit, *([parent] if parent else []))
+    return commit
+
+
 def toc_chapters(root: Path = ROOT) -> list[Path]:
     from student_edition import toc_chapters as chapters
 
@@ -867,11 +922,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repo-url", default=None, help="the repository the launch cell installs from "
                         "(default: repository.url of _config.yml)")
     parser.add_argument("--commit", default=None, help="the commit the launch cell installs (default: HEAD)")
+    parser.add_argument("--publish", action="store_true", help=f"commit both editions of HEAD onto the "
+                        f"branch --branch (default {EDITION_BRANCH}); see README, Releasing")
+    parser.add_argument("--branch", default=EDITION_BRANCH, help=argparse.SUPPRESS)
     parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     parser.add_argument("--build-env", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.build_env:
         _build_environment(args.root, args.build_env)
+        return 0
+    if args.publish:
+        commit = publish(args.root, args.branch, args.web_url)
+        print(f"branch {args.branch} -> {commit}; publish it with: git push origin {args.branch}")
         return 0
     edition = Edition(args.root, args.web_url, args.repo_url, args.commit)
     if edition.dirty:
