@@ -182,10 +182,14 @@ def leaks(original: nbformat.NotebookNode, student: nbformat.NotebookNode) -> li
     return found
 
 
+_JUPYTER_EXERCISE_RE = re.compile(r"^>\s*\*\*Exercise (?:\d+|[A-Z])\.\d+\*\*", re.M)
+
+
 def first_exercise_index(nb: nbformat.NotebookNode) -> int | None:
-    """Index of the first cell with an ``{exercise}`` directive (None if there is none)."""
-    return next((i for i, c in enumerate(nb.cells)
-                 if c.cell_type == "markdown" and _EXERCISE_RE.search(c.source)), None)
+    """Index of the first cell with an exercise: an ``{exercise}`` directive (MyST) or, in the
+    Jupyter edition, its blockquote ``> **Exercise 3.1**`` (None if there is none)."""
+    return next((i for i, c in enumerate(nb.cells) if c.cell_type == "markdown"
+                 and (_EXERCISE_RE.search(c.source) or _JUPYTER_EXERCISE_RE.search(c.source))), None)
 
 
 def toc_chapters(root: Path = ROOT) -> list[Path]:
