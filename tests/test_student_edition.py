@@ -331,3 +331,45 @@ def test_an_import_from_no_dependency_is_an_error():
     nb.cells = [nbformat.v4.new_code_cell("%matplotlib inline\nimport numpy\nimport not_a_dependency_xyz")]
     with pytest.raises(jupyter_edition.EditionError, match="not_a_dependency_xyz"):
         jupyter_edition.required_extras(nb)
+
+
+# --------------------------------------------------------------------------------------------
+# The conversion of MyST (tools/jupyter_edition.py), on small inputs
+# --------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def book_index():
+    return jupyter_edition.BookIndex.load(ROOT)
+
+
+def _convert(index, text, docname="book/03_gaussian_priors"):
+    return jupyter_edition.convert_markdown(text, jupyter_edition._Context(index, docname))
+
+
+def test_conversion_numbers_links_and_math(book_index):
+    label = next(k for k, v in book_index.env.proof_list.items() if v["docname"] == "book/03_gaussian_priors"
+                 and v["realtype"] == "theorem")
+    kind, number, url = book_index.proof(label)
+    out = _convert(book_index, f"(sec-x)=\nSee {{prf:ref}}`{label}` and {{prf:ref}}`this one <{label}>`.")
+    assert out == f"See [Theorem {number}]({url}) and [this one]({url}).", out
+    eq = next(k for k, (doc, _) in book_index.env.domaindata["math"]["objects"].items() if doc == "book/02_renyi_rpp")
+    n, eq_url = book_index.equation(eq)
+    assert _convert(book_index, f"By {{eq}}`{eq}`.") == f"By [({n})]({eq_url})."
+    block = _convert(book_index, f"```{{math}}\n:label: {eq}\na = b \\\\\nc = d\n```")
+    assert block == f"$$ \\begin{{split}}a = b \\\\ c = d\\end{{split}} \\tag{{{n}}} $$", block
+
+
+def test_blockquoted_math_stays_on_one_line(book_index):
+    out = _convert(book_index, ":::{note}\nText $a +\nb$ and\n\n$$\nx = 1\n$$\n:::")
+    assert out.splitlines() == ["> **Note.**", ">", "> Text $a + b$ and", ">", "> $$ x = 1 $$"], out
+
+
+@pytest.mark.parametrize("text, match", [
+    (":::{unknown-directive}\nx\n:::", "unknown-directive"),
+    ("{unknownrole}`x`", "unknownrole"),
+    ("{prf:ref}`thm-does-not-exist`", "thm-does-not-exist"),
+    ("{cite:t}`nobody2099`", "nobody2099"),
+])
+def test_conversion_refuses_what_it_cannot_render(book_index, text, match):
+    with pytest.raises(jupyter_edition.EditionError, match=match):
+        _convert(book_index, text)

@@ -52,7 +52,6 @@ import argparse
 import ast
 import copy
 import hashlib
-import json
 import os
 import pickle
 import re
@@ -455,7 +454,7 @@ def _details(summary: str, body: list[str]) -> list[str]:
 
 
 def _title(kind: str, number: str, title: str) -> str:
-    head = f"**{kind} {number}**".replace(" **", "**") if number else f"**{kind}**"
+    head = f"**{kind} {number}**" if number else f"**{kind}**"
     return f"{head} ({title})." if title else f"{head}."
 
 
@@ -574,6 +573,12 @@ def _directive(name: str, argument: str, options: dict, body: list[str], ctx: _C
     raise EditionError(f"{ctx.docname}: the directive {{{name}}} has no Jupyter form")
 
 
+def _plain(text: str) -> str:
+    """Letters and digits of a heading, without Markdown links, math delimiters or markup."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    return re.sub(r"[^0-9a-z]", "", text.lower())
+
+
 def _number_headings(nb: nbformat.NotebookNode, ctx: _Context) -> None:
     """Give the Markdown headings the section numbers of the web book ("3.2 Title")."""
     sections = ctx.index.sections(ctx.docname)
@@ -589,9 +594,11 @@ def _number_headings(nb: nbformat.NotebookNode, ctx: _Context) -> None:
                 headings.append((ci, li))
     if len(headings) != len(sections):
         raise EditionError(f"{ctx.docname}: {len(headings)} headings, but Sphinx has {len(sections)} sections")
-    for (ci, li), (title, anchor, number) in zip(headings, sections, strict=True):
+    for (ci, li), (title, _anchor, number) in zip(headings, sections, strict=True):
         lines = nb.cells[ci].source.splitlines()
         hashes, text = _HEADING.match(lines[li]).groups()
+        if _plain(text) != _plain(title):  # the pairing of headings and sections went wrong
+            raise EditionError(f"{ctx.docname}: heading {text!r} is not Sphinx's section {title!r}")
         if number:  # Sphinx's html_secnumber_suffix: "3.2. Title"
             lines[li] = f"{hashes} {number}. {text}"
         nb.cells[ci].source = "\n".join(lines)
