@@ -16,7 +16,9 @@
 #   make pdf         the PDF edition through LaTeX (XeLaTeX, Debian's texlive) into
 #                    _build/pdf/rpp-book.pdf, then its checks (pdf_tests/); reuses the execution
 #                    cache of `make book`. A later `make book` links it from every page.
-#   make student     write the student edition (solutions removed) of every chapter into student/
+#   make student     write the student edition (the Jupyter edition without solutions) into student/
+#   make notebooks   write the Jupyter edition and the student edition of every chapter into
+#                    _build/html/notebooks/ (shipped with the web book; tools/jupyter_edition.py)
 #   make clean       remove _build (keeps .venv)
 #
 # The book build treats every Sphinx warning as an error (-W -n --keep-going).
@@ -38,7 +40,7 @@ RUN := env PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSER
 # figure that a cell does not display explicitly would silently vanish from the book.
 BOOK_RUN := env -u MPLBACKEND PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSERSITE=1
 
-.PHONY: lock book book-fresh test test-numerics page browser-test pdf student clean venv check-python lint
+.PHONY: lock book book-fresh test test-numerics page browser-test pdf student notebooks clean venv check-python lint
 
 venv: $(STAMP)
 
@@ -164,6 +166,13 @@ pdf: $(STAMP)
 
 student: $(STAMP)
 	$(RUN) $(BIN)/python tools/student_edition.py --out student
+
+# The Jupyter edition (MyST rewritten for Jupyter/Colab, the web book's numbers read from Sphinx's
+# environment, a first cell that installs rpp from this commit) and the student edition, shipped
+# with the web book: _build/html/notebooks/NN_slug.ipynb and _build/html/notebooks/student/.
+notebooks: $(STAMP)
+	$(BOOK_RUN) $(BIN)/python tools/jupyter_edition.py --out _build/html/notebooks
+	$(BOOK_RUN) $(BIN)/python tools/jupyter_edition.py --student --out _build/html/notebooks/student
 
 clean:
 	rm -rf _build

@@ -8,8 +8,9 @@ Usage (from the repository root, with the book's environment)::
 creates ``book/03_gaussian_priors.ipynb`` following the chapter conventions
 (see README.md, "Adding a chapter") and lists it in the "Chapters" part of ``_toc.yml``:
 
-1. cell 1: the Colab bootstrap cell (tag ``remove-cell``, hidden on the web), which installs
-   the ``rpp`` package from the repository when it is not importable;
+1. cell 1: the bootstrap cell (tag ``remove-cell``, hidden on the web), which installs the
+   ``rpp`` package when the distribution ``rpp-book`` is missing; the Jupyter edition
+   (tools/jupyter_edition.py) replaces it with a cell that installs its own commit;
 2. cell 2: the chapter label ``(ch-<topic>)=``, the title ``# Title`` and a
    learning-objectives box (no manual number in the title or in section headings: the
    numbered toc of ``_toc.yml`` numbers chapters and sections, "3." and "3.1");
@@ -34,26 +35,30 @@ from pathlib import Path
 import nbformat
 import yaml
 
-#: The distribution that ships ``rpp`` and the release the bootstrap cell installs. The cell
-#: tests the *distribution* (``importlib.metadata.version``), not the import name ``rpp``, which
-#: an unrelated package on PyPI also provides, and installs the tag of this release (never
-#: whatever is on main). Bumping ``version`` in pyproject.toml therefore changes the cell:
-#: run ``python tools/new_chapter.py --sync-bootstrap`` (tests/test_book.py checks every chapter).
+#: The distribution that ships ``rpp``. The bootstrap cell tests the *distribution*
+#: (``importlib.metadata``), not the import name ``rpp``, which an unrelated package on PyPI also
+#: provides.
 _PROJECT = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(
     encoding="utf-8"))["project"]
 DISTRIBUTION = _PROJECT["name"]
-RELEASE_TAG = "v" + _PROJECT["version"]
 REPOSITORY = "https://github.com/rpp-book/rpp-book"
+#: What the *source* chapter installs when ``rpp-book`` is missing: the newest ``rpp`` (main) with
+#: every extra a chapter imports. Readers do not run the source chapters (they are MyST): the
+#: launch buttons open the Jupyter edition (tools/jupyter_edition.py), whose generated first
+#: cell replaces this one and installs exactly the commit the edition was made from.
+SOURCE_REQUIREMENT = f"{DISTRIBUTION}[ot] @ git+{REPOSITORY}@main"
 
-#: The exact first cell of every chapter notebook (checked by tests/test_book.py).
+#: The exact first cell of every chapter notebook (checked by tests/test_book.py); after
+#: changing it run ``python tools/new_chapter.py --sync-bootstrap``.
 BOOTSTRAP_SOURCE = (
-    "# Make this notebook self-contained on Colab or any fresh kernel:\n"
-    "# install the book's package if missing.\n"
+    "# The book's package `rpp` for a fresh kernel. The Jupyter edition of this chapter (the\n"
+    "# launch buttons of the web book open it) replaces this cell with one that installs the\n"
+    "# `rpp` of its own commit; this source notebook installs the newest `rpp` when missing.\n"
     "from importlib.metadata import PackageNotFoundError, version\n"
     "try:\n"
     f'    version("{DISTRIBUTION}")\n'
     "except PackageNotFoundError:\n"
-    f'    %pip install --quiet "{DISTRIBUTION} @ git+{REPOSITORY}@{RELEASE_TAG}"'
+    f'    %pip install --quiet "{SOURCE_REQUIREMENT}"'
 )
 BOOTSTRAP_TAGS = ["remove-cell"]
 
@@ -247,7 +252,7 @@ def sync_bootstrap(book: Path) -> list[Path]:
     """Rewrite the first cell of every chapter notebook in ``book`` to :data:`BOOTSTRAP_SOURCE`.
 
     Only the cell's source changes (its outputs and tags stay); returns the notebooks changed.
-    Run after bumping the version in pyproject.toml.
+    Run after changing :data:`BOOTSTRAP_SOURCE`.
     """
     changed = []
     for path in sorted(book.glob("[0-9][0-9]_*.ipynb")):

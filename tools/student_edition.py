@@ -1,5 +1,6 @@
 #!/usr/bin/env python
-"""Write the student edition of The RPP Book: every chapter notebook without its solutions.
+"""Write the student edition of The RPP Book: the Jupyter edition of every chapter without its
+solutions.
 
 Usage (from the repository root, with the book's environment)::
 
@@ -7,18 +8,21 @@ Usage (from the repository root, with the book's environment)::
     .venv/bin/python tools/student_edition.py --out /tmp/class book/03_gaussian_priors.ipynb
 
 (``make student`` runs the first form.) For each chapter notebook ``book/NN_slug.ipynb`` it writes
-``<out>/NN_slug.ipynb`` in which
+``<out>/NN_slug.ipynb``: first the solutions are taken out of the MyST source
+(:func:`make_student_notebook`, checked for leaks by :func:`leaks`), then the result is written
+as the Jupyter edition (``tools/jupyter_edition.py``: MyST turned into Markdown that Jupyter and
+Colab render, the web book's numbers, the launch cell of the commit). In the source step
 
 - every solution block (the markdown cell ``:::{solution-start} <label>``, the cells after it,
   and the markdown cell ``:::{solution-end}``) is replaced by **one empty code cell** holding only
-  the prompt ``# Exercise <label>: write your solution here.``, like the exercise notebooks of
+  the prompt ``# Exercise <label>: write your solution here.`` (the Jupyter edition writes the
+  exercise's number: ``# Exercise 3.2: ...``), like the exercise notebooks of
   the scikit-learn MOOC; a code cell tagged ``solution`` outside such a block, and a
   ``{solution}`` directive written inside a markdown cell, are removed the same way;
 - all outputs and execution counts are cleared (students run the cells themselves);
 - a short note after the title says that this is the student edition;
-- everything else (the Colab bootstrap cell, the text, the code, the exercise statements) is
-  kept unchanged and in order, so the notebook runs exactly as the book's does up to its first
-  exercise.
+- everything else (the text, the code, the exercise statements) is kept in order, so the
+  notebook runs exactly as the book's does up to its first exercise.
 
 Before writing, each student notebook is checked for leaks: no solution cell, no solution tag or
 directive, and no line of solution text (a line that occurs only inside the solutions of the
@@ -178,10 +182,14 @@ def leaks(original: nbformat.NotebookNode, student: nbformat.NotebookNode) -> li
     return found
 
 
+_JUPYTER_EXERCISE_RE = re.compile(r"^>\s*\*\*Exercise (?:\d+|[A-Z])\.\d+\*\*", re.M)
+
+
 def first_exercise_index(nb: nbformat.NotebookNode) -> int | None:
-    """Index of the first cell with an ``{exercise}`` directive (None if there is none)."""
-    return next((i for i, c in enumerate(nb.cells)
-                 if c.cell_type == "markdown" and _EXERCISE_RE.search(c.source)), None)
+    """Index of the first cell with an exercise: an ``{exercise}`` directive (MyST) or, in the
+    Jupyter edition, its blockquote ``> **Exercise 3.1**`` (None if there is none)."""
+    return next((i for i, c in enumerate(nb.cells) if c.cell_type == "markdown"
+                 and (_EXERCISE_RE.search(c.source) or _JUPYTER_EXERCISE_RE.search(c.source))), None)
 
 
 def toc_chapters(root: Path = ROOT) -> list[Path]:
@@ -203,27 +211,22 @@ def toc_chapters(root: Path = ROOT) -> list[Path]:
     return list(dict.fromkeys(p for p in paths if p.is_file()))
 
 
-def write_student_edition(notebooks: list[Path], out_dir: Path) -> list[Path]:
+def write_student_edition(notebooks: list[Path], out_dir: Path, *, root: Path = ROOT,
+                          **edition_options) -> list[Path]:
     """Write the student edition of ``notebooks`` into ``out_dir``; return the written paths.
+
+    ``edition_options`` go to ``jupyter_edition.Edition`` (``web_url``, ``repo_url``, ``commit``).
 
     Raises
     ------
     ValueError
         If a student notebook would still contain solution text (nothing is written for it).
     """
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    for path in notebooks:
-        original = nbformat.read(path, as_version=4)
-        student = make_student_notebook(original).notebook
-        found = leaks(original, student)
-        if found:
-            raise ValueError(f"{path.name}: the student edition would leak solutions: {found}")
-        nbformat.validate(student)
-        target = out_dir / path.name
-        nbformat.write(student, target)
-        written.append(target)
-    return written
+    if str(ROOT / "tools") not in sys.path:
+        sys.path.insert(0, str(ROOT / "tools"))
+    from jupyter_edition import Edition
+
+    return Edition(root, **edition_options).write(notebooks, out_dir, student=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,155 @@
+"""The launch path, end to end and offline: a reader's fresh environment installs the ``rpp`` of
+the notebook's commit from its first cell, then runs the chapter.
+
+1. The repository is cloned into a temporary folder and a commit is added there that ships a
+   probe module (``rpp/_launch_probe.py`` holding a random token): only an ``rpp`` installed from
+   *that* commit has it.
+2. The Jupyter edition of that commit is published onto the clone's branch ``jupyter``
+   (``tools/jupyter_edition.py --publish``, as in the README's "Releasing"), with the clone as its
+   repository: a chapter's first cell installs ``rpp-book[extras] @ git+file://<clone>@<sha>``.
+3. A fresh virtual environment (``python -m venv``, no ``rpp-book`` in it) sees the book's
+   pinned third-party packages through a ``.pth`` file pointing to an overlay of ``.venv``'s
+   site-packages without ``rpp-book`` (no network: the packages are not downloaded, and pip runs
+   with ``PIP_NO_INDEX``; build isolation off, so setuptools comes from the overlay too).
+4. The notebook runs in a fresh kernel of that environment, from a folder outside the repository:
+   the launch cell's ``%pip install`` really installs ``rpp`` from the clone; a last cell reports
+   where ``rpp`` was imported from, the probe's token and the commit pip recorded
+   (``direct_url.json``), which must be the venv's site-packages, the token and the clone's HEAD.
+
+Chapters 1 (the quickest) and 4 (which imports ``ot``: its launch cell must ask for ``[ot]``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import jupyter_edition  # noqa: E402
+
+CHAPTERS = {"01_pufferfish": [], "04_mixture_priors": ["ot"]}
+
+REPORT = """\
+import json, importlib.metadata as _m, rpp, rpp._launch_probe as _probe
+_d = _m.distribution("rpp-book")
+print("LAUNCH-REPORT " + json.dumps({"rpp": rpp.__file__, "token": _probe.TOKEN,
+    "direct_url": json.loads(_d.read_text("direct_url.json") or "{}")}))
+"""
+
+
+def _git(*args, cwd: Path) -> str:
+    return subprocess.run(["git", "-c", "user.name=launch test", "-c", "user.email=launch@test.invalid",
+                           *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def index():
+    return jupyter_edition.BookIndex.load(ROOT)
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory, index) -> tuple[Path, str, str]:
+    """(clone, sha, token): the repository's HEAD plus one commit with the probe module, and
+    the Jupyter edition of that commit published onto the clone's branch ``jupyter`` (as the
+    README's "Releasing" does), with the clone as the repository the launch cells install from."""
+    clone = tmp_path_factory.mktemp("launch") / "clone"
+    _git("clone", "--quiet", "--no-hardlinks", str(ROOT), str(clone), cwd=ROOT)
+    token = secrets.token_hex(8)
+    (clone / "rpp" / "_launch_probe.py").write_text(f'TOKEN = "{token}"\n', encoding="utf-8")
+    _git("add", "rpp/_launch_probe.py", cwd=clone)
+    _git("commit", "--quiet", "-m", "launch probe", cwd=clone)
+    sha = _git("rev-parse", "HEAD", cwd=clone)
+    jupyter_edition.publish(clone, "jupyter", repo_url=f"file://{clone}", index=index)
+    assert _git("rev-parse", "HEAD", cwd=clone) == sha and not _git("status", "--porcelain", cwd=clone)
+    return clone, sha, token
+
+
+def test_published_branch_holds_both_editions(clone):
+    repo, sha, _ = clone
+    files = set(_git("ls-tree", "-r", "--name-only", "jupyter", cwd=repo).splitlines())
+    chapters = [p.name for p in jupyter_edition.toc_chapters(ROOT)]
+    assert files == {"README.md", "requirements.txt", *(f"book/{c}" for c in chapters),
+                     *(f"student/{c}" for c in chapters)}, files
+    assert sha in _git("show", "jupyter:README.md", cwd=repo)
+
+
+@pytest.fixture
+def fresh_venv(tmp_path_factory) -> Path:
+    """A new venv without rpp-book that sees the book's other packages through a .pth file."""
+    base = tmp_path_factory.mktemp("venv")
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    overlay = base / "overlay"
+    overlay.mkdir()
+    ours = Path(sysconfig.get_paths()["purelib"])
+    for entry in ours.iterdir():
+        name = entry.name.lower()
+        if name.startswith(("rpp_book", "__editable__", "rpp")) or name.endswith(".pth"):
+            continue
+        (overlay / entry.name).symlink_to(entry)
+    site = Path(subprocess.run([str(venv / "bin" / "python"), "-c",
+                                "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               check=True, capture_output=True, text=True).stdout.strip())
+    (site / "book_packages.pth").write_text(f"{overlay}\n", encoding="utf-8")
+    probe = subprocess.run([str(venv / "bin" / "python"), "-c",
+                            "import importlib.metadata as m, importlib.util as u; "
+                            "print(u.find_spec('rpp') is None, u.find_spec('numpy') is not None); "
+                            "m.version('rpp-book')"], capture_output=True, text=True, cwd=base)
+    assert probe.stdout.split() == ["True", "True"] and "PackageNotFoundError" in probe.stderr, (
+        "the fresh venv must see numpy but neither rpp nor rpp-book:\n" + probe.stdout + probe.stderr)
+    kernels = base / "jupyter" / "kernels" / "launch-venv"
+    kernels.mkdir(parents=True)
+    (kernels / "kernel.json").write_text(json.dumps({
+        "argv": [str(venv / "bin" / "python"), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "fresh venv", "language": "python"}), encoding="utf-8")
+    return venv
+
+
+@pytest.mark.parametrize("stem", list(CHAPTERS))
+def test_launch_cell_installs_the_commit_and_the_chapter_runs(clone, fresh_venv, index, stem,
+                                                             tmp_path, monkeypatch):
+    from nbclient import NotebookClient
+
+    repo, sha, token = clone
+    nb = nbformat.reads(_git("show", f"jupyter:book/{stem}.ipynb", cwd=repo), as_version=4)  # as published
+    first = nb.cells[0]
+    assert jupyter_edition.LAUNCH_TAG in first.metadata.tags
+    requirement = f"rpp-book{'[' + ','.join(CHAPTERS[stem]) + ']' if CHAPTERS[stem] else ''} @ git+file://{repo}@{sha}"
+    assert f'RPP_REQUIREMENT = "{requirement}"' in first.source, first.source
+    for cell in nb.cells:  # run from scratch: no stored output may hide a failure
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    nb.cells.append(nbformat.v4.new_code_cell(REPORT))
+
+    monkeypatch.setenv("JUPYTER_PATH", str(fresh_venv.parent / "jupyter"))
+    monkeypatch.setenv("PIP_NO_INDEX", "1")                 # offline: nothing from an index
+    monkeypatch.setenv("PIP_NO_BUILD_ISOLATION", "0")       # pip's spelling of --no-build-isolation
+    monkeypatch.setenv("PIP_DISABLE_PIP_VERSION_CHECK", "1")
+    monkeypatch.setenv("PYTHONNOUSERSITE", "1")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    monkeypatch.delenv("MPLBACKEND", raising=False)
+    run_dir = tmp_path / "run"  # outside the repository: no rpp/ folder to import from
+    run_dir.mkdir()
+    NotebookClient(nb, timeout=600, kernel_name="launch-venv",
+                   resources={"metadata": {"path": str(run_dir)}}).execute()
+
+    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
+    report = json.loads(text.split("LAUNCH-REPORT ", 1)[1])
+    assert Path(report["rpp"]).is_relative_to(fresh_venv), f"rpp imported from {report['rpp']}"
+    assert report["token"] == token, "the installed rpp is not the clone's commit"
+    assert report["direct_url"]["vcs_info"]["commit_id"] == sha
+    assert report["direct_url"]["url"] == f"file://{repo}"
+    listing = subprocess.run([str(fresh_venv / "bin" / "python"), "-m", "pip", "show", "rpp-book"],
+                             capture_output=True, text=True, env={**os.environ})
+    assert "Location: " + str(fresh_venv) in listing.stdout, listing.stdout + listing.stderr
