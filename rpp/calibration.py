@@ -50,6 +50,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _validation as v
+from ._centre import centre_pair
 from ._numerics import sqrt_up, step_up
 from .distributions import Gaussian, check_prior
 from .noise.gaussian import GaussianNoise, certified_gaussian_divergence
@@ -463,6 +464,9 @@ def calibrate(
         raise ValueError(f"method must be one of {methods(noise)} for noise={noise!r}, got {method!r}")
     entry = METHODS[noise][method]
     noise_cls = NOISES[noise]
+    # every rule and every divergence is translation invariant: work on the pair moved by one
+    # common offset, exactly (rpp._centre; issue #21: priors at 1e9 with spreads 1e-4)
+    prior_i, prior_j, _ = centre_pair(prior_i, prior_j)
     orders = _orders(prior_i, prior_j, directed)
     a_b, e_b = np.broadcast_arrays(alpha, epsilon)
 

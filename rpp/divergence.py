@@ -29,6 +29,7 @@ from numpy.typing import ArrayLike
 from scipy import special
 
 from . import _validation as v
+from ._centre import centre_pair
 from ._kernel_sums import gauss_atoms_logpdf
 from ._mixture_edge import edge_log_integral
 from ._numerics import integrate_log, lse
@@ -407,6 +408,7 @@ def renyi_divergence_bound(p: Prior, q: Prior, alpha: float, noise_var: float = 
         return renyi_divergence(p, q, alpha, 0.0), 0.0
     if isinstance(p, Gaussian) and isinstance(q, Gaussian):
         return gaussian_renyi(p.mean, p.var + noise_var, q.mean, q.var + noise_var, alpha), 0.0
+    p, q, _ = centre_pair(p, q)  # D is translation invariant: quadrature on exactly centred data
     P = _as_noisy_components(p, noise_var)
     Q = _as_noisy_components(q, noise_var)
     edge = edge_log_integral(components(p), components(q), noise_var, alpha, _mix_logpdf, integrate_log)

@@ -44,6 +44,10 @@ noise):
   beyond :math:`U = \max_k(\mu_k + s_k^2/b + 10 s_k)` are bounded rigorously
   (there :math:`\Phi(10)\,A e^{-y/b} \le 2b\,p(y) \le A e^{-y/b}`).
 
+Both priors are first translated by one common, exact offset (:mod:`rpp._centre`; the
+divergence is translation invariant): far from 0 relative to their spread the densities would
+otherwise spend their digits on the offset (issue #21).
+
 The noise object is :class:`rpp.noise.LaplaceNoise`; the calibration methods of
 ``noise="laplace"`` are in :mod:`rpp.calibration`.
 """
@@ -58,6 +62,7 @@ from scipy import special
 
 from ..distributions import Prior
 from .. import _validation as v
+from .._centre import centre_pair
 from .._numerics import integrate_log, lse
 from ..distributions import Empirical, Gaussian, check_prior, components
 from ..divergence import renyi_divergence, renyi_divergence_bound
@@ -323,6 +328,7 @@ def laplace_renyi_divergence_bound(p: Prior, q: Prior, alpha: float, scale: floa
         if isinstance(p, Empirical) or isinstance(q, Empirical) or isinstance(p, Gaussian) and isinstance(q, Gaussian):
             return float(renyi_divergence(p, q, alpha, 0.0)), 0.0
         return renyi_divergence_bound(p, q, alpha, 0.0)
+    p, q, _ = centre_pair(p, q)  # D is translation invariant: quadrature on exactly centred data
     P, Q = components(p), components(q)
     atoms = np.all(P.variances == 0) and np.all(Q.variances == 0)
     if atoms and P.weights.size == 1 and Q.weights.size == 1:
