@@ -25,7 +25,7 @@ import numpy as np
 
 from .distributions import Empirical, Gaussian, GaussianMixture, Prior, components
 
-__all__ = ["centre_pair", "centre_of", "shifted"]
+__all__ = ["centre_pair", "centre_of", "centred_orders", "shifted"]
 
 
 def _exact_differences(x: np.ndarray, c: float) -> bool:
@@ -98,3 +98,18 @@ def centre_pair(p: Prior, q: Prior) -> tuple[Prior, Prior, float]:
     """
     c = centre_of(p, q)
     return shifted(p, c), shifted(q, c), c
+
+
+def centred_orders(p: Prior, q: Prior, directed: bool) -> list[tuple[Prior, Prior]]:
+    """The protected orders of a secret pair, ``[(p, q)]`` or ``[(p, q), (q, p)]``, centred by :func:`centre_pair`.
+
+    Used by :func:`rpp.calibrate` and :func:`rpp.calibration.pair_divergence`: every rule and
+    divergence is translation invariant, so they all work on the centred pair.
+
+    Examples
+    --------
+    >>> [(a.mean, b.mean) for a, b in centred_orders(Gaussian(1e9, 1.0), Gaussian(1e9 + 4.0, 1.0), False)]
+    [(0.0, 4.0), (4.0, 0.0)]
+    """
+    p, q, _ = centre_pair(p, q)
+    return [(p, q)] if directed else [(p, q), (q, p)]
