@@ -9,7 +9,9 @@ for the secret pair with conditional priors ``prior_i``, ``prior_j``
 
 (and the reverse order too unless ``directed=True``): Definition II.1 of Yang et al. 2026.
 Rényi divergence is not symmetric while a secret pair is unordered, so by default both
-orders are protected.  Every result is checked with the divergence of the noise
+orders are protected.  Both priors are first moved by one exact common offset
+(:mod:`rpp._centre`; divergences and rules are translation invariant).  Every result is
+checked with the divergence of the noise
 object and its error (:class:`rpp.noise.GaussianNoise`, :class:`rpp.noise.LaplaceNoise`) and flagged by
 ``guaranteed``.
 
@@ -50,6 +52,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _validation as v
+from ._centre import centred_orders as _orders  # rules and divergences are translation invariant
 from ._numerics import sqrt_up, step_up
 from .distributions import Gaussian, check_prior
 from .noise.gaussian import GaussianNoise, certified_gaussian_divergence
@@ -294,16 +297,11 @@ def pair_divergence(
     return _certify(NOISES[noise], _orders(prior_i, prior_j, directed), alpha, scale)
 
 
-def _orders(p, q, directed):
-    return [(p, q)] if directed else [(p, q), (q, p)]
-
-
 def _certify(noise_cls, orders, alpha, scale):
     """(max value, max error) of the noise's divergence and error over the orders; (0, 0) for an infinite scale."""
     if np.isinf(scale):
         return 0.0, 0.0
-    noise = noise_cls(scale)
-    results = [noise.divergence(p, q, alpha) for p, q in orders]
+    results = [noise_cls(scale).divergence(p, q, alpha) for p, q in orders]
     return max(r[0] for r in results), max(r[1] for r in results)
 
 

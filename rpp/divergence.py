@@ -16,7 +16,8 @@ with the limits :math:`\alpha\to 1` (Kullback-Leibler) and
   value *and* an error estimate: on the body :math:`|GL_{20}-GL_{10}|` per panel
   (an estimate, not a proof), plus rigorous bounds on the tails outside the
   integration range, on the binned kernel sums of large samples and a
-  floating-point floor.  ``value + error`` is the divergence every calibration
+  floating-point floor (after moving both priors by one exact common offset,
+  :mod:`rpp._centre`).  ``value + error`` is the divergence every calibration
   uses; it is an upper bound as far as the body estimate is.
 """
 
@@ -29,6 +30,7 @@ from numpy.typing import ArrayLike
 from scipy import special
 
 from . import _validation as v
+from ._centre import centre_pair
 from ._kernel_sums import gauss_atoms_logpdf
 from ._mixture_edge import edge_log_integral
 from ._closed_forms import discrete_renyi_divergence, gaussian_renyi
@@ -264,16 +266,14 @@ def renyi_divergence_bound(p: Prior, q: Prior, alpha: float, noise_var: float = 
         return renyi_divergence(p, q, alpha, 0.0), 0.0
     if isinstance(p, Gaussian) and isinstance(q, Gaussian):
         return gaussian_renyi(p.mean, p.var + noise_var, q.mean, q.var + noise_var, alpha), 0.0
-    P = _as_noisy_components(p, noise_var)
-    Q = _as_noisy_components(q, noise_var)
+    p, q, _ = centre_pair(p, q)  # D is translation invariant: quadrature on exactly centred data
+    P, Q = _as_noisy_components(p, noise_var), _as_noisy_components(q, noise_var)
     edge = edge_log_integral(components(p), components(q), noise_var, alpha, _mix_logpdf, integrate_log)
     log_i, rel = _mixture_log_integral(P, Q, alpha) if edge is None else edge
     if not np.isfinite(log_i):
         return np.inf, 0.0
     value = max(0.0, log_i / (alpha - 1))
-    if rel >= 1:
-        return value, np.inf
-    err = max(np.log1p(rel), -np.log1p(-rel)) / abs(alpha - 1)
+    err = max(np.log1p(rel), -np.log1p(-rel)) / abs(alpha - 1) if rel < 1 else np.inf
     return value, err
 
 

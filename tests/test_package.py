@@ -16,7 +16,7 @@ PKG = Path(rpp.__file__).parent
 # Each module may import only from its own layer or the layers before it (private modules first).
 LAYERS = [
     {"_numerics", "_validation", "_kernel_sums", "_accurate", "_closed_forms"},
-    {"distributions"},
+    {"distributions", "_centre"},
     {"divergence", "transport", "gmm", "discrete"},
     {"noise"},
     {"rules"},

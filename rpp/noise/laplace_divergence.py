@@ -44,6 +44,10 @@ noise):
   beyond :math:`U = \max_k(\mu_k + s_k^2/b + 10 s_k)` are bounded rigorously
   (there :math:`\Phi(10)\,A e^{-y/b} \le 2b\,p(y) \le A e^{-y/b}`).
 
+Both priors are first translated by one common, exact offset (:mod:`rpp._centre`; the
+divergence is translation invariant): far from 0 relative to their spread the densities would
+otherwise spend their digits on the offset (issue #21).
+
 The noise object is :class:`rpp.noise.LaplaceNoise`; the calibration methods of
 ``noise="laplace"`` are in :mod:`rpp.calibration`.
 """
@@ -58,11 +62,12 @@ from scipy import special
 
 from ..distributions import Prior
 from .. import _validation as v
+from .._centre import centre_pair
 from .._numerics import integrate_log, lse
 from ..distributions import Empirical, Gaussian, check_prior, components
 from ..divergence import renyi_divergence, renyi_divergence_bound
 from .laplace_atoms import atoms_log_integral
-from .laplace_rdp import laplace_rdp
+from .laplace_rdp import LOG_SHIFT_REL_ERR, laplace_rdp
 
 __all__ = ["laplace_renyi_divergence_bound", "laplace_renyi_divergence", "laplace_noisy_logpdf"]
 
@@ -254,6 +259,30 @@ def _smooth_log_integral(P, Q, alpha, b):
 # ----------------------------------------------------------------------------
 
 
+def _single_atoms(delta, b, alpha):
+    r"""Mironov's closed form for two single atoms, with an error bound.
+
+    :math:`t = \Delta/b` is rounded twice (the difference of the atoms and the quotient): the
+    exact :math:`t` lies in :math:`t(1 \pm 2u)`, and :math:`D_\alpha` increases with :math:`t`.
+    :func:`rpp.noise.log_laplace_shift_integral` has relative error at most
+    :data:`~rpp.noise.laplace_rdp.LOG_SHIFT_REL_ERR`, so :math:`D = \log I/(\alpha-1)` has at
+    most that plus :math:`2u` (the division, and :math:`\alpha - 1` for :math:`\alpha > 2`):
+    a relative bound, with no :math:`1/(\alpha-1)` amplification.  The error returned bounds
+    the distance from the value to :math:`D` at both ends of the interval of :math:`t`.
+    """
+    val = float(laplace_rdp(delta, b, alpha))
+    if alpha < 1:  # the orders below 1: the second form of log I (no expansion), bounded crudely
+        return val, float(16 * _U * (val + (delta / b + 1) / abs(alpha - 1)) + 1e-300)
+    t = delta / b
+    rel = LOG_SHIFT_REL_ERR + 4 * _U
+    up = float(laplace_rdp(t * (1 + 4 * _U), 1.0, alpha)) * (1 + rel)
+    down = float(laplace_rdp(t * (1 - 4 * _U), 1.0, alpha)) * (1 - rel)
+    err = max(up - val, val - down, 0.0)
+    if up < 1e-300:  # a divergence near or below the subnormal range: their absolute resolution
+        err += 1e-320
+    return val, float(err)
+
+
 def laplace_renyi_divergence_bound(p: Prior, q: Prior, alpha: float, scale: float) -> tuple[float, float]:
     r"""Value and error (bound or estimate) of :math:`D_\alpha(p * \mathrm{Lap}(b) \,\|\, q * \mathrm{Lap}(b))`.
 
@@ -299,11 +328,11 @@ def laplace_renyi_divergence_bound(p: Prior, q: Prior, alpha: float, scale: floa
         if isinstance(p, Empirical) or isinstance(q, Empirical) or isinstance(p, Gaussian) and isinstance(q, Gaussian):
             return float(renyi_divergence(p, q, alpha, 0.0)), 0.0
         return renyi_divergence_bound(p, q, alpha, 0.0)
+    p, q, _ = centre_pair(p, q)  # D is translation invariant: quadrature on exactly centred data
     P, Q = components(p), components(q)
     atoms = np.all(P.variances == 0) and np.all(Q.variances == 0)
     if atoms and P.weights.size == 1 and Q.weights.size == 1:
-        val = float(laplace_rdp(abs(P.means[0] - Q.means[0]), b, alpha))
-        return val, float(16 * _U * (val + abs(P.means[0] - Q.means[0]) / b) + 1e-300)
+        return _single_atoms(abs(P.means[0] - Q.means[0]), b, alpha)
     if (
         atoms
         and P.weights.size == Q.weights.size
