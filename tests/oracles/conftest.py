@@ -3,7 +3,8 @@
 Each test calls ``oracle.check(key, **inputs)`` (the fixture below): the comparison of
 ``oracle_cases.CASES[key]`` is evaluated, recorded under its (function, oracle, tolerance) row
 and asserted.  At the end of the session the table -- per row: inputs tried, inputs that
-failed, the maximum difference (``oracle_cases.metric``) -- is written to
+failed, the maximum difference (``oracle_cases.metric``) and the largest share of the tolerance used
+(``oracle_cases.tolerance_used``; above 1 fails) -- is written to
 ``_build/oracles/agreement.json`` and ``_build/oracles/agreement.md`` under the repository root
 (or to the directory named by ``RPP_ORACLE_DIR``).  Under pytest-xdist each worker sends its rows
 to the controller, which merges them; a run that selects no oracle test writes nothing.
@@ -40,6 +41,7 @@ def _row(key: str, label: str) -> dict:
             "inputs": 0,
             "failed": 0,
             "max_difference": -math.inf,
+            "max_tolerance_used": 0.0,
         }
     return _ROWS[name]
 
@@ -55,6 +57,7 @@ class Oracle:
         row["failed"] += not ok
         m = oc.metric(key, out)
         row["max_difference"] = max(row["max_difference"], m if not math.isnan(m) else math.inf)
+        row["max_tolerance_used"] = max(row["max_tolerance_used"], oc.tolerance_used(key, out))
         assert ok, (
             f"{oc.CASES[key].function} vs {oc.CASES[key].oracle} at {inputs}: rpp {out.rpp!r}, "
             f"oracle {out.oracle!r}, difference {out.diff:.3e} > allowed {out.allowed:.3e}"
@@ -76,6 +79,7 @@ def _merge(into: dict, rows: dict) -> None:
         t["inputs"] += r["inputs"]
         t["failed"] += r["failed"]
         t["max_difference"] = max(t["max_difference"], r["max_difference"])
+        t["max_tolerance_used"] = max(t["max_tolerance_used"], r["max_tolerance_used"])
 
 
 _FROM_WORKERS: dict[str, dict] = {}
@@ -112,12 +116,12 @@ def pytest_sessionfinish(session, exitstatus):
     lines = [
         f"Oracle agreement table, written {stamp} (pytest exit status {int(exitstatus)})",
         "",
-        "| function | oracle | inputs | failed | max difference | tolerance |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| function | oracle | inputs | failed | max difference | max share of tolerance | tolerance |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     lines += [
         f"| {r['function']} | {r['oracle']} | {r['inputs']} | {r['failed']} | {_fmt(r['max_difference'])} | "
-        f"{r['tolerance']} |"
+        f"{_fmt(r['max_tolerance_used'])} | {r['tolerance']} |"
         for r in table
     ]
     (out_dir / "agreement.md").write_text("\n".join(lines) + "\n")

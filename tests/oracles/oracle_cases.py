@@ -79,7 +79,9 @@ class Case:
     tolerance: str
     evaluate: Callable[..., Outcome]
     draw: Callable[[np.random.Generator], dict] | None  # ordinary-range inputs for quick_table
-    one_sided: bool = False  # rpp may exceed the oracle by any amount (an upper bound); only rpp < oracle - allowed fails
+    one_sided: bool = (
+        False  # rpp may exceed the oracle by any amount (an upper bound); only rpp < oracle - allowed fails
+    )
 
     def check(self, **inputs: Any) -> Outcome:
         return self.evaluate(**inputs)
@@ -167,6 +169,16 @@ def mp_mixture_divergence(p, q, alpha, noise_var):
     """D_alpha(p * N(0, t) || q * N(0, t)) by mpmath's tanh-sinh quadrature at MP_DPS digits (few components)."""
     wp, mpm, vp = _mix(p, noise_var)
     wq, mqm, vq = _mix(q, noise_var)
+    if alpha > 1:
+        # p^a q^(1-a) decays like exp(-(a / V_P - (a - 1) / V_Q) x^2 / 2) (widest components): below 0 the
+        # integral diverges, which a quadrature cannot see.  Decided in exact rational arithmetic.
+        from fractions import Fraction
+
+        cP = rpp.distributions.components(p).variances.max()
+        cQ = rpp.distributions.components(q).variances.max()
+        VP, VQ = Fraction(float(cP)) + Fraction(noise_var), Fraction(float(cQ)) + Fraction(noise_var)
+        if Fraction(alpha) / VP - (Fraction(alpha) - 1) / VQ < 0:
+            return math.inf
     with mp.workdps(MP_DPS):
         a = mpf(alpha)
         P = [(mpf(w), mpf(m), mpf(v)) for w, m, v in zip(wp, mpm, vp, strict=True)]
@@ -248,7 +260,11 @@ def _gauss_equal(sigma, delta, alpha, oracle):
 
 
 def _draw_gauss_equal(rng):
-    return {"sigma": _loguniform(rng, 0.05, 50), "delta": _loguniform(rng, 0.1, 10), "alpha": _loguniform(rng, 1.01, 1e3)}
+    return {
+        "sigma": _loguniform(rng, 0.05, 50),
+        "delta": _loguniform(rng, 0.1, 10),
+        "alpha": _loguniform(rng, 1.01, 1e3),
+    }
 
 
 def _gauss_general(mu0, var0, mu1, var1, alpha):
@@ -285,7 +301,11 @@ def _laplace_scale(delta, alpha, epsilon):
 
 
 def _draw_laplace_scale(rng):
-    return {"delta": _loguniform(rng, 0.1, 10), "alpha": _loguniform(rng, 1.1, 100), "epsilon": _loguniform(rng, 1e-3, 10)}
+    return {
+        "delta": _loguniform(rng, 0.1, 10),
+        "alpha": _loguniform(rng, 1.1, 100),
+        "epsilon": _loguniform(rng, 1e-3, 10),
+    }
 
 
 def _releases(delta, theta, k, alpha):
@@ -407,8 +427,15 @@ def _wp_pot(x, wx, y, wy, order):
 
     p, q = rpp.Empirical(np.repeat(x, wx)), rpp.Empirical(np.repeat(y, wy))
     val = float(rpp.wasserstein(p, q, order=order))
-    ref = float(ot.wasserstein_1d(np.asarray(x, float), np.asarray(y, float), np.asarray(wx) / np.sum(wx),
-                                  np.asarray(wy) / np.sum(wy), p=order)) ** (1 / order)
+    ref = float(
+        ot.wasserstein_1d(
+            np.asarray(x, float),
+            np.asarray(y, float),
+            np.asarray(wx) / np.sum(wx),
+            np.asarray(wy) / np.sum(wy),
+            p=order,
+        )
+    ) ** (1 / order)
     return Outcome(val, ref, 1e-10 * abs(ref) + 1e-13 * max(np.max(np.abs(x)), np.max(np.abs(y))))
 
 
@@ -474,7 +501,9 @@ def _component_coupling(wi, mi, vi, wj, mj, vj):
     Q = rpp.GaussianMixture(wj, mj, vj)
     plan = rpp.component_coupling(P, Q)
     ci, cj = rpp.distributions.components(P), rpp.distributions.components(Q)
-    C = (ci.means[:, None] - cj.means[None, :]) ** 2 + (np.sqrt(ci.variances)[:, None] - np.sqrt(cj.variances)[None, :]) ** 2
+    C = (ci.means[:, None] - cj.means[None, :]) ** 2 + (
+        np.sqrt(ci.variances)[:, None] - np.sqrt(cj.variances)[None, :]
+    ) ** 2
     K, L = C.shape
     A = np.vstack([np.kron(np.eye(K), np.ones((1, L))), np.kron(np.ones((1, K)), np.eye(L))])
     res = linprog(C.ravel(), A_eq=A, b_eq=np.concatenate([ci.weights, cj.weights]), bounds=(0, None), method="highs")
@@ -634,8 +663,9 @@ def oracle_pair_divergence(p, q, alpha, scale, noise, directed=False):
             xs = np.union1d(p.support, q.support)
             pp, qq = (np.isin(xs, x.support).astype(float) for x in (p, q))
             pp[pp > 0], qq[qq > 0] = p.probs, q.probs
-            return max(mp_discrete_renyi(a, b, alpha) if np.all(b[a > 0] > 0) else math.inf
-                       for a, b in ((pp, qq), (qq, pp)))
+            return max(
+                mp_discrete_renyi(a, b, alpha) if np.all(b[a > 0] > 0) else math.inf for a, b in ((pp, qq), (qq, pp))
+            )
         if any(isinstance(x, rpp.Empirical) for x in (p, q)):
             return math.inf  # an atom against a density: mutually singular
         return max(mp_mixture_divergence(a, b, alpha, 0.0) for a, b in orders)
@@ -711,8 +741,11 @@ def _noise_alpha(noise, kind, alpha):
     Either a ValueError that names alpha (rpp = oracle = 0: nothing to compare) or a value within its reported
     error of the oracle (mpmath; dp-accounting for the KL of two atoms).  NaN fails."""
     nz = rpp.GaussianNoise(1.0) if noise == "gaussian" else rpp.LaplaceNoise(1.0)
-    p, q = (rpp.Gaussian(0.0, 1.0), rpp.Gaussian(1.0, 1.0)) if kind == "gauss" else (rpp.Empirical([0.0]),
-                                                                                       rpp.Empirical([1.0]))
+    p, q = (
+        (rpp.Gaussian(0.0, 1.0), rpp.Gaussian(1.0, 1.0))
+        if kind == "gauss"
+        else (rpp.Empirical([0.0]), rpp.Empirical([1.0]))
+    )
     try:
         val, err = nz.divergence(p, q, alpha)
     except ValueError as exc:
@@ -741,8 +774,11 @@ def mp_laplace_gauss_divergence(m0, v0, m1, v1, b, alpha):
 
         def dens(y, m, v):
             s, z = mp.sqrt(mpf(v)), y - mpf(m)
-            return mp.exp(s**2 / (2 * bb**2)) / (2 * bb) * (
-                mp.exp(-z / bb) * mp.ncdf(z / s - s / bb) + mp.exp(z / bb) * mp.ncdf(-z / s - s / bb))
+            return (
+                mp.exp(s**2 / (2 * bb**2))
+                / (2 * bb)
+                * (mp.exp(-z / bb) * mp.ncdf(z / s - s / bb) + mp.exp(z / bb) * mp.ncdf(-z / s - s / bb))
+            )
 
         if alpha == math.inf:
             return float(max(mp.log(dens(y, m0, v0) / dens(y, m1, v1)) for y in (mpf(-200), mpf(200))))
@@ -770,64 +806,206 @@ def _calibrate_pair(p, q, alpha, epsilon, method, noise):
 CASES: dict[str, Case] = {
     c.key: c
     for c in [
-        Case("gauss-dpacc", "rpp.gaussian_renyi (equal variances)", "dp-accounting RdpAccountant, GaussianDpEvent",
-             "rel 1e-12", lambda **k: _gauss_equal(oracle=dpacc_gaussian_rdp, **k), _draw_gauss_equal),
-        Case("gauss-autodp", "rpp.gaussian_renyi (equal variances)", "autodp rdp_bank.RDP_gaussian",
-             "rel 1e-12", lambda **k: _gauss_equal(oracle=autodp_gaussian_rdp, **k), _draw_gauss_equal),
-        Case("gauss-mpmath", "rpp.gaussian_renyi", "mpmath closed form, 60 digits",
-             "rel 1e-12 + 16u (|A|+|B|+|C|)", _gauss_general, _draw_gauss_general),
-        Case("gnoise-mpmath", "GaussianNoise.divergence, Gaussians (value + error)", "mpmath closed form, 60 digits",
-             "value + error >= oracle (proved bound)", _gauss_noise_certified, _draw_gauss_noise, one_sided=True),
-        Case("laplace-dpacc", "rpp.noise.laplace_rdp", "dp-accounting RdpAccountant, LaplaceDpEvent",
-             "rel 1e-12", lambda **k: _laplace(oracle=lambda t, a: dpacc_laplace_rdp(1 / t, a), **k), _draw_laplace),
-        Case("laplace-autodp", "rpp.noise.laplace_rdp", "autodp rdp_bank.RDP_laplace",
-             "rel 1e-12", lambda **k: _laplace(oracle=lambda t, a: autodp_laplace_rdp(1 / t, a), **k), _draw_laplace),
-        Case("laplace-mpmath", "rpp.noise.laplace_rdp", "mpmath closed form (Mironov Prop. 6), 60 digits",
-             "rel 1e-12", lambda **k: _laplace(oracle=mp_laplace_rdp, **k), _draw_laplace),
-        Case("laplace-scale", "rpp.noise.laplace_rdp_scale: D(b)/eps - 1", "mpmath closed form, 60 digits",
-             "<= 1e-9 (never less noise)", _laplace_scale, _draw_laplace_scale),
-        Case("laplace-atoms-dpacc", "laplace_renyi_divergence_bound, one atom each", "dp-accounting LaplaceDpEvent",
-             "reported error + rel 1e-12", _laplace_atoms_dpacc, _draw_laplace_atoms),
-        Case("releases-dpacc", "composition.releases_divergence (k releases, atoms)",
-             "dp-accounting RdpAccountant, k x GaussianDpEvent", "reported error + rel 1e-12",
-             _releases, _draw_releases),
-        Case("rdp-eps-dpacc", "rpp RDP curve -> (eps, delta) (dp-accounting compute_epsilon)",
-             "dp-accounting RdpAccountant.get_epsilon", "rel 1e-10", _rdp_to_eps, _draw_rdp_to_eps),
-        Case("pld-delta-dpacc", "rpp RDP curve -> delta(eps) (dp-accounting compute_delta)",
-             "dp-accounting PLD hockey stick (exact, Gaussian/Laplace)", "bound >= exact delta",
-             _pld_bound, _draw_pld, one_sided=True),
-        Case("discrete-mpmath", "rpp.discrete_renyi_divergence", "mpmath, 60 digits",
-             "rel 1e-12 + 8u (1 + max(|log p| + |log q|))", _discrete, _draw_discrete),
-        Case("discrete-autodp", "rpp.discrete_renyi_divergence (randomised response)", "autodp RDP_randresponse",
-             "rel 1e-12 + round-off", _discrete_rr, _draw_rr),
-        Case("hockey-mpmath", "rpp.discrete.hockey_stick_divergence", "mpmath, 60 digits",
-             "rel 1e-13 + 4u n e^eps", _hockey, _draw_hockey),
+        Case(
+            "gauss-dpacc",
+            "rpp.gaussian_renyi (equal variances)",
+            "dp-accounting RdpAccountant, GaussianDpEvent",
+            "rel 1e-12",
+            lambda **k: _gauss_equal(oracle=dpacc_gaussian_rdp, **k),
+            _draw_gauss_equal,
+        ),
+        Case(
+            "gauss-autodp",
+            "rpp.gaussian_renyi (equal variances)",
+            "autodp rdp_bank.RDP_gaussian",
+            "rel 1e-12",
+            lambda **k: _gauss_equal(oracle=autodp_gaussian_rdp, **k),
+            _draw_gauss_equal,
+        ),
+        Case(
+            "gauss-mpmath",
+            "rpp.gaussian_renyi",
+            "mpmath closed form, 60 digits",
+            "rel 1e-12 + 16u (|A|+|B|+|C|)",
+            _gauss_general,
+            _draw_gauss_general,
+        ),
+        Case(
+            "gnoise-mpmath",
+            "GaussianNoise.divergence, Gaussians (value + error)",
+            "mpmath closed form, 60 digits",
+            "value + error >= oracle (proved bound)",
+            _gauss_noise_certified,
+            _draw_gauss_noise,
+            one_sided=True,
+        ),
+        Case(
+            "laplace-dpacc",
+            "rpp.noise.laplace_rdp",
+            "dp-accounting RdpAccountant, LaplaceDpEvent",
+            "rel 1e-12",
+            lambda **k: _laplace(oracle=lambda t, a: dpacc_laplace_rdp(1 / t, a), **k),
+            _draw_laplace,
+        ),
+        Case(
+            "laplace-autodp",
+            "rpp.noise.laplace_rdp",
+            "autodp rdp_bank.RDP_laplace",
+            "rel 1e-12",
+            lambda **k: _laplace(oracle=lambda t, a: autodp_laplace_rdp(1 / t, a), **k),
+            _draw_laplace,
+        ),
+        Case(
+            "laplace-mpmath",
+            "rpp.noise.laplace_rdp",
+            "mpmath closed form (Mironov Prop. 6), 60 digits",
+            "rel 1e-12",
+            lambda **k: _laplace(oracle=mp_laplace_rdp, **k),
+            _draw_laplace,
+        ),
+        Case(
+            "laplace-scale",
+            "rpp.noise.laplace_rdp_scale: D(b)/eps - 1",
+            "mpmath closed form, 60 digits",
+            "<= 1e-9 (never less noise)",
+            _laplace_scale,
+            _draw_laplace_scale,
+        ),
+        Case(
+            "laplace-atoms-dpacc",
+            "laplace_renyi_divergence_bound, one atom each",
+            "dp-accounting LaplaceDpEvent",
+            "reported error + rel 1e-12",
+            _laplace_atoms_dpacc,
+            _draw_laplace_atoms,
+        ),
+        Case(
+            "releases-dpacc",
+            "composition.releases_divergence (k releases, atoms)",
+            "dp-accounting RdpAccountant, k x GaussianDpEvent",
+            "reported error + rel 1e-12",
+            _releases,
+            _draw_releases,
+        ),
+        Case(
+            "rdp-eps-dpacc",
+            "rpp RDP curve -> (eps, delta) (dp-accounting compute_epsilon)",
+            "dp-accounting RdpAccountant.get_epsilon",
+            "rel 1e-10",
+            _rdp_to_eps,
+            _draw_rdp_to_eps,
+        ),
+        Case(
+            "pld-delta-dpacc",
+            "rpp RDP curve -> delta(eps) (dp-accounting compute_delta)",
+            "dp-accounting PLD hockey stick (exact, Gaussian/Laplace)",
+            "bound >= exact delta",
+            _pld_bound,
+            _draw_pld,
+            one_sided=True,
+        ),
+        Case(
+            "discrete-mpmath",
+            "rpp.discrete_renyi_divergence",
+            "mpmath, 60 digits",
+            "rel 1e-12 + 8u (1 + max(|log p| + |log q|))",
+            _discrete,
+            _draw_discrete,
+        ),
+        Case(
+            "discrete-autodp",
+            "rpp.discrete_renyi_divergence (randomised response)",
+            "autodp RDP_randresponse",
+            "rel 1e-12 + round-off",
+            _discrete_rr,
+            _draw_rr,
+        ),
+        Case(
+            "hockey-mpmath",
+            "rpp.discrete.hockey_stick_divergence",
+            "mpmath, 60 digits",
+            "rel 1e-13 + 4u n e^eps",
+            _hockey,
+            _draw_hockey,
+        ),
         Case("wp-pot", "rpp.wasserstein (p = 1, 2, 3)", "POT ot.wasserstein_1d", "rel 1e-10", _wp_pot, _draw_wp),
-        Case("w1-scipy", "rpp.wasserstein (p = 1)", "scipy.stats.wasserstein_distance", "rel 1e-10",
-             _w1_scipy, _draw_wp),
+        Case(
+            "w1-scipy", "rpp.wasserstein (p = 1)", "scipy.stats.wasserstein_distance", "rel 1e-10", _w1_scipy, _draw_wp
+        ),
         Case("winf-pot", "rpp.w_infinity", "POT ot.emd2 bottleneck search (exact)", "0 (exact)", _winf_pot, _draw_wp),
-        Case("coupling-pot", "rpp.quantile_coupling (cost)", "POT ot.emd2 on all pairs", "rel 1e-9",
-             _coupling_pot, _draw_wp),
-        Case("component-scipy", "rpp.component_coupling (cost, marginals)", "scipy linprog (HiGHS)", "rel 1e-8",
-             _component_coupling, _draw_components),
-        Case("mixture-mpmath", "rpp.renyi_divergence_bound (mixtures, samples)", "mpmath quadrature, 60 digits",
-             "reported error + 16u (|D| + 1/(alpha-1))", _mixture_mpmath, _draw_mixture),
-        Case("mixture-arb", "rpp.renyi_divergence_bound (mixtures, samples)", "arb (python-flint) enclosure",
-             "reported error + ball radius + round-off", _mixture_arb, _draw_mixture),
-        Case("laplace-mix-arb", "laplace_renyi_divergence_bound", "arb (python-flint) enclosure",
-             "reported error + ball radius + round-off", _laplace_arb, _draw_laplace_pair),
-        Case("calibrate-gauss", "rpp.calibrate, two Gaussians, Gaussian noise: D/eps - 1", "mpmath closed form",
-             "<= 1e-9 where guaranteed", _calibrate_gauss, _draw_calibrate_gauss),
-        Case("calibrate-atoms", "rpp.calibrate, two atoms, both noises: D/eps - 1",
-             "dp-accounting (Gaussian) / mpmath (Laplace)", "<= 1e-9 where guaranteed",
-             _calibrate_atoms, _draw_calibrate_atoms),
+        Case(
+            "coupling-pot",
+            "rpp.quantile_coupling (cost)",
+            "POT ot.emd2 on all pairs",
+            "rel 1e-9",
+            _coupling_pot,
+            _draw_wp,
+        ),
+        Case(
+            "component-scipy",
+            "rpp.component_coupling (cost, marginals)",
+            "scipy linprog (HiGHS)",
+            "rel 1e-8",
+            _component_coupling,
+            _draw_components,
+        ),
+        Case(
+            "mixture-mpmath",
+            "rpp.renyi_divergence_bound (mixtures, samples)",
+            "mpmath quadrature, 60 digits",
+            "reported error + 16u (|D| + 1/(alpha-1))",
+            _mixture_mpmath,
+            _draw_mixture,
+        ),
+        Case(
+            "mixture-arb",
+            "rpp.renyi_divergence_bound (mixtures, samples)",
+            "arb (python-flint) enclosure",
+            "reported error + ball radius + round-off",
+            _mixture_arb,
+            _draw_mixture,
+        ),
+        Case(
+            "laplace-mix-arb",
+            "laplace_renyi_divergence_bound",
+            "arb (python-flint) enclosure",
+            "reported error + ball radius + round-off",
+            _laplace_arb,
+            _draw_laplace_pair,
+        ),
+        Case(
+            "calibrate-gauss",
+            "rpp.calibrate, two Gaussians, Gaussian noise: D/eps - 1",
+            "mpmath closed form",
+            "<= 1e-9 where guaranteed",
+            _calibrate_gauss,
+            _draw_calibrate_gauss,
+        ),
+        Case(
+            "calibrate-atoms",
+            "rpp.calibrate, two atoms, both noises: D/eps - 1",
+            "dp-accounting (Gaussian) / mpmath (Laplace)",
+            "<= 1e-9 where guaranteed",
+            _calibrate_atoms,
+            _draw_calibrate_atoms,
+        ),
         # range-only rows (tests/oracles/test_oracle_range.py): no ordinary-range draw
-        Case("noise-alpha", "GaussianNoise / LaplaceNoise .divergence at alpha < 1, = 1, = inf",
-             "closed forms (mpmath), arb", "reported error + rel 1e-12, or a ValueError naming alpha",
-             _noise_alpha, None),
-        Case("calibrate-pair", "rpp.calibrate, every method, both noises: D/eps - 1",
-             "mpmath / dp-accounting / arb (both orders)", "<= 1e-9 where guaranteed, or a ValueError",
-             _calibrate_pair, None),
+        Case(
+            "noise-alpha",
+            "GaussianNoise / LaplaceNoise .divergence at alpha < 1, = 1, = inf",
+            "closed forms (mpmath), arb",
+            "reported error + rel 1e-12, or a ValueError naming alpha",
+            _noise_alpha,
+            None,
+        ),
+        Case(
+            "calibrate-pair",
+            "rpp.calibrate, every method, both noises: D/eps - 1",
+            "mpmath / dp-accounting / arb (both orders)",
+            "<= 1e-9 where guaranteed, or a ValueError",
+            _calibrate_pair,
+            None,
+        ),
     ]
 }
 
@@ -865,6 +1043,23 @@ def metric(key: str, out: Outcome) -> float:
     return out.rel
 
 
+def tolerance_used(key: str, out: Outcome) -> float:
+    """How much of its tolerance an outcome uses: |rpp - oracle| / allowed (above 1 fails; inf for a NaN or an
+    infinite disagreement).  Calibrations and upper bounds: the excess over the oracle only (0 when on the safe
+    side)."""
+    if out.rpp == out.oracle:
+        return 0.0
+    if key in CALIBRATION_CASES or CASES[key].one_sided:
+        gap = (out.rpp - out.oracle) if key in CALIBRATION_CASES else (out.oracle - out.rpp)
+        if gap != gap:
+            return math.inf
+        return 0.0 if gap <= 0 else (gap / out.allowed if out.allowed > 0 else math.inf)
+    d = out.diff
+    if d != d or d == math.inf:
+        return math.inf
+    return 0.0 if d == 0 else (d / out.allowed if out.allowed > 0 else math.inf)
+
+
 def quick_table(n: int = 4, seed: int = 0, skip: tuple[str, ...] = ()):
     """The agreement table on ``n`` seeded ordinary-range inputs per case (for the Status appendix)."""
     import time
@@ -876,17 +1071,19 @@ def quick_table(n: int = 4, seed: int = 0, skip: tuple[str, ...] = ()):
     for key, case in CASES.items():
         if key in skip or case.draw is None:
             continue
-        worst, ok, t0 = -math.inf, True, time.perf_counter()
+        worst, used, ok, t0 = -math.inf, 0.0, True, time.perf_counter()
         for _ in range(n):
             out = case.check(**case.draw(rng))
             ok &= passed(key, out)
             worst = max(worst, metric(key, out))
+            used = max(used, tolerance_used(key, out))
         rows.append(
             {
                 "function": case.function,
                 "oracle": case.oracle,
                 "inputs": n,
                 "max difference": worst,
+                "share of tolerance": used,
                 "tolerance": case.tolerance,
                 "agrees": bool(ok),
                 "seconds": time.perf_counter() - t0,

@@ -83,9 +83,7 @@ def prior(draw, kinds=("mix", "emp")):
     }
 
 
-mixture_pair = st.fixed_dictionaries(
-    {"p": prior(), "q": prior(), "alpha": logu(1.1, 8), "noise_var": logu(0.3, 5)}
-)
+mixture_pair = st.fixed_dictionaries({"p": prior(), "q": prior(), "alpha": logu(1.1, 8), "noise_var": logu(0.3, 5)})
 laplace_pair = st.fixed_dictionaries(
     {
         "p": prior(("emp", "mix", "gauss")),
@@ -114,8 +112,11 @@ def mixtures_for_coupling(draw):
 
 calibrate_gauss = gauss_general.flatmap(
     lambda d: st.fixed_dictionaries(
-        {**{k: st.just(v) for k, v in d.items()}, "epsilon": logu(0.01, 10),
-         "method": st.sampled_from(rpp.methods("gaussian"))}
+        {
+            **{k: st.just(v) for k, v in d.items()},
+            "epsilon": logu(0.01, 10),
+            "method": st.sampled_from(rpp.methods("gaussian")),
+        }
     )
 )
 calibrate_atoms = st.sampled_from(["gaussian", "laplace"]).flatmap(
@@ -136,8 +137,9 @@ PLAN = {
     "gauss-autodp": (gauss_equal, FAST, SLOW),
     "gauss-mpmath": (gauss_general, FAST, SLOW),
     "gnoise-mpmath": (
-        gauss_general.flatmap(lambda d: st.fixed_dictionaries({**{k: st.just(v) for k, v in d.items()},
-                                                              "scale": logu(0.1, 10)})),
+        gauss_general.flatmap(
+            lambda d: st.fixed_dictionaries({**{k: st.just(v) for k, v in d.items()}, "scale": logu(0.1, 10)})
+        ),
         FAST,
         SLOW,
     ),

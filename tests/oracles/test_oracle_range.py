@@ -58,8 +58,14 @@ def test_gaussian_renyi_range_narrow_first(oracle, t):
 @FAST
 # near the edge of the domain, alpha - 1 ~ var1 / var0: sigma_alpha^2 = var0 + alpha (var1 - var0) cancels
 # (found by this suite: rpp 1826001703.74, mpmath 1826001777.79, an under-estimate by 4e-8)
-@example(t=(1.0000000001934601, 225710977894.47748 / 110.77129188360549, 110.77129188360549,
-            266863.2359926797 / 110.77129188360549**0.5))
+@example(
+    t=(
+        1.0000000001934601,
+        225710977894.47748 / 110.77129188360549,
+        110.77129188360549,
+        266863.2359926797 / 110.77129188360549**0.5,
+    )
+)
 @given(t=gauss_inputs(1.0, 1e15))
 def test_gaussian_renyi_range_wide_first(oracle, t):
     """var0 >= var1 (ratio up to 1e15), every alpha: finite inside the domain, inf outside."""
@@ -158,8 +164,16 @@ def gauss_prior(var, mean=0.0):
 def test_calibrate_range_gaussians(oracle, alpha, epsilon, ratio, var, shift, method):
     """Two Gaussian priors, Gaussian noise, every method (bisection may say guaranteed=False, with a warning)."""
     p, q = gauss_prior(ratio * var), gauss_prior(var, shift * math.sqrt(var))
-    oracle.check("calibrate-pair", "range two Gaussians, Gaussian noise", p=p, q=q, alpha=alpha, epsilon=epsilon,
-                 method=method, noise="gaussian")
+    oracle.check(
+        "calibrate-pair",
+        "range two Gaussians, Gaussian noise",
+        p=p,
+        q=q,
+        alpha=alpha,
+        epsilon=epsilon,
+        method=method,
+        noise="gaussian",
+    )
 
 
 def atoms(delta):
@@ -176,8 +190,16 @@ SHARED = ("exact", "pierquin", "w-alpha", "w-alpha-tight", "gmm-ot", "gmm-ot-tig
 @given(alpha=whole_alpha, epsilon=whole_eps, delta=logu(1e-12, 1e3), method=st.sampled_from(SHARED))
 def test_calibrate_range_atoms_gaussian_noise(oracle, alpha, epsilon, delta, method):
     p, q = atoms(delta)
-    oracle.check("calibrate-pair", "range two atoms, Gaussian noise", p=p, q=q, alpha=alpha, epsilon=epsilon,
-                 method=method, noise="gaussian")
+    oracle.check(
+        "calibrate-pair",
+        "range two atoms, Gaussian noise",
+        p=p,
+        q=q,
+        alpha=alpha,
+        epsilon=epsilon,
+        method=method,
+        noise="gaussian",
+    )
 
 
 @FAST
@@ -185,16 +207,32 @@ def test_calibrate_range_atoms_gaussian_noise(oracle, alpha, epsilon, delta, met
 @given(alpha=near_one, epsilon=whole_eps, delta=logu(1e-12, 1e3), method=st.sampled_from(rpp.methods("laplace")))
 def test_calibrate_range_atoms_laplace_alpha_near_one(oracle, alpha, epsilon, delta, method):
     p, q = atoms(delta)
-    oracle.check("calibrate-pair", "range two atoms, Laplace noise, alpha <= 1.1", p=p, q=q, alpha=alpha,
-                 epsilon=epsilon, method=method, noise="laplace")
+    oracle.check(
+        "calibrate-pair",
+        "range two atoms, Laplace noise, alpha <= 1.1",
+        p=p,
+        q=q,
+        alpha=alpha,
+        epsilon=epsilon,
+        method=method,
+        noise="laplace",
+    )
 
 
 @FAST
 @given(alpha=above, epsilon=whole_eps, delta=logu(1e-12, 1e3), method=st.sampled_from(rpp.methods("laplace")))
 def test_calibrate_range_atoms_laplace_large_alpha(oracle, alpha, epsilon, delta, method):
     p, q = atoms(delta)
-    oracle.check("calibrate-pair", "range two atoms, Laplace noise, alpha >= 1.1", p=p, q=q, alpha=alpha,
-                 epsilon=epsilon, method=method, noise="laplace")
+    oracle.check(
+        "calibrate-pair",
+        "range two atoms, Laplace noise, alpha >= 1.1",
+        p=p,
+        q=q,
+        alpha=alpha,
+        epsilon=epsilon,
+        method=method,
+        noise="laplace",
+    )
 
 
 # -- atoms 1e-12 apart, weights down to 1e-15 (arb) -------------------------------------------------
@@ -270,8 +308,16 @@ def _applicable(noise, p, q):
 def test_calibrate_range_close_atoms_small_weights(oracle, pq, alpha, epsilon, noise, data):
     p, q = pq
     method = data.draw(st.sampled_from(_applicable(noise, p, q)))
-    oracle.check("calibrate-pair", "range atoms 1e-12 apart / weights 1e-15", p=p, q=q, alpha=alpha,
-                 epsilon=epsilon, method=method, noise=noise)
+    oracle.check(
+        "calibrate-pair",
+        "range atoms 1e-12 apart / weights 1e-15",
+        p=p,
+        q=q,
+        alpha=alpha,
+        epsilon=epsilon,
+        method=method,
+        noise=noise,
+    )
 
 
 # -- slow tier: the same regions with many more examples -------------------------------------------
@@ -290,8 +336,11 @@ _FAST_TESTS = [
     test_calibrate_range_atoms_laplace_alpha_near_one,
     test_calibrate_range_atoms_laplace_large_alpha,
 ]
-_FEW_TESTS = [test_divergence_range_close_atoms, test_divergence_range_small_weights,
-              test_calibrate_range_close_atoms_small_weights]
+_FEW_TESTS = [
+    test_divergence_range_close_atoms,
+    test_divergence_range_small_weights,
+    test_calibrate_range_close_atoms_small_weights,
+]
 
 
 @pytest.mark.slow
