@@ -5,8 +5,9 @@ Each test calls ``oracle.check(key, **inputs)`` (the fixture below): the compari
 and asserted.  At the end of the session the table -- per row: inputs tried, inputs that
 failed, the maximum difference (``oracle_cases.metric``) and the largest share of the tolerance used
 (``oracle_cases.tolerance_used``; above 1 fails) -- is written to
-``_build/oracles/agreement.json`` and ``_build/oracles/agreement.md`` under the repository root
-(or to the directory named by ``RPP_ORACLE_DIR``).  Under pytest-xdist each worker sends its rows
+``_build/oracles/agreement-<tier>.json`` and ``.md`` under the repository root (or the directory
+named by ``RPP_ORACLE_DIR``), ``<tier>`` being ``fast`` (``-m "not slow"``), ``slow``
+(``-m slow ...``) or ``all``.  Under pytest-xdist each worker sends its rows
 to the controller, which merges them; a run that selects no oracle test writes nothing.
 """
 
@@ -108,13 +109,16 @@ def pytest_sessionfinish(session, exitstatus):
         return
     out_dir = Path(os.environ.get("RPP_ORACLE_DIR") or Path(config.rootpath) / "_build" / "oracles")
     out_dir.mkdir(parents=True, exist_ok=True)
+    # `make test` runs the fast tier (-m "not slow") and later the slow one (-m "slow or notebook"): one file each
+    markexpr = (config.getoption("markexpr", "") or "").replace(" ", "")
+    tier = "fast" if "notslow" in markexpr else ("slow" if "slow" in markexpr else "all")
     table = sorted(rows.values(), key=lambda r: r["key"])
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    (out_dir / "agreement.json").write_text(
+    (out_dir / f"agreement-{tier}.json").write_text(
         json.dumps({"written": stamp, "exitstatus": int(exitstatus), "rows": table}, indent=1, default=str) + "\n"
     )
     lines = [
-        f"Oracle agreement table, written {stamp} (pytest exit status {int(exitstatus)})",
+        f"Oracle agreement table ({tier} tier), written {stamp} (pytest exit status {int(exitstatus)})",
         "",
         "| function | oracle | inputs | failed | max difference | max share of tolerance | tolerance |",
         "| --- | --- | --- | --- | --- | --- | --- |",
@@ -124,4 +128,4 @@ def pytest_sessionfinish(session, exitstatus):
         f"{_fmt(r['max_tolerance_used'])} | {r['tolerance']} |"
         for r in table
     ]
-    (out_dir / "agreement.md").write_text("\n".join(lines) + "\n")
+    (out_dir / f"agreement-{tier}.md").write_text("\n".join(lines) + "\n")
