@@ -79,12 +79,13 @@ def shifted(prior: Prior, c: float) -> Prior:
     if isinstance(prior, Gaussian):
         return Gaussian(prior.mean - c, prior.var)
     if isinstance(prior, GaussianMixture):
-        out = GaussianMixture.__new__(GaussianMixture)
-        out.weights, out.means, out.variances = prior.weights, prior.means - c, prior.variances
-        return out
-    out = Empirical.__new__(Empirical)
-    out.samples, out.support, out.probs = prior.samples - c, prior.support - c, prior.probs
-    return out
+        mixture = GaussianMixture.__new__(GaussianMixture)
+        mixture.weights, mixture.means, mixture.variances = prior.weights, prior.means - c, prior.variances
+        return mixture
+    assert isinstance(prior, Empirical)
+    atoms = Empirical.__new__(Empirical)
+    atoms.samples, atoms.support, atoms.probs = prior.samples - c, prior.support - c, prior.probs
+    return atoms
 
 
 def centre_pair(p: Prior, q: Prior) -> tuple[Prior, Prior, float]:

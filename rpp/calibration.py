@@ -67,6 +67,10 @@ from .transport import w_infinity
 __all__ = ["Calibration", "PrivacyWarning", "calibrate", "methods", "pair_divergence", "METHODS", "NOISES"]
 
 _RTOL = 1e-9  # relative slack on epsilon when we check a returned scale (round-off only)
+# The largest noise scale the round-off guard tries: the quadrature squares distances of a
+# few dozen scales (and the variance is scale**2, 2 b**2 for Laplace noise), which stay
+# finite in float64 below about 1e152.
+_MAX_SCALE = 1e150
 
 
 class PrivacyWarning(UserWarning):
@@ -322,6 +326,32 @@ def _gaussian_grid(rule, orders, a_b, e_b, seconds):
     return np.sqrt(var), var, div, err
 
 
+def _round_off_guard(s: float, certified: Callable, a: float, e: float, noise: str) -> float:
+    """The smallest scale from ``s`` up whose divergence + error meets the budget.
+
+    A rule is computed on the variance (or on its own parametrisation); at the edge of the
+    domain the round trip to the reported scale can cost a few ulps.  The scale is stepped up
+    by relative amounts from 1e-13 (x4 each time, at most 12 steps, ~5.6e-7 in all, then
+    doubling) until ``divergence + error <= epsilon``.  More noise lowers the divergence but
+    not the error bound of its computation (a floor of the quadrature, amplified by
+    1/(alpha - 1) near alpha = 1): where that floor alone exceeds ``epsilon``, no scale up to
+    ``_MAX_SCALE`` can be certified and a ``ValueError`` says so.
+    """
+
+    def meets(x: float) -> bool:
+        return x <= 0 or sum(certified(x)) <= e * (1 + _RTOL)
+
+    if not np.isfinite(s):
+        return s
+    s = step_up(min(s, _MAX_SCALE), meets, rel=1e-13, grow=4.0, tiny=0.0, max_steps=12, limit=_MAX_SCALE)
+    if not meets(s):
+        raise ValueError(
+            f"epsilon={e!r} cannot be certified at alpha={a!r} with {noise} noise: the error bound of "
+            "the divergence exceeds it at every noise scale up to 1e150; use a larger epsilon or alpha"
+        )
+    return s
+
+
 def _point(entry, noise_cls, orders, a, e, seconds):
     """One (alpha, epsilon) point: the rule's scale over the orders, then the round-off guard.
 
@@ -367,13 +397,7 @@ def _point(entry, noise_cls, orders, a, e, seconds):
     seconds["check"] += t_check
 
     if entry.step_up:
-        # A rule is computed on the variance (or on its own parametrisation); at the edge of the domain
-        # the round trip to the reported scale can cost a few ulps.  Step the scale up by relative amounts
-        # from 1e-13 (x4 each time, at most 12 steps, ~5.6e-7 in all) until divergence + error meets
-        # the budget.
-        s = step_up(
-            s, lambda x: x <= 0 or sum(certified(x)) <= e * (1 + _RTOL), rel=1e-13, grow=4.0, tiny=0.0, max_steps=12
-        )
+        s = _round_off_guard(s, certified, a, e, noise)
     d, de = certified(s)
     seconds["check"] += time.perf_counter() - t1
     return s, d, de
