@@ -408,9 +408,12 @@ def mixture_quantile_at_score(c: Components, z: ArrayLike) -> np.ndarray:
         # h at its round-off (log F to a few ulps, of a target of size |log Phi(-|z|)|): xa is a
         # root as far as h can tell; without this stop the steps at the round-off level are
         # rejected and the bracket, still wide on one side, is bisected to the end
-        flat = np.abs(h) <= 8 * np.finfo(float).eps * (1.0 + np.abs(target[act]))
+        # (or Newton's own step is within the tolerance on x: at a large offset the round-off
+        # of u = (x - mu) / s keeps |h| above the first test)
+        tol = 2e-16 * np.maximum(np.abs(xa), 1.0) * 4
+        with np.errstate(invalid="ignore"):
+            flat = (np.abs(h) <= 8 * np.finfo(float).eps * (1.0 + np.abs(target[act]))) | (np.abs(h / slope) <= tol)
         xn = np.where(flat, xa, xn)
-        tol = 2e-16 * np.maximum(np.abs(xn), 1.0) * 4
         done = (np.abs(xn - xa) <= tol) | (hi_a - lo_a <= tol) | flat
         idx = np.flatnonzero(act)
         dx_old[idx], dx[idx] = dx[idx], xn - xa
