@@ -10,7 +10,6 @@ pairs of that file and a few fresh random pairs.
 """
 
 import datetime
-import json
 import pathlib
 import sys
 
@@ -35,13 +34,16 @@ def _mp_quantile(c, z, dps=30):
         w = [mp.mpf(float(x)) for x in c.weights]
         m = [mp.mpf(float(x)) for x in c.means]
         s = [mp.sqrt(mp.mpf(float(x))) for x in c.variances]
-        target = mp.ncdf(mp.mpf(float(z)))
+        # the lower tail F(x) = Phi(z) for z <= 0, the upper tail 1 - F(x) = Phi(-z) for z > 0
+        # (relative precision in both tails; Phi(17) would round to 1 at 30 digits)
+        sgn = 1 if z <= 0 else -1
+        target = mp.ncdf(sgn * mp.mpf(float(z)))
         lo = min(mk + sk * z for mk, sk in zip(m, s, strict=True)) - 1
         hi = max(mk + sk * z for mk, sk in zip(m, s, strict=True)) + 1
         for _ in range(75):  # the bracket (< 10^3 wide) to below 1e-19
             mid = (lo + hi) / 2
-            F = mp.fsum(wk * mp.ncdf((mid - mk) / sk) for wk, mk, sk in zip(w, m, s, strict=True))
-            lo, hi = (mid, hi) if F < target else (lo, mid)
+            F = mp.fsum(wk * mp.ncdf(sgn * (mid - mk) / sk) for wk, mk, sk in zip(w, m, s, strict=True))
+            lo, hi = (mid, hi) if sgn * (F - target) < 0 else (lo, mid)
         return float((lo + hi) / 2)
 
 
@@ -102,11 +104,7 @@ def test_random_case_reproducible_and_in_range():
 
 
 def _data():
-    rows, meta = [], []
-    for line in DATA.read_text().splitlines():
-        d = json.loads(line)
-        (meta if "machine" in d or "machine_end" in d else rows).append(d)
-    return rows, meta
+    return bench.load_worst_case(DATA)
 
 
 def test_committed_worst_case_data_within_budget():
@@ -149,3 +147,23 @@ def test_every_method_within_budget(case):
         if row["status"] == "ok":
             assert row["cpu_s"] <= BUDGET, row
             assert row["guaranteed"] or row["method"] == "bisection", row
+
+
+@pytest.mark.parametrize("index", [152, pytest.param(1, marks=pytest.mark.slow), pytest.param(5, marks=pytest.mark.slow)])
+def test_quantile_difference_tail_bounds_the_difference(index):
+    """|F_i^-1(Phi(z)) - F_j^-1(Phi(z))| <= a z + C for z >= Z, both tails, by the mpmath quantiles.
+
+    The intercept is now max_k(mu_k - (s_max - s_k) Z) instead of max mu (a proved bound for
+    z >= Z); on the shifted pair #152 the old one pushed the w-alpha integral out to |z| = 1557.
+    """
+    from rpp.transport import mirrored, quantile_difference_tail
+
+    case = bench.random_case("mixture", index)
+    ci, cj = components(case["p"]), components(case["q"])
+    for pi, pj in ((ci, cj), (mirrored(ci), mirrored(cj))):
+        L = max(-np.log(pi.weights.min()), -np.log(pj.weights.min()))
+        for Z in (np.sqrt(2 * L) + 0.5, 2 * np.sqrt(2 * L) + 3):
+            a, C = quantile_difference_tail(pi, pj, Z)
+            for z in (Z, Z + 0.7, 1.5 * Z, 3 * Z):
+                d = _mp_quantile(pi, z) - _mp_quantile(pj, z)
+                assert abs(d) <= a * z + C + 1e-9 * (1 + abs(d)), (index, Z, z, d, a, C)

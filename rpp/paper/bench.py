@@ -503,7 +503,7 @@ def worst_case_rows(cases, noises=("gaussian", "laplace"), cpu_limit=10.0):
 
 
 def machine_state() -> dict[str, Any]:
-    """Date (UTC), host CPU count and model, load averages: recorded with every timing run."""
+    """Date (UTC), git commit of the code, CPU count and model, load averages: recorded with every timing run."""
     import datetime
     import os
     import platform
@@ -514,8 +514,18 @@ def machine_state() -> dict[str, Any]:
             model = next((ln.split(":", 1)[1].strip() for ln in fh if ln.startswith("model name")), model)
     except OSError:  # pragma: no cover - not Linux
         pass
+    import subprocess
+
+    try:
+        here = os.path.dirname(os.path.abspath(__file__))
+        commit = subprocess.run(
+            ["git", "-C", here, "describe", "--always", "--dirty"], capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):  # pragma: no cover - no git
+        commit = ""
     return dict(
         date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        commit=commit,
         cpus=os.cpu_count(), cpu_model=model, python=platform.python_version(),
         load_average=[round(x, 2) for x in os.getloadavg()],
     )
@@ -544,6 +554,22 @@ def worst_case_table(rows) -> Any:
                  median_cpu_s=float(g.cpu_s.median()), over_5s=int((g.cpu_s > 5).sum()),
                  not_guaranteed=int((g.guaranteed == False).sum())))  # noqa: E712 - None for stopped calls
     return pd.DataFrame(out)
+
+
+def load_worst_case(path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``(rows, runs)`` of a file written by ``python -m rpp.paper.bench --worst-case FILE``.
+
+    ``rows``: one dict per calibration (:func:`worst_case_rows`); ``runs``: the records of the
+    runs that wrote them (command-line arguments, machine and load at the start, and at the end).
+    """
+    import json
+
+    rows, runs = [], []
+    with open(path) as fh:
+        for line in fh:
+            d = json.loads(line)
+            (rows if "family" in d else runs).append(d)
+    return rows, runs
 
 
 def main(argv: list[str] | None = None) -> None:
