@@ -366,19 +366,6 @@ def random_case(family: str, index: int, seed: int = 21) -> dict[str, Any]:
     return dict(family=family, index=int(index), p=p, q=q, alpha=alpha, epsilon=epsilon, label=label)
 
 
-#: The two run-time outliers of issue #21 (item 8), as (name, noise, method, builder); the exact
-#: priors of the report were not published: these are the report's description rebuilt.
-def _outlier_laplace_5v3():
-    p = GaussianMixture([0.1, 0.2, 0.3, 0.25, 0.15], [-4.0, -1.5, 0.0, 2.0, 5.0], [0.05, 0.3, 0.01, 0.2, 0.1])
-    q = GaussianMixture([0.5, 0.3, 0.2], [-2.0, 1.0, 3.5], [0.5, 0.02, 0.15])
-    return p, q
-
-
-def _outlier_shifted6():
-    p = GaussianMixture([0.3, 0.2, 0.15, 0.15, 0.1, 0.1], [-3.0, -1.0, 0.5, 2.0, 3.0, 6.0], [0.2, 0.05, 0.5, 0.01, 0.3, 0.1])
-    return p, GaussianMixture(p.weights, p.means + 0.5, p.variances)
-
-
 def warm_up(noises: tuple[str, ...] = ("gaussian", "laplace")) -> None:
     """One call of every method on small pairs of every family, so that forked children pay no lazy import."""
     import warnings
@@ -412,9 +399,7 @@ def _cpu_call(conn, p, q, alpha, epsilon, method, noise, cpu_limit):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             cal = calibrate(p, q, alpha=alpha, epsilon=epsilon, method=method, noise=noise)
-        conn.send(
-            ("ok", float(cal.scale), time.process_time() - t0, time.perf_counter() - w0, bool(cal.guaranteed))
-        )
+        conn.send(("ok", float(cal.scale), time.process_time() - t0, time.perf_counter() - w0, bool(cal.guaranteed)))
     except ValueError as exc:  # the method does not apply to these priors
         conn.send(("n/a", np.nan, np.nan, np.nan, str(exc)[:80]))
     except Exception as exc:  # noqa: BLE001 - reported, never hidden
@@ -469,16 +454,44 @@ def named_cases() -> list[dict[str, Any]]:
     q6 = GaussianMixture(p6.weights, p6.means + 0.5, p6.variances)
     found = random_case("mixture", 1)
     return [
-        dict(family="named", index=0, p=p5, q=q3, alpha=2.0, epsilon=0.1, noises=("laplace",),
-             label="issue #21: Laplace noise, 5 against 3 components"),
-        dict(family="named", index=1, p=p6, q=q6, alpha=1.05, epsilon=0.1, noises=("gaussian",),
-             label="issue #21: shifted 6-component mixture, alpha = 1.05"),
+        dict(
+            family="named",
+            index=0,
+            p=p5,
+            q=q3,
+            alpha=2.0,
+            epsilon=0.1,
+            noises=("laplace",),
+            label="issue #21: Laplace noise, 5 against 3 components",
+        ),
+        dict(
+            family="named",
+            index=1,
+            p=p6,
+            q=q6,
+            alpha=1.05,
+            epsilon=0.1,
+            noises=("gaussian",),
+            label="issue #21: shifted 6-component mixture, alpha = 1.05",
+        ),
         dict(found, family="named", index=2, label=f"mixture #1 of the sample: {found['label']}"),
     ]
 
 
-_ROW_KEYS = ("family", "index", "noise", "method", "status", "cpu_s", "wall_s", "guaranteed", "scale", "alpha",
-             "epsilon", "label")
+_ROW_KEYS = (
+    "family",
+    "index",
+    "noise",
+    "method",
+    "status",
+    "cpu_s",
+    "wall_s",
+    "guaranteed",
+    "scale",
+    "alpha",
+    "epsilon",
+    "label",
+)
 
 
 def worst_case_rows(cases, noises=("gaussian", "laplace"), cpu_limit=10.0):
@@ -495,9 +508,17 @@ def worst_case_rows(cases, noises=("gaussian", "laplace"), cpu_limit=10.0):
                     case["p"], case["q"], case["alpha"], case["epsilon"], method, noise, cpu_limit=cpu_limit
                 )
                 yield dict(
-                    family=case["family"], index=case["index"], noise=noise, method=method, status=status,
-                    cpu_s=float(cpu), wall_s=float(wall), guaranteed=extra if status == "ok" else None,
-                    scale=float(scale), alpha=case["alpha"], epsilon=case["epsilon"],
+                    family=case["family"],
+                    index=case["index"],
+                    noise=noise,
+                    method=method,
+                    status=status,
+                    cpu_s=float(cpu),
+                    wall_s=float(wall),
+                    guaranteed=extra if status == "ok" else None,
+                    scale=float(scale),
+                    alpha=case["alpha"],
+                    epsilon=case["epsilon"],
                     label=case["label"] if status in ("ok", "n/a", "> budget") else f"{case['label']}; {extra}",
                 )
 
@@ -524,9 +545,11 @@ def machine_state() -> dict[str, Any]:
     except (OSError, subprocess.SubprocessError):  # pragma: no cover - no git
         commit = ""
     return dict(
-        date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        date=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         commit=commit,
-        cpus=os.cpu_count(), cpu_model=model, python=platform.python_version(),
+        cpus=os.cpu_count(),
+        cpu_model=model,
+        python=platform.python_version(),
         load_average=[round(x, 2) for x in os.getloadavg()],
     )
 
@@ -549,10 +572,19 @@ def worst_case_table(rows) -> Any:
         k = g.cpu_s.idxmax()
         w = g.loc[k]
         out.append(
-            dict(family=family, noise=noise, method=method, pairs=len(g), worst_cpu_s=float(w.cpu_s),
-                 worst_status=w.status, worst_case=f"#{w['index']} {w.label}, alpha={w.alpha:.4g}, eps={w.epsilon:.3g}",
-                 median_cpu_s=float(g.cpu_s.median()), over_5s=int((g.cpu_s > 5).sum()),
-                 not_guaranteed=int((g.guaranteed == False).sum())))  # noqa: E712 - None for stopped calls
+            dict(
+                family=family,
+                noise=noise,
+                method=method,
+                pairs=len(g),
+                worst_cpu_s=float(w.cpu_s),
+                worst_status=w.status,
+                worst_case=f"#{w['index']} {w.label}, alpha={w.alpha:.4g}, eps={w.epsilon:.3g}",
+                median_cpu_s=float(g.cpu_s.median()),
+                over_5s=int((g.cpu_s > 5).sum()),
+                not_guaranteed=int(g.guaranteed.eq(False).sum()),  # None for calls that did not finish
+            )
+        )
     return pd.DataFrame(out)
 
 
@@ -564,7 +596,8 @@ def load_worst_case(path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """
     import json
 
-    rows, runs = [], []
+    rows: list[dict[str, Any]] = []
+    runs: list[dict[str, Any]] = []
     with open(path) as fh:
         for line in fh:
             d = json.loads(line)
@@ -577,10 +610,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pairs", type=int, default=5, help="mixture pairs to time (default 5)")
     parser.add_argument("--scaling", action="store_true", help="print the scaling table instead (issue #13)")
     parser.add_argument("--max-seconds", type=float, default=20.0, help="per-call budget of --scaling (default 20)")
-    parser.add_argument("--worst-case", metavar="JSONL", help="append the rows of the worst-case sweep (issue #21) to JSONL")
+    parser.add_argument(
+        "--worst-case", metavar="JSONL", help="append the rows of the worst-case sweep (issue #21) to JSONL"
+    )
     parser.add_argument("--family", action="append", choices=FAMILIES + ("named",), help="families of --worst-case")
     parser.add_argument("--first", type=int, default=0, help="first case index of --worst-case (default 0)")
-    parser.add_argument("--cpu-limit", type=float, default=10.0, help="CPU seconds per call of --worst-case (default 10)")
+    parser.add_argument(
+        "--cpu-limit", type=float, default=10.0, help="CPU seconds per call of --worst-case (default 10)"
+    )
     args = parser.parse_args(argv)
     if args.worst_case:
         _worst_case_main(args)
