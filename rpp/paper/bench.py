@@ -494,16 +494,19 @@ _ROW_KEYS = (
 )
 
 
-def worst_case_rows(cases, noises=("gaussian", "laplace"), cpu_limit=10.0):
+def worst_case_rows(cases, noises=("gaussian", "laplace"), cpu_limit=10.0, only=None):
     """Yield one row per (case, noise, method of :func:`rpp.methods`): :func:`run_cpu_limited` in a forked child.
 
     Rows are dicts with the keys ``_ROW_KEYS``: ``status`` is ``"ok"``, ``"n/a"`` (the method does
     not apply), ``"> budget"`` (stopped at ``cpu_limit`` CPU seconds) or ``"error"``; ``cpu_s``
-    the child's CPU seconds (``time.process_time``), ``wall_s`` its wall time.
+    the child's CPU seconds (``time.process_time``), ``wall_s`` its wall time.  ``only``: a set
+    of ``(noise, method)`` to run (default all).
     """
     for case in cases:
         for noise in case.get("noises", noises):
             for method in methods(noise):
+                if only is not None and (noise, method) not in only:
+                    continue
                 status, scale, cpu, wall, extra = run_cpu_limited(
                     case["p"], case["q"], case["alpha"], case["epsilon"], method, noise, cpu_limit=cpu_limit
                 )
@@ -591,8 +594,8 @@ def worst_case_table(rows) -> Any:
 def load_worst_case(path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """``(rows, runs)`` of a file written by ``python -m rpp.paper.bench --worst-case FILE``.
 
-    ``rows``: one dict per calibration (:func:`worst_case_rows`); ``runs``: the records of the
-    runs that wrote them (command-line arguments, machine and load at the start, and at the end).
+    ``rows``: one dict per calibration (:func:`worst_case_rows`), the last one written for each
+    (family, index, noise, method); ``runs``: the records of the runs that wrote them (command-line arguments, machine and load at the start, and at the end).
     """
     import json
 
@@ -602,7 +605,9 @@ def load_worst_case(path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         for line in fh:
             d = json.loads(line)
             (rows if "family" in d else runs).append(d)
-    return rows, runs
+    # a later run (e.g. ``--only`` after a fix) replaces the rows of the same call
+    latest = {(r["family"], r["index"], r["noise"], r["method"]): r for r in rows}
+    return list(latest.values()), runs
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -614,6 +619,9 @@ def main(argv: list[str] | None = None) -> None:
         "--worst-case", metavar="JSONL", help="append the rows of the worst-case sweep (issue #21) to JSONL"
     )
     parser.add_argument("--family", action="append", choices=FAMILIES + ("named",), help="families of --worst-case")
+    parser.add_argument(
+        "--only", action="append", metavar="NOISE:METHOD", help="run only these (noise, method) in --worst-case"
+    )
     parser.add_argument("--first", type=int, default=0, help="first case index of --worst-case (default 0)")
     parser.add_argument(
         "--cpu-limit", type=float, default=10.0, help="CPU seconds per call of --worst-case (default 10)"
@@ -655,7 +663,8 @@ def _worst_case_main(args) -> None:
                 if family == "named"
                 else (random_case(family, k) for k in range(args.first, args.first + args.pairs))
             )
-            for row in worst_case_rows(cases, cpu_limit=args.cpu_limit):
+            only = {tuple(x.split(":", 1)) for x in args.only} if args.only else None
+            for row in worst_case_rows(cases, cpu_limit=args.cpu_limit, only=only):
                 fh.write(json.dumps(row) + "\n")
                 fh.flush()
         fh.write(json.dumps(dict(machine_end=machine_state())) + "\n")
