@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
+from ._mixture_quantile import TABLE_MIN, lse_rows, narrow_brackets
 from . import _validation as v
 from .distributions import Components, Empirical, Gaussian, GaussianMixture, Prior, components
 
@@ -307,39 +308,6 @@ def component_coupling(
 # ----------------------------------------------------------------------------
 
 
-def _lse_rows(a):
-    """Log-sum-exp of each row of a finite 2-D array (the Newton loop below: no -inf, no weights)."""
-    m = a.max(axis=1)
-    return m + np.log(np.exp(a - m[:, None]).sum(axis=1))
-
-
-_TABLE_MIN = 128  # scores per call from which the brackets are first narrowed on a table of the CDF
-_TABLE_SIZE = 257
-
-
-def _narrow_brackets(c, lw, s, z, target, lo, hi):
-    """Narrow the brackets ``[lo, hi]`` of :func:`mixture_quantile_at_score` in place.
-
-    ``log F`` (scores ``z <= 0``) and ``log(1 - F)`` (``z > 0``) on ``_TABLE_SIZE`` points
-    spanning every bracket: each root lies between the two table points whose values
-    straddle its target (up to their round-off, which moves the root by as little), so that
-    the safeguarded Newton iteration starts from a bracket a table step wide.  Saves most
-    of the iterations on the thousands of scores of a quadrature.
-    """
-    xs = np.linspace(lo.min(), hi.max(), _TABLE_SIZE)
-    u = (xs[:, None] - c.means[None, :]) / s[None, :]
-    for side, sign in ((z <= 0, 1.0), (z > 0, -1.0)):
-        if not side.any():
-            continue
-        table = sign * _lse_rows(lw + special.log_ndtr(sign * u))  # increasing in x
-        k = np.searchsorted(table, sign * target[side])  # table[k - 1] < t <= table[k]
-        idx = np.flatnonzero(side)
-        new_lo = np.maximum(lo[idx], xs[np.maximum(k - 1, 0)])
-        new_hi = np.minimum(hi[idx], xs[np.minimum(k, xs.size - 1)])
-        ok = new_lo <= new_hi  # else round-off put the root outside the table's bracket: keep the original
-        lo[idx[ok]], hi[idx[ok]] = new_lo[ok], new_hi[ok]
-
-
 def mixture_quantile_at_score(c: Components, z: ArrayLike) -> np.ndarray:
     r""":math:`F^{-1}(\Phi(z))` for a Gaussian mixture (components ``c``), for any real ``z``.
 
@@ -377,42 +345,32 @@ def mixture_quantile_at_score(c: Components, z: ArrayLike) -> np.ndarray:
     lo, hi = cand.min(axis=1), cand.max(axis=1)
     target = special.log_ndtr(-np.abs(z))
     sgn = np.where(z > 0, -1.0, 1.0)  # h increasing (cdf) or decreasing (survival)
-    if z.size >= _TABLE_MIN:
-        _narrow_brackets(c, lw, s, z, target, lo, hi)
+    if z.size >= TABLE_MIN:
+        narrow_brackets(c, lw, s, z, target, lo, hi)
     x = np.where(np.isfinite(lo + hi), 0.5 * (lo + hi), np.dot(cand, c.weights))  # start inside the bracket
-    act = np.ones(z.shape, bool)
-    dx = hi - lo  # the last step and the one before (rtsafe, Press et al., Numerical Recipes 9.4)
-    dx_old = dx.copy()
+    act, dx, dx_old = np.ones(z.shape, bool), hi - lo, hi - lo  # steps: the last, the one before (rtsafe)
     for _ in range(400):
         xa = x[act]
         u = (xa[:, None] - c.means[None, :]) / s[None, :]
-        lF = _lse_rows(lw + special.log_ndtr(sgn[act][:, None] * u))
+        lF = lse_rows(lw + special.log_ndtr(sgn[act][:, None] * u))
         h = lF - target[act]
-        lpdf = _lse_rows(lnorm - 0.5 * u**2)
-        # update the bracket with the sign of h (h increasing in x when sgn = +1)
-        right = sgn[act] * h < 0  # root lies to the right of xa
+        lpdf = lse_rows(lnorm - 0.5 * u**2)
+        right = sgn[act] * h < 0  # the root lies right of xa (h increases in x when sgn = +1): new bracket
         lo_a = np.where(right, xa, lo[act])
         hi_a = np.where(right, hi[act], xa)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             # slope = d log F / dx = pdf/F may overflow to inf deep in a tail: the Newton step
             # |h| / slope is then below 1e-300 (|h| is a difference of logs), i.e. converged
-            slope = sgn[act] * np.exp(lpdf - lF)
-            xn = xa - h / slope
-        # A Newton step onto an end of the bracket can cycle between its two ends, which then
-        # never shrinks (seen at a narrow component inside a gap: 100 steps left the quantile
-        # 2.3 units off). As in rtsafe, a step is a bisection unless Newton's lands strictly
-        # inside the bracket and is at most half the step before last.
+            step = h / (sgn[act] * np.exp(lpdf - lF))
+        xn = xa - step
+        # a Newton step onto a bracket end can cycle between the ends (a quantile 2.3 units off): as in
+        # rtsafe, bisect unless it lands strictly inside and is at most half the step before last
         slow = np.abs(xn - xa) > 0.5 * np.abs(dx_old[act])
         bad = ~np.isfinite(xn) | (xn <= lo_a) | (xn >= hi_a) | slow
         xn = np.where(bad, 0.5 * (lo_a + hi_a), xn)
-        # h at its round-off (log F to a few ulps, of a target of size |log Phi(-|z|)|): xa is a
-        # root as far as h can tell; without this stop the steps at the round-off level are
-        # rejected and the bracket, still wide on one side, is bisected to the end
-        # (or Newton's own step is within the tolerance on x: at a large offset the round-off
-        # of u = (x - mu) / s keeps |h| above the first test)
+        # stop at the round-off of h or a Newton step within tol (else: a wide bracket bisected)
         tol = 2e-16 * np.maximum(np.abs(xa), 1.0) * 4
-        with np.errstate(invalid="ignore"):
-            flat = (np.abs(h) <= 8 * np.finfo(float).eps * (1.0 + np.abs(target[act]))) | (np.abs(h / slope) <= tol)
+        flat = (np.abs(h) <= 8 * np.finfo(float).eps * (1.0 + np.abs(target[act]))) | (np.abs(step) <= tol)
         xn = np.where(flat, xa, xn)
         done = (np.abs(xn - xa) <= tol) | (hi_a - lo_a <= tol) | flat
         idx = np.flatnonzero(act)
@@ -421,7 +379,7 @@ def mixture_quantile_at_score(c: Components, z: ArrayLike) -> np.ndarray:
         act[idx[done]] = False
         if not act.any():
             break
-    else:  # pragma: no cover - the bracket halves at least every other step
+    else:  # pragma: no cover - the steps halve at least every other iteration
         raise RuntimeError("mixture_quantile_at_score did not converge; please report this as a bug")
     return x
 
@@ -469,10 +427,8 @@ def quantile_difference_tail(ci: Components, cj: Components, Z: float) -> tuple[
         if Z**2 < 2 * L:
             raise ValueError(f"Z must satisfy Z**2 >= 2 log(1/w_K) = {2 * L}, got Z = {Z}")
         lo_const = c.means[K] - smax * 2 * L / Z  # lower: mu_K + s z - s 2L/Z
-        # upper: max_k(mu_k + s_k z) = s_max z + max_k(mu_k - (s_max - s_k) z), and each term of the
-        # last max decreases in z: at most its value at Z for every z >= Z (max mu, the bound used
-        # before, let a narrow far component set the intercept at every z: a 47-component pair
-        # shifted by 0.024 needed scores out to |z| = 1557 to bound the tails of the w-alpha integral)
+        # upper: max_k(mu_k + s_k z) = s_max z + max_k(mu_k - (s_max - s_k) z), each term of the
+        # last max decreasing in z (max mu, used before, pushed the w-alpha tails to |z| = 1557)
         hi_const = float(np.max(c.means - (smax - s) * Z))
         return smax, lo_const, hi_const
 

@@ -496,8 +496,5 @@ def w_alpha_scale(
         val, rel = _continuous_log_moment(prior_i, prior_j, cost, 1.0 / z, dz)
         return val + np.log1p(rel) - target
 
-    # steps of e^3 down from the upper end: the root can lie within 1e-5 of the domain edge in
-    # log(z - lo), 11 units below the upper end (random mixture #162, 48 against 3 components,
-    # alpha = 57.5: 20 evaluations with steps of e, 3.1 -> 1.6 CPU s with steps of e^3)
-    z = min_feasible(h, lo, 2 * lo + alpha * spread**2 / (2 * epsilon), rtol=1e-10, step=3.0, closest=True)
+    z = min_feasible(h, lo, 2 * lo + alpha * spread**2 / (2 * epsilon), rtol=1e-10, step=3.0, closest=True)  # e^3 steps
     return float(np.sqrt(z))
