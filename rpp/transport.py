@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
+from ._mixture_quantile import TABLE_MIN, lse_rows, narrow_brackets
 from . import _validation as v
 from .distributions import Components, Empirical, Gaussian, GaussianMixture, Prior, components
 
@@ -307,12 +308,6 @@ def component_coupling(
 # ----------------------------------------------------------------------------
 
 
-def _lse_rows(a):
-    """Log-sum-exp of each row of a finite 2-D array (the Newton loop below: no -inf, no weights)."""
-    m = a.max(axis=1)
-    return m + np.log(np.exp(a - m[:, None]).sum(axis=1))
-
-
 def mixture_quantile_at_score(c: Components, z: ArrayLike) -> np.ndarray:
     r""":math:`F^{-1}(\Phi(z))` for a Gaussian mixture (components ``c``), for any real ``z``.
 
@@ -350,40 +345,50 @@ def mixture_quantile_at_score(c: Components, z: ArrayLike) -> np.ndarray:
     lo, hi = cand.min(axis=1), cand.max(axis=1)
     target = special.log_ndtr(-np.abs(z))
     sgn = np.where(z > 0, -1.0, 1.0)  # h increasing (cdf) or decreasing (survival)
-    x = np.dot(cand, c.weights)  # start inside the bracket
-    act = np.ones(z.shape, bool)
-    for _ in range(100):
+    if z.size >= TABLE_MIN:
+        narrow_brackets(c, lw, s, z, target, lo, hi)
+    x = np.where(np.isfinite(lo + hi), 0.5 * (lo + hi), np.dot(cand, c.weights))  # start inside the bracket
+    act, dx, dx_old = np.ones(z.shape, bool), hi - lo, hi - lo  # steps: the last, the one before (rtsafe)
+    for _ in range(400):
         xa = x[act]
         u = (xa[:, None] - c.means[None, :]) / s[None, :]
-        lF = _lse_rows(lw + special.log_ndtr(sgn[act][:, None] * u))
+        lF = lse_rows(lw + special.log_ndtr(sgn[act][:, None] * u))
         h = lF - target[act]
-        lpdf = _lse_rows(lnorm - 0.5 * u**2)
-        # update the bracket with the sign of h (h increasing in x when sgn = +1)
-        right = sgn[act] * h < 0  # root lies to the right of xa
+        lpdf = lse_rows(lnorm - 0.5 * u**2)
+        right = sgn[act] * h < 0  # the root lies right of xa (h increases in x when sgn = +1): new bracket
         lo_a = np.where(right, xa, lo[act])
         hi_a = np.where(right, hi[act], xa)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             # slope = d log F / dx = pdf/F may overflow to inf deep in a tail: the Newton step
             # |h| / slope is then below 1e-300 (|h| is a difference of logs), i.e. converged
-            slope = sgn[act] * np.exp(lpdf - lF)
-            xn = xa - h / slope
-        bad = ~np.isfinite(xn) | (xn < lo_a) | (xn > hi_a)
+            step = h / (sgn[act] * np.exp(lpdf - lF))
+        xn = xa - step
+        # a Newton step onto a bracket end can cycle between the ends (a quantile 2.3 units off): as in
+        # rtsafe, bisect unless it lands strictly inside and is at most half the step before last
+        slow = np.abs(xn - xa) > 0.5 * np.abs(dx_old[act])
+        bad = ~np.isfinite(xn) | (xn <= lo_a) | (xn >= hi_a) | slow
         xn = np.where(bad, 0.5 * (lo_a + hi_a), xn)
-        xn = np.where(h == 0, xa, xn)
-        tol = 2e-16 * np.maximum(np.abs(xn), 1.0) * 4
-        done = (np.abs(xn - xa) <= tol) | (hi_a - lo_a <= tol) | (h == 0)
+        # stop at the round-off of h or a Newton step within tol (else: a wide bracket bisected)
+        tol = 2e-16 * np.maximum(np.abs(xa), 1.0) * 4
+        flat = (np.abs(h) <= 8 * np.finfo(float).eps * (1.0 + np.abs(target[act]))) | (np.abs(step) <= tol)
+        xn = np.where(flat, xa, xn)
+        done = (np.abs(xn - xa) <= tol) | (hi_a - lo_a <= tol) | flat
         idx = np.flatnonzero(act)
+        dx_old[idx], dx[idx] = dx[idx], xn - xa
         x[idx], lo[idx], hi[idx] = xn, lo_a, hi_a
         act[idx[done]] = False
         if not act.any():
             break
+    else:  # pragma: no cover - the steps halve at least every other iteration
+        raise RuntimeError("mixture_quantile_at_score did not converge; please report this as a bug")
     return x
 
 
 def quantile_difference_tail(ci: Components, cj: Components, Z: float) -> tuple[float, float]:
     r"""(a, C) with :math:`|F_i^{-1}(\Phi(z)) - F_j^{-1}(\Phi(z))| \le a z + C` for all :math:`z \ge Z`.
 
-    Upper bound on a mixture quantile: :math:`\max_k(\mu_k + s_k z) \le \max_k\mu_k + s_{\max}z`.
+    Upper bound on a mixture quantile: :math:`\max_k(\mu_k + s_k z) \le s_{\max}z + \max_k(\mu_k - (s_{\max} - s_k)Z)`
+    for :math:`z \ge Z`.
     Lower bound: with :math:`K` a widest component and :math:`L = \log(1/w_K)`,
     :math:`F^{-1}(\Phi(z)) \ge \mu_K + s_K(z - 2L/z)` for :math:`z^2 \ge 2L`,
     because :math:`\bar\Phi(z-a) \ge e^{az-a^2/2}\bar\Phi(z)` for :math:`a \ge 0`.
@@ -422,7 +427,9 @@ def quantile_difference_tail(ci: Components, cj: Components, Z: float) -> tuple[
         if Z**2 < 2 * L:
             raise ValueError(f"Z must satisfy Z**2 >= 2 log(1/w_K) = {2 * L}, got Z = {Z}")
         lo_const = c.means[K] - smax * 2 * L / Z  # lower: mu_K + s z - s 2L/Z
-        hi_const = c.means.max()  # upper: max mu + s_max z
+        # upper: max_k(mu_k + s_k z) = s_max z + max_k(mu_k - (s_max - s_k) z), each term of the
+        # last max decreasing in z (max mu, used before, pushed the w-alpha tails to |z| = 1557)
+        hi_const = float(np.max(c.means - (smax - s) * Z))
         return smax, lo_const, hi_const
 
     si, li, hi_i = bounds(ci)

@@ -262,12 +262,39 @@ def scaling_table(
     return df
 
 
+from .worst_case import (  # noqa: E402, F401 - the sweep of --worst-case, re-exported here
+    FAMILIES,
+    load_worst_case,
+    machine_state,
+    named_cases,
+    random_case,
+    run_cpu_limited,
+    warm_up,
+    worst_case_rows,
+    worst_case_table,
+)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=5, help="mixture pairs to time (default 5)")
     parser.add_argument("--scaling", action="store_true", help="print the scaling table instead (issue #13)")
     parser.add_argument("--max-seconds", type=float, default=20.0, help="per-call budget of --scaling (default 20)")
+    parser.add_argument(
+        "--worst-case", metavar="JSONL", help="append the rows of the worst-case sweep (issue #21) to JSONL"
+    )
+    parser.add_argument("--family", action="append", choices=FAMILIES + ("named",), help="families of --worst-case")
+    parser.add_argument(
+        "--only", action="append", metavar="NOISE:METHOD", help="run only these (noise, method) in --worst-case"
+    )
+    parser.add_argument("--first", type=int, default=0, help="first case index of --worst-case (default 0)")
+    parser.add_argument(
+        "--cpu-limit", type=float, default=10.0, help="CPU seconds per call of --worst-case (default 10)"
+    )
     args = parser.parse_args(argv)
+    if args.worst_case:
+        _worst_case_main(args)
+        return
     if args.scaling:
         table = scaling_table(max_seconds=args.max_seconds)
         print(f"Scaling table (alpha = 2, epsilon = 1; per-call budget {args.max_seconds:g} s):")
@@ -287,6 +314,25 @@ def main(argv: list[str] | None = None) -> None:
     for name, exact, ratios in theta_ratios():
         rs = "  ".join(f"{m} {r:.3f}" for m, r in ratios.items())
         print(f"  {name}: theta_exact = {exact:.4f};  {rs}")
+
+
+def _worst_case_main(args) -> None:
+    import json
+
+    warm_up()
+    with open(args.worst_case, "a") as fh:
+        fh.write(json.dumps(dict(machine=machine_state(), argv=vars(args))) + "\n")
+        for family in args.family or FAMILIES + ("named",):
+            cases = (
+                named_cases()
+                if family == "named"
+                else (random_case(family, k) for k in range(args.first, args.first + args.pairs))
+            )
+            only = {tuple(x.split(":", 1)) for x in args.only} if args.only else None
+            for row in worst_case_rows(cases, cpu_limit=args.cpu_limit, only=only):
+                fh.write(json.dumps(row) + "\n")
+                fh.flush()
+        fh.write(json.dumps(dict(machine_end=machine_state())) + "\n")
 
 
 if __name__ == "__main__":

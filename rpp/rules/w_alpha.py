@@ -496,5 +496,5 @@ def w_alpha_scale(
         val, rel = _continuous_log_moment(prior_i, prior_j, cost, 1.0 / z, dz)
         return val + np.log1p(rel) - target
 
-    z = min_feasible(h, lo, 2 * lo + alpha * spread**2 / (2 * epsilon), rtol=1e-10, step=1.0, closest=True)
+    z = min_feasible(h, lo, 2 * lo + alpha * spread**2 / (2 * epsilon), rtol=1e-10, step=3.0, closest=True)  # e^3 steps
     return float(np.sqrt(z))
