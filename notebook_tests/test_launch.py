@@ -64,6 +64,9 @@ def clone(tmp_path_factory, index) -> tuple[Path, str, str]:
     README's "Releasing" does), with the clone as the repository the launch cells install from."""
     clone = tmp_path_factory.mktemp("launch") / "clone"
     _git("clone", "--quiet", "--no-hardlinks", str(ROOT), str(clone), cwd=ROOT)
+    # publish() commits with git's own identity: give the clone one (CI runs with an empty HOME)
+    _git("config", "user.name", "launch test", cwd=clone)
+    _git("config", "user.email", "launch@test.invalid", cwd=clone)
     token = secrets.token_hex(8)
     (clone / "rpp" / "_launch_probe.py").write_text(f'TOKEN = "{token}"\n', encoding="utf-8")
     _git("add", "rpp/_launch_probe.py", cwd=clone)
