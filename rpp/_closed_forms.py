@@ -3,7 +3,7 @@ r"""Closed forms of the Rényi divergence: two Gaussians and two pmfs (re-export
 :func:`gaussian_renyi` (Yang et al. 2026, Def. III.1) and :func:`discrete_renyi_divergence`
 (van Erven & Harremoës 2014), both evaluated without cancellation over their whole range
 (see each docstring for the form and the measured accuracy); the kernels are in
-:mod:`rpp._accurate`.
+``rpp._accurate``.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ for the secret pair with conditional priors ``prior_i``, ``prior_j``
 (and the reverse order too unless ``directed=True``): Definition II.1 of Yang et al. 2026.
 Rényi divergence is not symmetric while a secret pair is unordered, so by default both
 orders are protected.  Both priors are first moved by one exact common offset
-(:mod:`rpp._centre`; divergences and rules are translation invariant).  Every result is
+(``rpp._centre``; divergences and rules are translation invariant).  Every result is
 checked with the divergence of the noise
 object and its error (:class:`rpp.noise.GaussianNoise`, :class:`rpp.noise.LaplaceNoise`) and flagged by
 ``guaranteed``.

@@ -17,7 +17,7 @@ with the limits :math:`\alpha\to 1` (Kullback-Leibler) and
   (an estimate, not a proof), plus rigorous bounds on the tails outside the
   integration range, on the binned kernel sums of large samples and a
   floating-point floor (after moving both priors by one exact common offset,
-  :mod:`rpp._centre`).  ``value + error`` is the divergence every calibration
+  ``rpp._centre``).  ``value + error`` is the divergence every calibration
   uses; it is an upper bound as far as the body estimate is.
 """
 

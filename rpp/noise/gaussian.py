@@ -177,7 +177,7 @@ class GaussianNoise(AdditiveNoise):
         :func:`rpp.renyi_divergence_bound`.
 
         ``alpha`` is a single order, :math:`1 < \alpha < \infty` (the range of every noise
-        object, :meth:`AdditiveNoise.order`); anything else is a ValueError naming ``alpha``.
+        object, ``AdditiveNoise.order``); anything else is a ValueError naming ``alpha``.
         """
         alpha = self.order(alpha)
         check_prior("p", p)

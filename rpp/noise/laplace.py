@@ -49,7 +49,7 @@ class LaplaceNoise(AdditiveNoise):
         r"""``(value, error)`` of :math:`D_\alpha(p * \mathrm{Lap}(b)\,\|\,q * \mathrm{Lap}(b))` (:func:`rpp.laplace_renyi_divergence_bound`).
 
         ``alpha`` is a single order, :math:`1 < \alpha < \infty` (the range of every noise
-        object, :meth:`AdditiveNoise.order`); anything else is a ValueError naming ``alpha``.
+        object, ``AdditiveNoise.order``); anything else is a ValueError naming ``alpha``.
         """
         return laplace_renyi_divergence_bound(p, q, self.order(alpha), self.scale)
 

@@ -44,7 +44,7 @@ noise):
   beyond :math:`U = \max_k(\mu_k + s_k^2/b + 10 s_k)` are bounded rigorously
   (there :math:`\Phi(10)\,A e^{-y/b} \le 2b\,p(y) \le A e^{-y/b}`).
 
-Both priors are first translated by one common, exact offset (:mod:`rpp._centre`; the
+Both priors are first translated by one common, exact offset (``rpp._centre``; the
 divergence is translation invariant): far from 0 relative to their spread the densities would
 otherwise spend their digits on the offset (issue #21).
 
@@ -265,7 +265,7 @@ def _single_atoms(delta, b, alpha):
     :math:`t = \Delta/b` is rounded twice (the difference of the atoms and the quotient): the
     exact :math:`t` lies in :math:`t(1 \pm 2u)`, and :math:`D_\alpha` increases with :math:`t`.
     :func:`rpp.noise.log_laplace_shift_integral` has relative error at most
-    :data:`~rpp.noise.laplace_rdp.LOG_SHIFT_REL_ERR`, so :math:`D = \log I/(\alpha-1)` has at
+    ``LOG_SHIFT_REL_ERR`` (:mod:`rpp.noise.laplace_rdp`), so :math:`D = \log I/(\alpha-1)` has at
     most that plus :math:`2u` (the division, and :math:`\alpha - 1` for :math:`\alpha > 2`):
     a relative bound, with no :math:`1/(\alpha-1)` amplification.  The error returned bounds
     the distance from the value to :math:`D` at both ends of the interval of :math:`t`.

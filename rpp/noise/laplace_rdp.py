@@ -131,7 +131,7 @@ def log_laplace_shift_integral(t: float | np.ndarray, alpha: float | np.ndarray)
     :math:`\log I = (\alpha-1)t + \operatorname{log1p}(\ldots)` for :math:`\alpha \ge 1/2`
     (:math:`-\alpha t + \ldots` below), which has no cancellation at :math:`\alpha = 1/2` (limit
     :math:`(1 + t/2)e^{-t/2}`) and no overflow at large :math:`t`.  The relative error is below
-    :data:`LOG_SHIFT_REL_ERR` (:math:`64u`) for :math:`\alpha > 1`, checked against mpmath at
+    ``LOG_SHIFT_REL_ERR`` (:math:`64u`) for :math:`\alpha > 1`, checked against mpmath at
     80 digits down to :math:`\alpha = 1 + 10^{-15}` and :math:`t = 10^{-300}` (issue #21: the
     second form alone gave :math:`4.2\cdot10^{-13}` for :math:`5\cdot10^{-13}` at
     :math:`\alpha = 1 + 10^{-9}`, :math:`t = 10^{-6}`).  Valid for every :math:`\alpha > 0`.
@@ -233,7 +233,7 @@ def laplace_rdp_scale(sensitivity: float | np.ndarray, alpha: float | np.ndarray
     :math:`[\varepsilon,\ \varepsilon + \log\frac{2\alpha-1}{\alpha}/(\alpha-1)]`
     (from :math:`t - \log\frac{2\alpha-1}{\alpha}/(\alpha-1) \le D_\alpha \le t`),
     returning the feasible end.  Feasibility is tested conservatively: the computed
-    :math:`D_\alpha`, raised by its relative error bound :data:`LOG_SHIFT_REL_ERR`, against
+    :math:`D_\alpha`, raised by its relative error bound ``LOG_SHIFT_REL_ERR``, against
     :math:`\varepsilon(1 - 4u)`, at :math:`t = \Delta/b` raised by its rounding; so
     the true divergence at the returned ``b`` is at most :math:`\varepsilon` for every
     :math:`\alpha > 1` (down to :math:`1 + 10^{-15}`) and :math:`\varepsilon` down to
