@@ -121,8 +121,11 @@ def log_laplace_shift_integral(t: float | np.ndarray, alpha: float | np.ndarray)
 
     .. math::
 
-        \log I_\alpha(t) = \operatorname{log1p}\Bigl(\frac{\alpha E_2((\alpha-1)t)
-        + (\alpha-1)E_2(-\alpha t)}{2\alpha-1}\Bigr),\qquad E_2(x) = e^x - 1 - x \ge 0,
+        \begin{aligned}
+        \log I_\alpha(t) &= \operatorname{log1p}\Bigl(\frac{\alpha E_2((\alpha-1)t)
+        + (\alpha-1)E_2(-\alpha t)}{2\alpha-1}\Bigr),\\
+        E_2(x) &= e^x - 1 - x \ge 0,
+        \end{aligned}
 
     (expand the exponentials of the first form; the terms linear in :math:`t` cancel exactly), a
     sum of non-negative terms for :math:`\alpha > 1`: used there while :math:`(\alpha-1)t \le 500`,
