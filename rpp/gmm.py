@@ -18,8 +18,8 @@ import warnings
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import _validation as v
-from .distributions import GaussianMixture
+from ._lib import validation as v
+from .priors import GaussianMixture
 
 __all__ = ["fit_gmm", "bic_curve", "FittedGaussianMixture", "VarianceFloorWarning"]
 

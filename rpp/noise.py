@@ -21,7 +21,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._lib import validation as v
-from .divergence.gaussian_noise import certified_gaussian_divergence, renyi_divergence_bound
+from .divergence.gaussian_noise import (
+    certified_gaussian_divergence,
+    renyi_divergence_bound,
+)
 from .divergence.laplace_noise import laplace_renyi_divergence_bound
 from .priors import Gaussian, check_prior
 
@@ -135,7 +138,7 @@ class GaussianNoise(AdditiveNoise):
 
         Two :class:`~rpp.Gaussian` priors: the closed form (Corollary III.3) with the
         round-off margin of :func:`gaussian_divergence_upper`; otherwise
-        :func:`rpp.renyi_divergence_bound`.
+        :func:`rpp.divergence.renyi_divergence_bound`.
 
         ``alpha`` is a single order, :math:`1 < \alpha < \infty` (the range of every noise
         object, ``AdditiveNoise.order``); anything else is a ValueError naming ``alpha``.
@@ -185,7 +188,7 @@ class LaplaceNoise(AdditiveNoise):
         return 2 * np.asarray(scale, dtype=float) ** 2
 
     def divergence(self, p: Any, q: Any, alpha: float) -> tuple[float, float]:
-        r"""``(value, error)`` of :math:`D_\alpha(p * \mathrm{Lap}(b)\,\|\,q * \mathrm{Lap}(b))` (:func:`rpp.laplace_renyi_divergence_bound`).
+        r"""``(value, error)`` of :math:`D_\alpha(p * \mathrm{Lap}(b)\,\|\,q * \mathrm{Lap}(b))` (:func:`rpp.divergence.laplace_renyi_divergence_bound`).
 
         ``alpha`` is a single order, :math:`1 < \alpha < \infty` (the range of every noise
         object, ``AdditiveNoise.order``); anything else is a ValueError naming ``alpha``.

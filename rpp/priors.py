@@ -23,8 +23,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from . import _validation as v
-from ._numerics import lse
+from ._lib import validation as v
+from ._lib.numerics import lse
 
 __all__ = ["Gaussian", "GaussianMixture", "Empirical", "Components", "components", "check_prior"]
 

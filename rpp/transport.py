@@ -24,8 +24,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from . import _validation as v
-from .distributions import Components, Empirical, Gaussian, GaussianMixture, Prior, components
+from ._lib import validation as v
+from .priors import Components, Empirical, Gaussian, GaussianMixture, Prior, components
 
 __all__ = [
     "quantile_coupling",
@@ -308,6 +308,7 @@ def component_coupling(
 
 
 # Helpers of mixture_quantile_at_score (row-wise log-sum-exp, CDF-table brackets)
+
 
 def lse_rows(a):
     """Log-sum-exp of each row of a finite 2-D array (no -inf, no weights)."""

@@ -87,14 +87,43 @@ def test_public_surface_documented():
 
 
 def test_names_the_chapters_use_stay_importable():
-    from rpp import (Empirical, Gaussian, GaussianMixture, PrivacyWarning, alpha_below_one_laplace_scale,  # noqa: F401
-                     alpha_wasserstein, bic_curve, calibrate, closed_form_variance, component_coupling,
-                     discrete_renyi_divergence, experiments, exponential_family_eta, fit_gmm, gaussian_renyi,
-                     gaussian_w2_squared, laplace_noisy_logpdf, laplace_rdp, laplace_rdp_scale,
-                     laplace_renyi_divergence_bound, log_laplace_shift_integral, published_bisection_variance,
-                     quantile_coupling, queries, renyi_divergence, renyi_divergence_bound,
-                     two_sided_geometric_renyi, w_alpha_log_moment, w_alpha_scale, w_infinity, wasserstein)
-    import rpp.composition as C
+    from rpp import (
+        Empirical,
+        Gaussian,
+        GaussianMixture,
+        PrivacyWarning,
+        bic_curve,
+        calibrate,
+        component_coupling,
+        discrete_renyi_divergence,
+        fit_gmm,
+        gaussian_renyi,
+        quantile_coupling,
+        renyi_divergence,
+        w_infinity,
+        wasserstein,
+    )
+    from rpp.rules import (
+        alpha_below_one_laplace_scale,
+        alpha_wasserstein,
+        closed_form_variance,
+        exponential_family_eta,
+        published_bisection_variance,
+        two_sided_geometric_renyi,
+        w_alpha_log_moment,
+        w_alpha_scale,
+    )
+    from rpp.book import experiments, queries
+    from rpp.transport import gaussian_w2_squared
+    from rpp.divergence import (
+        laplace_noisy_logpdf,
+        laplace_rdp,
+        laplace_rdp_scale,
+        laplace_renyi_divergence_bound,
+        log_laplace_shift_integral,
+        renyi_divergence_bound,
+    )
+    import rpp.pufferfish as C
     assert C.ASIA["asia"][1][()] == 0.01 and len(C.CAPTURE24_STATES) == 11
     assert callable(C.example1_mechanism) and callable(C.two_state_ab_exact)
     assert experiments.PAPER_SETTINGS["adult"]["x"] == "education-num"
@@ -148,7 +177,7 @@ def test_calibration_without_pot(monkeypatch):
 
 
 def test_reducible_chain_raises():
-    from rpp.composition import stationary_distribution
+    from rpp.pufferfish import stationary_distribution
 
     with pytest.raises(ValueError, match="reducible"):
         stationary_distribution(np.eye(2))
@@ -167,7 +196,7 @@ def test_noise_objects():
         assert noise.variance == pytest.approx(cal.variance)
         val, err = noise.divergence(P, Q, 2.0)
         assert val + err <= 0.5 * (1 + 1e-9)
-        assert rpp.pair_divergence(P, Q, alpha=2.0, scale=cal.scale, noise=name) == (cal.divergence,
+        assert rpp.calibration.pair_divergence(P, Q, alpha=2.0, scale=cal.scale, noise=name) == (cal.divergence,
                                                                                         cal.divergence_error)
         with pytest.raises(TypeError, match="rng"):
             noise.release(0.0, rng="seed")

@@ -186,7 +186,7 @@ def test_one_version_string():
     assert PROJECT["version"] not in init, "rpp/__init__.py must read the version, not repeat it"
 
 
-@pytest.mark.parametrize("licence", ["LICENSE", "rpp/data/uci/README.md"])
+@pytest.mark.parametrize("licence", ["LICENSE", "rpp/book/data/uci/README.md"])
 def test_licences_ship(licence):
     assert licence in PROJECT["license-files"]
     assert (ROOT / licence).is_file()
@@ -195,7 +195,7 @@ def test_licences_ship(licence):
 
 
 def test_data_are_package_data():
-    patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["rpp.data"]
+    patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["rpp.book.data"]
     shipped = {p.relative_to(ROOT / "rpp" / "data").as_posix()
                for p in (ROOT / "rpp" / "data" / "uci").rglob("*") if p.is_file()}
     from fnmatch import fnmatch

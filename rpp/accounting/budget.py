@@ -8,7 +8,7 @@ The practitioner's part of chapter 9 of The RPP Book, kept small on purpose:
   *privacy map* of the Gaussian *measurement* (:class:`rpp.noise.GaussianNoise`).
 * :class:`ReleaseBudget` -- a session budget (Tumult's word) or accountant (dp-accounting's)
   for repeated releases of **one** query on **unchanged** data: it composes them exactly
-  (:mod:`rpp.composition.releases`), draws the noise itself and refuses a release that would
+  (:mod:`rpp.accounting.releases`), draws the noise itself and refuses a release that would
   exceed (α, ε).
 
 Pufferfish privacy (Kifer & Machanavajjhala 2014) protects the pairs of secrets of
@@ -29,10 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import _validation as v
-from ..calibration import Calibration, pair_divergence
-from ..distributions import check_prior
-from ..noise.gaussian import GaussianNoise
+from .._lib import validation as v
+from ..calibration.result import Calibration
+from ..calibration.search import pair_divergence
+from ..priors import check_prior
+from ..noise import GaussianNoise
 from .releases import calibrate_releases, combined_scale
 
 __all__ = ["calibrate_all_pairs", "ReleaseBudget"]
@@ -95,7 +96,7 @@ def calibrate_all_pairs(
     r"""Noise for every secret pair (and every prior of a class): the worst pair decides.
 
     Each pair :math:`(s_i, s_j)` of each prior model :math:`\rho` is calibrated with
-    :func:`rpp.composition.releases.calibrate_releases` (that is :func:`rpp.calibrate`
+    :func:`rpp.accounting.releases.calibrate_releases` (that is :func:`rpp.calibrate`
     for ``k = 1``), both orders unless ``directed``; the largest scale
     :math:`\theta = \max_{\rho, (s_i,s_j)} \theta_{\rho,ij}` protects every pair, because
     :math:`D_\alpha` of the noisy outputs is non-increasing in θ (a larger noise is
@@ -119,7 +120,7 @@ def calibrate_all_pairs(
     directed : bool
         Protect :math:`D_\alpha(s_i\|s_j)` only (needs ``pairs``).
     k : int
-        Number of releases of the query the scale is for (``>= 1``; :mod:`rpp.composition.releases`).
+        Number of releases of the query the scale is for (``>= 1``; :mod:`rpp.accounting.releases`).
 
     Returns
     -------
@@ -203,7 +204,7 @@ class ReleaseBudget:
         \theta_{\text{comb}} = \Bigl(\sum_t \theta_t^{-2}\Bigr)^{-1/2},
         \end{aligned}
 
-    the exact joint divergence of all releases (:mod:`rpp.composition.releases`), value plus
+    the exact joint divergence of all releases (:mod:`rpp.accounting.releases`), value plus
     error bound of the noise object's certified divergence.  Otherwise it raises a
     ValueError naming ``scale`` and the smallest scale that would still fit, and records
     nothing.

@@ -48,11 +48,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .. import _validation as v
-from .._numerics import step_up
-from ..calibration import Calibration, calibrate, pair_divergence
-from ..distributions import check_prior
-from ..divergence import renyi_divergence
+from .._lib import validation as v
+from .._lib.numerics import step_up
+from ..calibration.result import Calibration
+from ..calibration.search import calibrate, pair_divergence
+from ..priors import check_prior
+from ..divergence.renyi import renyi_divergence
 
 __all__ = ["combined_scale", "releases_divergence", "calibrate_releases"]
 

@@ -1,28 +1,44 @@
-"""Reproduction of the papers' experiments and examples (the library in :mod:`rpp` never imports this).
+"""Book support: the reproduction of the papers' experiments and examples, and the data (never imported by the library).
 
-* :mod:`rpp.paper.queries` -- secret-conditioned priors of the query families of Yang et al.
-  2026, Section V (RAW, MEAN, GP, BNN) built from the UCI datasets (``rpp.data``);
-* :mod:`rpp.paper.experiments` -- ε-sweeps and the papers' settings (``PAPER_SETTINGS``,
+* :mod:`rpp.book.queries` -- secret-conditioned priors of the query families of Yang et al.
+  2026, Section V (RAW, MEAN, GP, BNN) built from the UCI datasets (:mod:`rpp.book.data`);
+* :mod:`rpp.book.experiments` -- ε-sweeps and the papers' settings (``PAPER_SETTINGS``,
   ``AWASS_SETTINGS``);
-* :mod:`rpp.paper.tables` -- statistics and checks of the sweep tables: the noise reduction
+* :mod:`rpp.book.tables` -- statistics and checks of the sweep tables: the noise reduction
   against the baseline, the verification of every calibrated point, other baselines, the
   Monte Carlo error of bootstrap quantiles (chapter 6);
-* ``rpp.paper.bench`` -- the timing and tightness benchmark (``python -m rpp.paper.bench``);
-* :mod:`rpp.paper.composition_examples` -- Examples 1, 3, 5, the Asia network and the
-  Capture-24 states of Bai et al. 2026.
+* :mod:`rpp.book.bench` -- the timing and tightness benchmark (``python -m rpp.book.bench``)
+  and the worst-case sweep (:mod:`rpp.book.worst_case`);
+* :mod:`rpp.book.composition_examples` -- Examples 1, 3, 5, the Asia network and the
+  Capture-24 states of Bai et al. 2026;
+* :mod:`rpp.book.topk`, :mod:`rpp.book.chain_data` -- the Top-:math:`k` mechanisms and the
+  activity chains of chapter 7;
+* :mod:`rpp.book.data` -- the three UCI data sets, packaged and verified.
 
-``rpp.queries`` and ``rpp.experiments`` (``from rpp import queries, experiments``) are these
-modules; the submodules import pandas and scikit-learn, so they are loaded on first use.
+The chapters import these modules (``from rpp.book import queries, experiments``); they need
+pandas and scikit-learn.
 """
 
-import importlib
+from . import (
+    bench,
+    chain_data,
+    composition_examples,
+    data,
+    experiments,
+    queries,
+    tables,
+    topk,
+    worst_case,
+)
 
-__all__ = ["queries", "experiments", "tables", "bench", "composition_examples"]
-
-
-def __getattr__(name):
-    if name in __all__:
-        module = importlib.import_module(f".{name}", __name__)
-        globals()[name] = module
-        return module
-    raise AttributeError(f"module 'rpp.paper' has no attribute {name!r}")
+__all__ = [
+    "queries",
+    "experiments",
+    "tables",
+    "bench",
+    "worst_case",
+    "composition_examples",
+    "topk",
+    "chain_data",
+    "data",
+]

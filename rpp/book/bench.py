@@ -1,4 +1,4 @@
-"""Timing and tightness benchmark of the calibration rules: ``python -m rpp.paper.bench``.
+"""Timing and tightness benchmark of the calibration rules: ``python -m rpp.book.bench``.
 
 Prints, measured in one run on the current machine:
 
@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from ..calibration import calibrate, methods
-from ..distributions import Empirical, Gaussian, GaussianMixture
+from ..calibration.search import calibrate, methods
+from ..priors import Empirical, Gaussian, GaussianMixture
 
 
 def _timed(fn, repeat=3):

@@ -1,6 +1,6 @@
 r"""Markov chains from data: smoothing, maximum-likelihood fit and simulation (Bai et al. 2026, Sec. 7).
 
-Used with the Markov Quilt Mechanism of :mod:`rpp.composition` on activity sequences.
+Used with the Markov Quilt Mechanism of :mod:`rpp.pufferfish` on activity sequences.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .. import _validation as v
-from .markov import stationary_distribution
+from .._lib import validation as v
+from ..pufferfish.markov import stationary_distribution
 
 __all__ = ["smooth_transition_matrix", "fit_transition_matrix", "simulate_chains"]
 

@@ -7,8 +7,8 @@ r"""The examples of Bai et al. (2026) reproduced in chapter 7: collapse mechanis
 * :data:`ASIA` -- the Bayesian network of Section 6.4 (Asia in place of ALARM);
 * :data:`CAPTURE24_STATES` -- the activity classes of the Top-:math:`k` experiments (Section 7).
 
-Example 5 lives in ``rpp.paper.composition_example5`` (imported here). Re-exported, under
-the same names, by :mod:`rpp.composition`.
+Example 5 lives in ``rpp.book.composition_example5`` (imported here). Re-exported, under
+the same names, by :mod:`rpp.pufferfish`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .. import _validation as v
+from .._lib import validation as v
 from .composition_example5 import (
     example5_epsilon,
     example5_epsilon_bruteforce,

@@ -1,18 +1,18 @@
 r"""ε-sweeps of calibration rules on real data, as tidy tables (Yang et al. 2026, Section V).
 
 :func:`sweep` calibrates one query's secret-conditioned priors
-(:class:`rpp.paper.queries.QueryPriors`) with a list of rules over a grid of
+(:class:`rpp.book.queries.QueryPriors`) with a list of rules over a grid of
 (α, ε) and returns one row per (rule, α, ε).  The statistics and checks of these
-tables (:func:`~rpp.paper.tables.reduction_table`, :func:`~rpp.paper.tables.headline`,
-:func:`~rpp.paper.tables.check_guarantees`, :func:`~rpp.paper.tables.verify_table`, ...)
-are in :mod:`rpp.paper.tables`; the first three stay importable from here.
+tables (:func:`~rpp.book.tables.reduction_table`, :func:`~rpp.book.tables.headline`,
+:func:`~rpp.book.tables.check_guarantees`, :func:`~rpp.book.tables.verify_table`, ...)
+are in :mod:`rpp.book.tables` (which imports this module, never the reverse).
 
 Rules
 -----
 ``"paper"``
     The rule Yang et al. 2026 use for the prior type: ``"gmm-ot"`` (Theorem IV.1)
     for mixtures, ``"closed-form"`` (Theorem III.5) for Gaussians
-    (:func:`rpp.paper.queries.paper_method`).
+    (:func:`rpp.book.queries.paper_method`).
 ``"pierquin"``
     The :math:`W_\infty` baseline of Pierquin et al. 2024,
     :math:`\theta^2 = \alpha W_\infty^2 / (2\varepsilon)`, with :math:`W_\infty`
@@ -36,10 +36,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 import pandas as pd
 
-from .. import _validation as v
-from ..calibration import PrivacyWarning, calibrate, methods
-from ..distributions import Empirical, Gaussian, GaussianMixture
-from ..divergence import renyi_divergence_bound
+from .._lib import validation as v
+from ..calibration.result import PrivacyWarning
+from ..calibration.search import calibrate, methods
+from ..priors import Empirical, Gaussian, GaussianMixture
+from ..divergence.gaussian_noise import renyi_divergence_bound
 from ..rules.pierquin import pierquin_variance
 from ..transport import w_infinity
 from .queries import QueryPriors, paper_method, query_priors
@@ -53,18 +54,6 @@ __all__ = [
     "sweep",
     "resolve_rule",
 ]
-
-# Moved to rpp.paper.tables; still importable from here (loaded on first use: tables imports this module).
-_MOVED = ("check_guarantees", "reduction_table", "headline")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        from . import tables
-
-        return getattr(tables, name)
-    raise AttributeError(f"module 'rpp.paper.experiments' has no attribute {name!r}")
-
 
 #: Columns of the table returned by :func:`sweep`.
 COLUMNS = [
@@ -142,7 +131,7 @@ def load_setting(
         An entry of :data:`PAPER_SETTINGS` / :data:`AWASS_SETTINGS` (or a dict with
         the same keys).
     df : DataFrame, optional
-        The data; loaded with ``rpp.data.<loader>(**load_kwargs)`` when omitted.
+        The data; loaded with ``rpp.book.data.<loader>(**load_kwargs)`` when omitted.
     queries : sequence of str
         Query families to build.
     **options
@@ -157,7 +146,7 @@ def load_setting(
     Raises
     ------
     ValueError
-        As the query builders of :mod:`rpp.paper.queries` (unknown query, missing column, ...).
+        As the query builders of :mod:`rpp.book.queries` (unknown query, missing column, ...).
     KeyError
         If ``setting`` lacks one of the keys ``x``, ``secret``, ``s_i``, ``s_j`` (or
         ``features`` for the GP and BNN queries).
@@ -173,7 +162,7 @@ def load_setting(
     (['bnn', 'mean'], 5)
     """
     if df is None:
-        from .. import data
+        from . import data
 
         df = getattr(data, setting["loader"])(**setting.get("load_kwargs", {}))
     out = {}
@@ -220,7 +209,7 @@ def resolve_rule(priors: QueryPriors, rule: str) -> tuple[Any, Any, Any, str]:
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> from rpp.paper.queries import quantile_discretization
+    >>> from rpp.book.queries import quantile_discretization
     >>> p, q = Gaussian(0.0, 1.0), Gaussian(1.0, 2.0)
     >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 5), quantile_discretization(q, 5), 10, 10)
     >>> resolve_rule(pr, "paper")[0], resolve_rule(pr, "pierquin")[3], resolve_rule(pr, "exact:baseline")[0]
@@ -293,7 +282,7 @@ def sweep(
 
     Parameters
     ----------
-    priors : rpp.paper.queries.QueryPriors
+    priors : rpp.book.queries.QueryPriors
         The query's priors (model and baseline).
     rules : sequence of str
         See the module docstring.
@@ -336,13 +325,13 @@ def sweep(
     Raises
     ------
     ValueError
-        If ``priors`` is not a :class:`~rpp.paper.queries.QueryPriors`, ``rules`` is empty or
+        If ``priors`` is not a :class:`~rpp.book.queries.QueryPriors`, ``rules`` is empty or
         names an unknown rule, α or ε is out of range, or ``n_jobs`` < 1.
 
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> from rpp.paper.queries import quantile_discretization
+    >>> from rpp.book.queries import quantile_discretization
     >>> p, q = Gaussian(2.0, 1 / 6), Gaussian(6.25, 0.4)
     >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 10), quantile_discretization(q, 10), 4, 4)
     >>> tab = sweep(pr, ["paper", "exact", "pierquin"], alpha=3.0, epsilon=[1.0, 2.0], dataset="toy")
@@ -356,7 +345,7 @@ def sweep(
     5  pierquin      2.0   4.00        True
     """
     if not isinstance(priors, QueryPriors):
-        raise ValueError(f"priors must be an rpp.paper.queries.QueryPriors, got {type(priors).__name__}")
+        raise ValueError(f"priors must be an rpp.book.queries.QueryPriors, got {type(priors).__name__}")
     if isinstance(rules, str) or len(rules) == 0:
         raise ValueError(f"rules must be a non-empty sequence of rule names, got {rules!r}")
     if int(n_jobs) != n_jobs or n_jobs < 1:

@@ -1,6 +1,6 @@
 r"""The model-based query families of Yang et al. 2026, Sec. V-A: a Gaussian-process regression
 (``"gp"``) and a Bayesian last layer on a one-hidden-layer network (``"bnn"``); re-exported by
-:mod:`rpp.paper.queries`.
+:mod:`rpp.book.queries`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from scipy import linalg
 
-from ..distributions import Gaussian
+from ..priors import Gaussian
 from .query_data import QueryPriors, model_inputs, quantile_discretization
 
 __all__ = ["gp_priors", "bnn_priors"]
@@ -107,7 +107,7 @@ def gp_priors(
     ----------
     df, x, secret, s_i, s_j
         Data frame, released column, secret column and the two secrets
-        (:func:`rpp.paper.queries.secret_subsets`).
+        (:func:`rpp.book.queries.secret_subsets`).
     features : sequence of str
         Numeric input columns; standardised with the mean and standard deviation
         pooled over both subsets, so both GPs see the same :math:`x_\star`.
@@ -131,7 +131,7 @@ def gp_priors(
     Raises
     ------
     ValueError
-        As ``rpp.paper.query_data.model_inputs``.
+        As ``rpp.book.query_data.model_inputs``.
     RuntimeError
         If the latent variance at the query point is not positive (an ill-conditioned
         kernel matrix).
@@ -280,7 +280,7 @@ def bnn_priors(
     ------
     ValueError
         For a bad ``n_hidden`` or ``feature_map``, or as
-        ``rpp.paper.query_data.model_inputs``.
+        ``rpp.book.query_data.model_inputs``.
 
     Examples
     --------

@@ -56,11 +56,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import _validation as v
-from ..distributions import Empirical, Gaussian, GaussianMixture
+from .._lib import validation as v
+from ..priors import Empirical, Gaussian, GaussianMixture
 from ..gmm import VarianceFloorWarning, fit_gmm
 from .model_queries import bnn_priors, gp_priors
-from .query_data import QUERY_FAMILIES, QueryPriors, data_resolution, quantile_discretization, secret_subsets
+from .query_data import (
+    QUERY_FAMILIES,
+    QueryPriors,
+    data_resolution,
+    quantile_discretization,
+    secret_subsets,
+)
 
 __all__ = [
     "QUERY_FAMILIES",

@@ -1,12 +1,11 @@
-r"""Statistics and checks of the sweep tables of :func:`rpp.paper.experiments.sweep` (chapter 6).
+r"""Statistics and checks of the sweep tables of :func:`rpp.book.experiments.sweep` (chapter 6).
 
 The "average noise reduction against the :math:`W_\infty` baseline" of Yang et al. 2026
 (Sec. V-B, their 48.9 %) under an explicit protocol (:func:`reduction_table`, :func:`headline`,
 :func:`paper_headline`); the guarantee of every calibrated noise level, checked and recomputed
 (:func:`check_guarantees`, :func:`verify_table`); the baseline recomputed for another finite
 stand-in of :math:`W_\infty` (:func:`rebaseline`, :func:`quantile_w_inf`); the Monte Carlo error
-of a bootstrap quantile (:func:`quantile_mc_se`). The first three names stay importable from
-:mod:`rpp.paper.experiments`, where earlier versions defined them.
+of a bootstrap quantile (:func:`quantile_mc_se`).
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 import pandas as pd
 
-from ..divergence import renyi_divergence
+from ..divergence.renyi import renyi_divergence
 from ..rules.pierquin import pierquin_variance
 from ..transport import w_infinity
 from .experiments import resolve_rule
@@ -51,7 +50,7 @@ def check_guarantees(table: pd.DataFrame, rules: Sequence[str] | None = None, on
     Parameters
     ----------
     table : pandas.DataFrame
-        Output of :func:`rpp.paper.experiments.sweep` (columns ``rule``,
+        Output of :func:`rpp.book.experiments.sweep` (columns ``rule``,
         ``guaranteed``, ``model_guaranteed``).
     rules : sequence of str, optional
         Only these rules (default: all).
@@ -107,7 +106,7 @@ def reduction_table(
     Parameters
     ----------
     table : pandas.DataFrame
-        A sweep table (:func:`rpp.paper.experiments.sweep`): columns ``by``,
+        A sweep table (:func:`rpp.book.experiments.sweep`): columns ``by``,
         ``alpha``, ``directed``, ``rule``, ``epsilon`` and ``theta``.
     baseline : str
         The rule in the denominator (default ``"pierquin"``).
@@ -155,7 +154,7 @@ def reduction_table(
     keys = list(by) + ["alpha", "directed"]
     missing = [c for c in keys + ["rule", "epsilon", "theta"] if c not in table.columns]
     if missing:
-        raise ValueError(f"table lacks the columns {missing}; pass the output of rpp.experiments.sweep")
+        raise ValueError(f"table lacks the columns {missing}; pass the output of rpp.book.experiments.sweep")
     wide = table.pivot_table(index=keys + ["epsilon"], columns="rule", values="theta", aggfunc="first")
     if baseline not in wide.columns:
         raise ValueError(f"baseline rule {baseline!r} is not in the table (rules: {list(wide.columns)})")
@@ -298,7 +297,7 @@ def verify_table(table: pd.DataFrame, priors: Mapping[str, Mapping[str, QueryPri
     Parameters
     ----------
     table : pandas.DataFrame
-        Output of :func:`rpp.paper.experiments.sweep` (several concatenated).
+        Output of :func:`rpp.book.experiments.sweep` (several concatenated).
     priors : mapping
         ``{dataset: {query: QueryPriors}}``: the priors the table was computed from
         (``table["dataset"]``, ``table["query"]``).
@@ -319,7 +318,7 @@ def verify_table(table: pd.DataFrame, priors: Mapping[str, Mapping[str, QueryPri
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> from rpp.paper.experiments import sweep
+    >>> from rpp.book.experiments import sweep
     >>> p, q = Gaussian(0.0, 0.04), Gaussian(1.0, 0.09)
     >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 50), quantile_discretization(q, 50), 10, 10)
     >>> tab = sweep(pr, ["exact", "pierquin"], alpha=3.0, epsilon=[0.5, 1.0], dataset="toy")
@@ -426,7 +425,7 @@ def rebaseline(
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> from rpp.paper.experiments import sweep
+    >>> from rpp.book.experiments import sweep
     >>> p, q = Gaussian(0.0, 0.04), Gaussian(1.0, 0.09)
     >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 50), quantile_discretization(q, 50), 10, 10)
     >>> tab = sweep(pr, ["pierquin"], alpha=3.0, epsilon=[1.0], dataset="toy")

@@ -38,8 +38,8 @@ class Calibration:
         protected orders (quadrature value for non-Gaussian priors).
     divergence_error : float or ndarray
         Error of ``divergence``.  A proved bound for two Gaussian priors (closed form with its
-        round-off, :func:`rpp.noise.certified_gaussian_divergence`) and for Laplace noise on two
-        empirical priors (Bernstein-ellipse bound per panel, ``rpp.noise.laplace_atoms``);
+        round-off, :func:`rpp.divergence.certified_gaussian_divergence`) and for Laplace noise on two
+        empirical priors (Bernstein-ellipse bound per panel, ``rpp.divergence.laplace_atoms``);
         otherwise (Gaussian noise on mixtures or samples, Laplace noise on Gaussian components)
         an *error estimate*: :math:`|GL_{20}-GL_{10}|` per quadrature panel, plus rigorous
         bounds on the tails, on binned sums and on round-off.

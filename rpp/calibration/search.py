@@ -10,7 +10,7 @@ for the secret pair with conditional priors ``prior_i``, ``prior_j``
 (and the reverse order too unless ``directed=True``): Definition II.1 of Yang et al. 2026.
 Rényi divergence is not symmetric while a secret pair is unordered, so by default both
 orders are protected.  Both priors are first moved by one exact common offset
-(``rpp._centre``; divergences and rules are translation invariant).  Every result is
+(``rpp.divergence.centre``; divergences and rules are translation invariant).  Every result is
 checked with the divergence of the noise
 object and its error (:class:`rpp.noise.GaussianNoise`, :class:`rpp.noise.LaplaceNoise`) and flagged by
 ``guaranteed``.
@@ -51,21 +51,25 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import _validation as v
-from ._centre import centred_orders as _orders  # rules and divergences are translation invariant
-from ._numerics import sqrt_up, step_up
-from .distributions import Gaussian, check_prior
-from .noise.gaussian import GaussianNoise, certified_gaussian_divergence
-from .noise.laplace import LaplaceNoise
+from .._lib import validation as v
+from ..divergence.centre import centred_orders as _orders  # rules and divergences are translation invariant
+from .._lib.numerics import sqrt_up, step_up
+from ..priors import Gaussian, check_prior
+from ..noise import GaussianNoise, LaplaceNoise
+from ..divergence.gaussian_noise import certified_gaussian_divergence
 from .result import Calibration, PrivacyWarning
-from .rules.exact import exact_laplace_scale, exact_variance, order_probe
-from .rules.gaussian import closed_form_variance, gaussian_exact_variance, published_bisection_variance
-from .rules.mixture import gmm_ot_tight_variance, gmm_ot_variance
-from .rules.pierquin import pierquin_laplace_scale, pierquin_variance
-from .rules.w_alpha import w_alpha_scale
-from .transport import w_infinity
+from ..rules.exact import exact_laplace_scale, exact_variance, order_probe
+from ..rules.gaussian import (
+    closed_form_variance,
+    gaussian_exact_variance,
+    published_bisection_variance,
+)
+from ..rules.mixture import gmm_ot_tight_variance, gmm_ot_variance
+from ..rules.pierquin import pierquin_laplace_scale, pierquin_variance
+from ..rules.w_alpha import w_alpha_scale
+from ..transport import w_infinity
 
-__all__ = ["Calibration", "PrivacyWarning", "calibrate", "methods", "pair_divergence", "METHODS", "NOISES"]
+__all__ = ["calibrate", "methods", "pair_divergence", "METHODS", "NOISES"]
 
 _RTOL = 1e-9  # relative slack on epsilon when we check a returned scale (round-off only)
 # The largest noise scale the round-off guard tries: the quadrature squares distances of a

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .distributions import Empirical, Gaussian, GaussianMixture, Prior, components
+from ..priors import Empirical, Gaussian, GaussianMixture, Prior, components
 
 __all__ = ["centre_pair", "centre_of", "centred_orders", "shifted"]
 

@@ -3,7 +3,7 @@ r"""Closed forms of the Rényi divergence: two Gaussians and two pmfs (re-export
 :func:`gaussian_renyi` (Yang et al. 2026, Def. III.1) and :func:`discrete_renyi_divergence`
 (van Erven & Harremoës 2014), both evaluated without cancellation over their whole range
 (see each docstring for the form and the measured accuracy); the kernels are in
-``rpp._accurate``.
+``rpp._lib.accurate``.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import _validation as v
-from ._accurate import expm1mx, fsum_keep, log1pmx, log_ratio, two_prod, two_sum
-from ._numerics import lse
+from .._lib import validation as v
+from .._lib.accurate import expm1mx, fsum_keep, log1pmx, log_ratio, two_prod, two_sum
+from .._lib.numerics import lse
 
 __all__ = ["gaussian_renyi", "discrete_renyi_divergence"]
 

@@ -541,6 +541,7 @@ def gauss_atoms_logpdf(
 
 # The edge of the tail condition ---------------------------------------------
 
+
 def _widest(comp):
     """``(mask of the widest components, their smallest mean, their largest mean)``."""
     w, m, v = _as_tuple(comp)
@@ -556,7 +557,7 @@ def edge_is_finite(p_comp, q_comp) -> bool:
 
     Parameters
     ----------
-    p_comp, q_comp : tuple of ndarray or rpp.distributions.Components
+    p_comp, q_comp : tuple of ndarray or rpp.priors.Components
         ``(weights, means, variances)`` of the two mixtures (noise included or not: the
         widest components do not depend on it).
 
@@ -625,7 +626,7 @@ def edge_log_integral(
 
     Parameters
     ----------
-    p_comp, q_comp : tuple of ndarray or rpp.distributions.Components
+    p_comp, q_comp : tuple of ndarray or rpp.priors.Components
         ``(weights, means, variances)`` of the priors, without noise.
     noise_var : float
         Noise variance ``t >= 0``.

@@ -17,7 +17,7 @@ most a few ulps of its operands, and carries the previous error damped by the sh
 carried sum, at most 1) and charged to the error.  The dense evaluation over all atoms
 (``dense=True``, the previous implementation) is kept as the reference of the tests.
 
-The quadrature itself is the certified one of :mod:`rpp.noise.laplace_divergence`
+The quadrature itself is the certified one of :mod:`rpp.divergence.laplace_noise`
 (Bernstein-ellipse bound per panel, Trefethen, *Approximation Theory and Approximation
 Practice*, Thm 19.3; exact tails beyond the extreme atoms).
 """
@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from .._numerics import lse
+from .._lib.numerics import lse
 
 __all__ = ["atoms_log_integral"]
 
@@ -265,7 +265,7 @@ def atoms_log_integral(P, Q, alpha, b, dense=False):
 
     Examples
     --------
-    >>> from rpp.distributions import components
+    >>> from rpp.priors import components
     >>> from rpp import Empirical
     >>> P, Q = components(Empirical([0.0])), components(Empirical([1.0]))
     >>> li, rel = atoms_log_integral(P, Q, 2.0, 1.0)

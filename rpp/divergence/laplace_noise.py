@@ -13,7 +13,7 @@ Under a prior :math:`P` the output density is :math:`P * \ell_b`:
 :func:`laplace_renyi_divergence_bound` computes
 :math:`D_\alpha(P_i * \ell_b \,\|\, P_j * \ell_b)` with an error such that
 ``value + error`` is an upper bound -- proved for two empirical priors, as far as the
-quadrature estimate goes otherwise (like :func:`rpp.renyi_divergence_bound` for Gaussian
+quadrature estimate goes otherwise (like :func:`rpp.divergence.renyi_divergence_bound` for Gaussian
 noise):
 
 * **Two empirical priors -- certified.**  Between consecutive atoms both
@@ -32,7 +32,7 @@ noise):
   extreme atoms are integrated in closed form (the integrand is
   :math:`f(Y)e^{-|y-Y|/b}` there).  A floating-point allowance is added.
   The densities at the nodes come from prefix sums over the sorted atoms,
-  :math:`O(1)` per node (:mod:`rpp.noise.laplace_atoms`).
+  :math:`O(1)` per node (:mod:`rpp.divergence.laplace_atoms`).
 * **Priors with Gaussian components** (:class:`~rpp.Gaussian`,
   :class:`~rpp.GaussianMixture`, possibly against an empirical prior): the
   densities above are evaluated in log space (with ``erfcx``; more than 9 standard
@@ -44,7 +44,7 @@ noise):
   beyond :math:`U = \max_k(\mu_k + s_k^2/b + 10 s_k)` are bounded rigorously
   (there :math:`\Phi(10)\,A e^{-y/b} \le 2b\,p(y) \le A e^{-y/b}`).
 
-Both priors are first translated by one common, exact offset (``rpp._centre``; the
+Both priors are first translated by one common, exact offset (``rpp.divergence.centre``; the
 divergence is translation invariant): far from 0 relative to their spread the densities would
 otherwise spend their digits on the offset (issue #21).
 
@@ -60,14 +60,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from ..distributions import Prior
-from .. import _validation as v
-from .._centre import centre_pair
-from .._numerics import integrate_log, lse
-from ..distributions import Empirical, Gaussian, check_prior, components
-from ..divergence import renyi_divergence, renyi_divergence_bound
+from ..priors import Prior
+from .._lib import validation as v
+from .centre import centre_pair
+from .._lib.numerics import integrate_log, lse
+from ..priors import Empirical, Gaussian, check_prior, components
+from .renyi import renyi_divergence
+from .gaussian_noise import renyi_divergence_bound
 from .laplace_atoms import atoms_log_integral
-from .laplace_rdp import LOG_SHIFT_REL_ERR, laplace_rdp
+from .laplace_shift import LOG_SHIFT_REL_ERR, laplace_rdp
 
 __all__ = ["laplace_renyi_divergence_bound", "laplace_renyi_divergence", "laplace_noisy_logpdf"]
 
@@ -205,7 +206,7 @@ def _smooth_log_integral(P, Q, alpha, b):
 
     def log_f_mag(y):
         lp, lq = _log_density(y, P, b), _log_density(y, Q, b)
-        # value and magnitude of its terms (round-off allowance of rpp._numerics.integrate_log)
+        # value and magnitude of its terms (round-off allowance of rpp._lib.numerics.integrate_log)
         return alpha * lp + (1 - alpha) * lq, np.abs(alpha * lp) + np.abs((1 - alpha) * lq)
 
     pts = [mu[s == 0], [lo, hi]]
@@ -264,8 +265,8 @@ def _single_atoms(delta, b, alpha):
 
     :math:`t = \Delta/b` is rounded twice (the difference of the atoms and the quotient): the
     exact :math:`t` lies in :math:`t(1 \pm 2u)`, and :math:`D_\alpha` increases with :math:`t`.
-    :func:`rpp.noise.log_laplace_shift_integral` has relative error at most
-    ``LOG_SHIFT_REL_ERR`` (:mod:`rpp.noise.laplace_rdp`), so :math:`D = \log I/(\alpha-1)` has at
+    :func:`rpp.divergence.log_laplace_shift_integral` has relative error at most
+    ``LOG_SHIFT_REL_ERR`` (:mod:`rpp.divergence.laplace_rdp`), so :math:`D = \log I/(\alpha-1)` has at
     most that plus :math:`2u` (the division, and :math:`\alpha - 1` for :math:`\alpha > 2`):
     a relative bound, with no :math:`1/(\alpha-1)` amplification.  The error returned bounds
     the distance from the value to :math:`D` at both ends of the interval of :math:`t`.
@@ -290,7 +291,7 @@ def laplace_renyi_divergence_bound(p: Prior, q: Prior, alpha: float, scale: floa
     bound on the divergence (certified for two :class:`~rpp.Empirical` priors;
     for Gaussian components the body error is the Gauss-Legendre estimate used
     throughout :mod:`rpp.divergence`).  Single atoms against single atoms use
-    the closed form :func:`rpp.noise.laplace_rdp`.  ``scale = 0`` (no
+    the closed form :func:`rpp.divergence.laplace_rdp`.  ``scale = 0`` (no
     noise) gives the divergence of the priors themselves
     (:func:`rpp.renyi_divergence` with ``noise_var=0``).
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _validation as v
+from .._lib import validation as v
 
 __all__ = ["log_laplace_shift_integral", "laplace_rdp", "laplace_rdp_scale", "LOG_SHIFT_REL_ERR"]
 
@@ -21,7 +21,7 @@ __all__ = ["log_laplace_shift_integral", "laplace_rdp", "laplace_rdp_scale", "LO
 _U = 2.0**-53
 #: Relative error bound of :func:`log_laplace_shift_integral` and of :func:`laplace_rdp` for
 #: ``alpha > 1`` (a few ulps per operation, see there; checked against mpmath at 700 digits over
-#: alpha in [1 + 1e-15, 1e6] and t in [1e-300, 1e6] by tests/test_laplace_alpha_one.py).
+#: alpha in [1 + 1e-15, 1e6] and t in [1e-300, 1e6] by tests/divergence/test_laplace_alpha_one.py).
 LOG_SHIFT_REL_ERR = 64 * _U
 
 # Coefficients 1/k! (k = 2..19) of e^x - 1 - x = sum_{k >= 2} x^k / k!, for the series at |x| < 1/2.

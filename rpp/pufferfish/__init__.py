@@ -1,28 +1,27 @@
 r"""Composition for (Rényi) Pufferfish privacy -- chapter 7 of The RPP Book.
 
 Machinery for Bai, He, Gu, Kifer & Maeng (2026), "Composition for Pufferfish Privacy",
-built on :mod:`rpp.discrete` (randomized response, conditional output laws, the Pufferfish
+built on :mod:`rpp.pufferfish.finite` (randomized response, conditional output laws, the Pufferfish
 leakage) and :mod:`rpp.divergence`: posteriors and repeated runs (``collapse``), the
 necessary-for-composition linear programs (``nfc``), the :math:`a(b)`-influence curve
 and Theorems 3–4 (``influence``), Markov-chain, Gaussian and Bayesian-network priors
-(``markov``, ``gaussian``, ``bayesnet``; ``bif`` for networks of any arity read from
+(``markov``, ``gaussian_field``, ``bayesnet``; ``bif`` for networks of any arity read from
 BIF files, with the packaged ALARM network), the Markov Quilt Mechanism and
-Top-:math:`k` mechanisms (``markov``, ``topk``).
+(``markov``); the Top-:math:`k` mechanisms and the activity chains of the book's chapter 7 are
+book support (:mod:`rpp.book.topk`, :mod:`rpp.book.chain_data`).
 
 ``discrete_renyi`` is :func:`rpp.discrete_renyi_divergence` and ``pufferfish_leakage`` is
-:func:`rpp.discrete.pufferfish_leakage`.  The paper's examples (``example1_*``,
+:func:`rpp.pufferfish.finite.pufferfish_leakage`.  The paper's examples (``example1_*``,
 ``example3_*``, ``example5_*``, ``simulate_example*``, ``ASIA``, ``CAPTURE24_STATES``) live in
-:mod:`rpp.paper.composition_examples` and stay importable from here (loaded on first use).
+:mod:`rpp.book.composition_examples` (book support, never imported by the library).
 """
 
-import importlib
-
-from ..discrete import pufferfish_leakage
-from ..divergence import discrete_renyi_divergence as discrete_renyi
+from .finite import pufferfish_leakage
+from ..divergence.closed_forms import discrete_renyi_divergence as discrete_renyi
 from .bayesnet import bfs_neighbour_sets, bn_ab_curve, bn_joint, moral_graph
 from .bif import bn_ab_estimate, bn_marginal, load_alarm, read_bif
 from .collapse import composed_output_distribution, posterior_of_secret
-from .gaussian import (
+from .gaussian_field import (
     conditional_weights,
     farthest_low_sets,
     gaussian_region_ab_curve,
@@ -32,7 +31,11 @@ from .gaussian import (
     region_influence_direct,
     region_influence_sweep,
 )
-from .exact import pufferfish_epsilon_exact, randomized_response_mechanism, secret_conditionals
+from .exact import (
+    pufferfish_epsilon_exact,
+    randomized_response_mechanism,
+    secret_conditionals,
+)
 from .influence import (
     a_dagger,
     a_dagger_uncertain,
@@ -52,7 +55,6 @@ from .theorems import (
     per_entry_dp_curve,
     theorem4_epsilon,
 )
-from .chain_data import fit_transition_matrix, simulate_chains, smooth_transition_matrix
 from .markov import (
     chain_ab_curve,
     chain_ab_interior,
@@ -66,8 +68,14 @@ from .markov import (
     two_state_ab_paper,
     two_state_side_logratios,
 )
-from .nfc import composed_leakage_exact, nfc_dual, nfc_matrix, nfc_min_epsilon, nfc_primal, nfc_violation
-from .topk import activity_chain, em_topk, laplace_topk, topk_metrics, true_topk
+from .nfc import (
+    composed_leakage_exact,
+    nfc_dual,
+    nfc_matrix,
+    nfc_min_epsilon,
+    nfc_primal,
+    nfc_violation,
+)
 
 __all__ = [
     "discrete_renyi",
@@ -109,9 +117,6 @@ __all__ = [
     "interior_leak_profile",
     "mqm_sigma_chain",
     "mqm_sigma_interior",
-    "smooth_transition_matrix",
-    "fit_transition_matrix",
-    "simulate_chains",
     "gp_covariance",
     "log_interval_prob",
     "conditional_weights",
@@ -124,42 +129,8 @@ __all__ = [
     "moral_graph",
     "bfs_neighbour_sets",
     "bn_ab_curve",
-    "activity_chain",
-    "em_topk",
-    "laplace_topk",
-    "topk_metrics",
-    "true_topk",
     "read_bif",
     "load_alarm",
     "bn_marginal",
     "bn_ab_estimate",
 ]
-
-_PAPER = frozenset(
-    [
-        "example1_mechanism",
-        "example1_expected_runs",
-        "example1_runs_bound",
-        "simulate_example1",
-        "example3_mechanism",
-        "simulate_example3",
-        "example5_epsilon",
-        "example5_epsilon_bruteforce",
-        "example5_mechanism",
-        "simulate_example5",
-        "ASIA",
-        "CAPTURE24_STATES",
-    ]
-)
-
-
-def __getattr__(name):
-    if name in _PAPER:
-        value = getattr(importlib.import_module("rpp.paper.composition_examples"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'rpp.composition' has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | _PAPER)

@@ -1,7 +1,7 @@
 r"""Bayesian-network priors and their :math:`a(b)`-influence curve (Bai et al. 2026, Secs. 6.3.1–6.3.2, 6.4).
 
 A network is a dict ``node -> (parents, table of Pr(node = 1 | parent values))`` of binary
-nodes; the Asia network used by the book is :data:`rpp.paper.composition_examples.ASIA`.
+nodes; the Asia network used by the book is :data:`rpp.book.composition_examples.ASIA`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ __all__ = ["bn_joint", "moral_graph", "bfs_neighbour_sets", "bn_ab_curve"]
 
 #: ``node -> (parents, {parent values: Pr(node = 1 | parent values)})``
 Network = Mapping[str, tuple[Sequence[str], Mapping[tuple[int, ...], float]]]
-#: any ``node -> (parents, ...)`` mapping (also the general networks of ``rpp.composition.bif``)
+#: any ``node -> (parents, ...)`` mapping (also the general networks of ``rpp.pufferfish.bif``)
 AnyNetwork = Mapping[str, tuple[Any, ...]]
 
 
@@ -50,7 +50,7 @@ def bn_joint(network: Network) -> tuple[np.ndarray, list[str]]:
 
     Examples
     --------
-    >>> from rpp.paper.composition_examples import ASIA
+    >>> from rpp.book.composition_examples import ASIA
     >>> J, names = bn_joint(ASIA)
     >>> J.shape, round(float(J.sum()), 12)
     ((2, 2, 2, 2, 2, 2, 2, 2), 1.0)
@@ -90,7 +90,7 @@ def moral_graph(network: AnyNetwork) -> dict[str, set[str]]:
 
     Examples
     --------
-    >>> from rpp.paper.composition_examples import ASIA
+    >>> from rpp.book.composition_examples import ASIA
     >>> sorted(moral_graph(ASIA)["either"])
     ['bronc', 'dysp', 'lung', 'tub', 'xray']
     """
@@ -127,7 +127,7 @@ def bfs_neighbour_sets(network: AnyNetwork, node: str, size: int) -> list[tuple[
 
     Examples
     --------
-    >>> from rpp.paper.composition_examples import ASIA
+    >>> from rpp.book.composition_examples import ASIA
     >>> bfs_neighbour_sets(ASIA, "either", 2)[:2]
     [('bronc', 'dysp'), ('bronc', 'lung')]
     """

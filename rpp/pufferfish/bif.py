@@ -4,8 +4,8 @@ whose joint is far too large to enumerate (ALARM: 37 nodes, about :math:`10^{16}
 
 A *general network* is a dict ``node -> (parents, cpt, states)``: ``cpt`` has shape
 ``(*parent cardinalities, cardinality)`` and holds :math:`\Pr(\text{node}\mid\text{parents})`
-(last axis sums to 1), ``states`` names the values. :func:`~rpp.composition.moral_graph`
-and :func:`~rpp.composition.bfs_neighbour_sets` accept it unchanged.
+(last axis sums to 1), ``states`` names the values. :func:`~rpp.pufferfish.moral_graph`
+and :func:`~rpp.pufferfish.bfs_neighbour_sets` accept it unchanged.
 
 **ALARM** (Beinlich, Suermondt, Chavez & Cooper (1989), "The ALARM monitoring system",
 AIME 89): ``alarm.bif.gz`` in this package is a byte-identical copy of
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validation import uncertainty as check_uncertainty
+from .._lib.validation import uncertainty as check_uncertainty
 from .bayesnet import bfs_neighbour_sets, moral_graph
 
 __all__ = ["read_bif", "load_alarm", "bn_marginal", "bn_ab_estimate"]
@@ -216,7 +216,7 @@ def bn_ab_estimate(
     :math:`X_v=x'` (every node, every value pair), without enumerating the joint.
 
     For :math:`\mathcal H=\{X_v\}\cup N`, :math:`N\in\mathcal N_{b-1}(X_v)`
-    (:func:`~rpp.composition.bfs_neighbour_sets`), the moral-graph boundary :math:`B` of
+    (:func:`~rpp.pufferfish.bfs_neighbour_sets`), the moral-graph boundary :math:`B` of
     :math:`\mathcal H` separates it from the rest, so
     :math:`\Pr(x\mid D_{\mathcal L})=\Pr(x\mid D_B)` and
 

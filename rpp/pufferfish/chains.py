@@ -1,7 +1,7 @@
 r"""Finite Markov chains: the stationary law and the joint pmf of a chain prior.
 
 The basics of the Markov-chain priors of Bai et al. (2026), Sec. 6.4; re-exported by
-:mod:`rpp.composition.markov` and :mod:`rpp.composition`.
+:mod:`rpp.pufferfish.markov` and :mod:`rpp.pufferfish`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .. import _validation as v
+from .._lib import validation as v
 
 __all__ = ["stationary_distribution", "chain_joint"]
 

@@ -2,7 +2,7 @@ r"""Posteriors and repeated runs of finite mechanisms (Bai et al. 2026, Section 
 
 :func:`posterior_of_secret` and :func:`composed_output_distribution` are the exact
 computations behind privacy collapse under composition; the paper's Examples 1, 3 and 5
-are in :mod:`rpp.paper.composition_examples`.
+are in :mod:`rpp.book.composition_examples`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .. import _validation as v
+from .._lib import validation as v
 
 __all__ = ["posterior_of_secret", "composed_output_distribution"]
 

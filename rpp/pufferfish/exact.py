@@ -1,5 +1,5 @@
 r"""Exact checks on small finite datasets: randomized response on :math:`n` entries and the exact
-Pufferfish parameter of a mechanism (Bai et al. 2026, Sec. 6), built on :mod:`rpp.discrete`.
+Pufferfish parameter of a mechanism (Bai et al. 2026, Sec. 6), built on :mod:`rpp.pufferfish.finite`.
 """
 
 from __future__ import annotations
@@ -10,8 +10,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .. import _validation as v
-from ..discrete import conditional_output_pmf, product_channel, pufferfish_leakage, randomized_response
+from .._lib import validation as v
+from .finite import (
+    conditional_output_pmf,
+    product_channel,
+    pufferfish_leakage,
+    randomized_response,
+)
 
 __all__ = [
     "randomized_response_mechanism",
@@ -23,8 +28,8 @@ __all__ = [
 def randomized_response_mechanism(n: int, eps_dp: ArrayLike, k: int = 2) -> np.ndarray:
     r"""Per-entry :math:`\epsilon_{DP}`-DP randomized response on :math:`n` entries with :math:`k` values.
 
-    Each entry goes through :func:`rpp.discrete.randomized_response` independently
-    (:func:`rpp.discrete.product_channel`): kept with probability
+    Each entry goes through :func:`rpp.pufferfish.finite.randomized_response` independently
+    (:func:`rpp.pufferfish.finite.product_channel`): kept with probability
     :math:`e^{\epsilon}/(e^{\epsilon}+k-1)`, replaced by each other value with probability
     :math:`1/(e^{\epsilon}+k-1)` (Warner 1965); :math:`\epsilon_{DP}=0` is the uniform channel.
     Returns the (k**n, k**n) matrix ``M[D, O]`` in row-major (``np.ndindex``) order.
@@ -69,7 +74,7 @@ def secret_conditionals(
 
     ``joint`` is the prior pmf (any shape, flattened in C order), ``mechanism`` the (N, Ω)
     channel and ``s_i``, ``s_j`` boolean masks of the shape of ``joint``
-    (:func:`rpp.discrete.conditional_output_pmf` for each).
+    (:func:`rpp.pufferfish.finite.conditional_output_pmf` for each).
 
     Parameters
     ----------
@@ -127,7 +132,7 @@ def pufferfish_epsilon_exact(joint: ArrayLike, mechanism: ArrayLike, pairs: Iter
 
     Examples
     --------
-    >>> from rpp.composition import entry_secret_pairs
+    >>> from rpp.pufferfish import entry_secret_pairs
     >>> M = randomized_response_mechanism(2, 0.5)  # independent entries: Pufferfish = DP
     >>> round(pufferfish_epsilon_exact(np.full(4, 0.25), M, entry_secret_pairs((2, 2))), 12)
     0.5

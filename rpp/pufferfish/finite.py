@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import _validation as v
-from .divergence import discrete_renyi_divergence
+from .._lib import validation as v
+from ..divergence.closed_forms import discrete_renyi_divergence
 
 __all__ = [
     "hockey_stick_divergence",

@@ -26,8 +26,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import log_ndtr
 
-from .. import _validation as v
-from .._numerics import lse
+from .._lib import validation as v
+from .._lib.numerics import lse
 
 __all__ = [
     "gp_covariance",

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .. import _validation as v
+from .._lib import validation as v
 
 __all__ = [
     "conditional_marginal",

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .. import _validation as v
+from .._lib import validation as v
 from .chains import chain_joint, stationary_distribution
 from .influence import uncertain_ratio_bound
 from .two_state import two_state_ab_exact, two_state_ab_paper, two_state_side_logratios
@@ -107,7 +107,7 @@ def chain_quilt_table(
         Law of :math:`X_1` (default: stationary).
     uncertainty : (float, float), optional
         ``(lower, upper)`` multiplicative box on the joint cells; the leakage is then the
-        sharp bound of :func:`rpp.composition.uncertain_ratio_bound`.
+        sharp bound of :func:`rpp.pufferfish.uncertain_ratio_bound`.
 
     Returns
     -------
@@ -287,7 +287,7 @@ def interior_leak_profile(
     Without uncertainty the leakage of pair :math:`(x,x')` through :math:`(d_L,d_R)` is
     :math:`\max\{M_L(x,x')+M_R(x,x'),M_L(x',x)+M_R(x',x)\}` with
     :math:`M(x,x')=\max_u\log\Pr(u\mid x)/\Pr(u\mid x')` per side. With
-    ``uncertainty=(l, u)`` the sharp box bound (:func:`rpp.composition.uncertain_ratio_bound`)
+    ``uncertainty=(l, u)`` the sharp box bound (:func:`rpp.pufferfish.uncertain_ratio_bound`)
     on the joint cells :math:`\pi_x\Pr(u\mid x)\Pr(v\mid x)` is used up to size
     ``exact_upto`` (cost :math:`K^4` per quilt) and beyond it the cheaper bound
     nominal :math:`+\,2\log(u/l)`, which is never smaller

@@ -27,8 +27,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.optimize import linprog
 
-from .. import _validation as v
-from .._numerics import lse
+from .._lib import validation as v
+from .._lib.numerics import lse
 
 __all__ = ["nfc_matrix", "nfc_primal", "nfc_dual", "nfc_min_epsilon", "composed_leakage_exact", "nfc_violation"]
 

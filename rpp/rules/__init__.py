@@ -14,8 +14,16 @@ r"""Calibration rules as pure functions: each returns the noise one order :math:
 """
 
 from .exact import exact_laplace_scale, exact_variance
-from .exponential_family import alpha_below_one_laplace_scale, exponential_family_eta, two_sided_geometric_renyi
-from .gaussian import closed_form_variance, gaussian_exact_variance, published_bisection_variance
+from .exponential_family import (
+    alpha_below_one_laplace_scale,
+    exponential_family_eta,
+    two_sided_geometric_renyi,
+)
+from .gaussian import (
+    closed_form_variance,
+    gaussian_exact_variance,
+    published_bisection_variance,
+)
 from .mixture import gmm_ot_tight_variance, gmm_ot_variance, log_psi_terms
 from .pierquin import pierquin_laplace_scale, pierquin_variance
 from .w_alpha import alpha_wasserstein, w_alpha_log_moment, w_alpha_scale

@@ -5,7 +5,7 @@ is post-processing of a smaller one: :math:`N(0,\theta_2^2) = N(0,\theta_1^2) * 
 \theta_2^2-\theta_1^2)`; for Laplace noise :math:`\mathrm{Lap}(b_2) = \mathrm{Lap}(b_1) *
 [r^2\delta_0 + (1-r^2)\mathrm{Lap}(b_2)]` with :math:`r = b_1/b_2 < 1`, comparing
 characteristic functions).  So the minimal noise is found by monotone root finding
-(:func:`rpp._numerics.min_feasible`) on ``value + error`` of the divergence, with a
+(:func:`rpp._lib.numerics.min_feasible`) on ``value + error`` of the divergence, with a
 sufficient rule as the feasible upper end.  The error is a proved bound for two Gaussians
 and for Laplace noise on two empirical priors, and a quadrature error *estimate* otherwise
 (see :class:`rpp.Calibration`).
@@ -22,13 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from .. import _validation as v
-from .._numerics import min_feasible
-from ..noise.gaussian import GaussianNoise
-from ..noise.laplace import LaplaceNoise
-from ..distributions import Empirical, Gaussian, check_prior, components
-from ..divergence import renyi_divergence_bound
-from ..noise.laplace_divergence import laplace_renyi_divergence_bound
+from .._lib import validation as v
+from .._lib.numerics import min_feasible
+from ..noise import GaussianNoise, LaplaceNoise
+from ..priors import Empirical, Gaussian, check_prior, components
+from ..divergence.gaussian_noise import renyi_divergence_bound
+from ..divergence.laplace_noise import laplace_renyi_divergence_bound
 from .gaussian import gaussian_exact_variance
 from .mixture import gmm_ot_variance
 from .w_alpha import w_alpha_scale
@@ -73,7 +72,7 @@ def exact_variance(
     r"""Minimal :math:`\theta^2` with :math:`D_\alpha(P_i * N(0,\theta^2)\|P_j * N(0,\theta^2))` + error :math:`\le \varepsilon`.
 
     Two Gaussians: :func:`rpp.rules.gaussian_exact_variance` (closed form, Yang et al. 2026,
-    Cor. III.3).  Otherwise the quadrature of :func:`rpp.renyi_divergence_bound`
+    Cor. III.3).  Otherwise the quadrature of :func:`rpp.divergence.renyi_divergence_bound`
     (``value + error``), bracketed by the domain edge below and :func:`rpp.rules.gmm_ot_variance`
     above (a proved sufficient rule, so it is not evaluated; :func:`rpp.calibrate` checks the
     returned variance in any case).
@@ -91,7 +90,7 @@ def exact_variance(
         failed the check): the search starts there.  It is evaluated first; if it is feasible
         after all, the search continues below it, so a wrong hint costs time, never noise.
     known : dict, optional
-        ``{variance: (value, error)}`` of :func:`rpp.renyi_divergence_bound` for this order,
+        ``{variance: (value, error)}`` of :func:`rpp.divergence.renyi_divergence_bound` for this order,
         shared with the caller: values found there are reused, new ones are added
         (:func:`rpp.calibrate` shares its checks this way).
 
@@ -152,8 +151,8 @@ def exact_laplace_scale(
 ) -> float:
     r"""Minimal Laplace scale ``b`` whose divergence plus its error is at most ε (one order).
 
-    The divergence is :func:`rpp.laplace_renyi_divergence_bound`.  For two samples the
-    joint-convexity scale of ``"w-alpha-tight"`` (:func:`rpp.w_alpha_scale`, rule ``"tight"``)
+    The divergence is :func:`rpp.divergence.laplace_renyi_divergence_bound`.  For two samples the
+    joint-convexity scale of ``"w-alpha-tight"`` (:func:`rpp.rules.w_alpha_scale`, rule ``"tight"``)
     is a feasible upper end, not evaluated since it is proved; for continuous priors the
     Laplace scale of the ``"gmm-ot"`` variance (:math:`2b^2 = \theta^2`; the coupling rule
     would integrate over mixture quantiles, seconds at 50 components), and 1 for mixed priors,
@@ -171,7 +170,7 @@ def exact_laplace_scale(
     above : float
         A scale believed infeasible, where the search starts (as in :func:`exact_variance`).
     known : dict, optional
-        ``{scale: (value, error)}`` of :func:`rpp.laplace_renyi_divergence_bound` for this
+        ``{scale: (value, error)}`` of :func:`rpp.divergence.laplace_renyi_divergence_bound` for this
         order, shared with the caller (as in :func:`exact_variance`).
 
     Returns

@@ -19,10 +19,10 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..distributions import Prior
-from .. import _validation as v
-from .._numerics import largest_feasible, lse, step_up
-from ..distributions import Empirical
+from ..priors import Prior
+from .._lib import validation as v
+from .._lib.numerics import largest_feasible, lse, step_up
+from ..priors import Empirical
 from ..transport import quantile_coupling
 
 __all__ = ["exponential_family_eta", "two_sided_geometric_renyi", "alpha_below_one_laplace_scale"]

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import _validation as v
-from ..divergence import gaussian_renyi
-from ..noise.gaussian import gaussian_divergence_upper
+from .._lib import validation as v
+from ..divergence.closed_forms import gaussian_renyi
+from ..divergence.gaussian_noise import gaussian_divergence_upper
 
 __all__ = ["closed_form_variance", "published_bisection_variance", "gaussian_exact_variance"]
 

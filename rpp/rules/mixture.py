@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..distributions import Components
-from ..distributions import Prior
-from .._numerics import lse, min_feasible
-from ..distributions import Empirical, components
-from ..noise.gaussian import gaussian_divergence_upper
+from ..priors import Components
+from ..priors import Prior
+from .._lib.numerics import lse, min_feasible
+from ..priors import Empirical, components
+from ..divergence.gaussian_noise import gaussian_divergence_upper
 from ..transport import component_coupling, optimal_plan, quantile_coupling
 
 __all__ = ["log_psi_terms", "gmm_ot_variance", "gmm_ot_tight_variance"]
@@ -28,7 +28,7 @@ def log_psi_terms(ci: Components, cj: Components, alpha: float, z: float) -> np.
     Parameters
     ----------
     ci, cj : Components
-        The priors as mixtures (:func:`rpp.distributions.components`).
+        The priors as mixtures (:func:`rpp.priors.components`).
     alpha : float
         Order, ``> 1``.
     z : float
@@ -42,7 +42,7 @@ def log_psi_terms(ci: Components, cj: Components, alpha: float, z: float) -> np.
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> from rpp.distributions import components
+    >>> from rpp.priors import components
     >>> log_psi_terms(components(Gaussian(0, 1)), components(Gaussian(2, 1)), 3.0, 11.0)  # 2 * 3 * 4 / (2 * 12)
     array([[1.]])
     """

@@ -6,7 +6,7 @@ mechanism with sensitivity :math:`W_\infty`:
 
 * Gaussian noise: :math:`\theta^2 = \alpha W_\infty^2 / (2\varepsilon)` (:func:`pierquin_variance`);
 * Laplace noise: the scale solving Mironov 2017, Prop. 6, at sensitivity :math:`W_\infty`
-  (:func:`pierquin_laplace_scale`, through :func:`rpp.noise.laplace_rdp_scale`).
+  (:func:`pierquin_laplace_scale`, through :func:`rpp.divergence.laplace_rdp_scale`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .. import _validation as v
-from ..noise.laplace_rdp import laplace_rdp_scale
+from .._lib import validation as v
+from ..divergence.laplace_shift import laplace_rdp_scale
 from ..transport import w_infinity
 
 __all__ = ["pierquin_variance", "pierquin_laplace_scale"]

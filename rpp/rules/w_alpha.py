@@ -25,7 +25,7 @@ rule                   noise       per-pair cost :math:`c(d)`
                                    :math:`(p/q)^{\alpha-1}`; pure-DP per pair)
 ``"tight"``            Laplace     :math:`e^{(\alpha-1)D_\alpha(\mathrm{Lap}(d,b)\|\mathrm{Lap}(0,b))}`
                                    (exact shifted-Laplace divergence,
-                                   :func:`rpp.noise.laplace_rdp`)
+                                   :func:`rpp.divergence.laplace_rdp`)
 ``"paper"``/``"tight"``  Gaussian  :math:`e^{\alpha(\alpha-1)d^2/(2\sigma^2)}` (Theorem 2,
                                    eq. (14)); this *is* the exact shifted-Gaussian
                                    divergence, so both rules coincide
@@ -37,12 +37,12 @@ Priors: two :class:`~rpp.Empirical` samples (exact, finite coupling from
 quantile functions, :math:`\pi^* = (F_i^{-1}(\Phi(Z)), F_j^{-1}(\Phi(Z)))_\#\,N(0,1)`.
 Two Gaussians have closed forms (:math:`x - x' \sim N(\mu_i-\mu_j, (\sigma_i-\sigma_j)^2)`);
 mixtures are integrated over the normal score :math:`z` with rigorous tail
-bounds (the body's error is the quadrature's estimate, :func:`rpp._numerics.integrate_log`).  With Gaussian noise the integral is finite only if
+bounds (the body's error is the quadrature's estimate, :func:`rpp._lib.numerics.integrate_log`).  With Gaussian noise the integral is finite only if
 :math:`\sigma^2 > \alpha(\alpha-1)(s_i - s_j)^2`, with :math:`s_i, s_j` the
 largest component standard deviations (the quantile difference grows like
 :math:`(s_i - s_j) z`); below that the condition is ``+inf``.
 
-The Laplace closed forms are in :mod:`rpp.noise.laplace_rdp`, the exponential-family and
+The Laplace closed forms are in :mod:`rpp.divergence.laplace_rdp`, the exponential-family and
 :math:`\alpha<1` conditions in :mod:`rpp.rules.exponential_family`, the continuous monotone
 coupling in :mod:`rpp.transport`.  :func:`rpp.calibrate` uses :func:`w_alpha_scale` for the
 methods ``"w-alpha"`` (rule ``"paper"``) and ``"w-alpha-tight"`` (rule ``"tight"``).
@@ -53,12 +53,17 @@ from __future__ import annotations
 import numpy as np
 from scipy import optimize, special
 
-from ..distributions import Prior
-from .. import _validation as v
-from .._numerics import integrate_log, largest_feasible, lse, min_feasible, step_up
-from ..distributions import Empirical, Gaussian, check_prior, components
-from ..noise.laplace_rdp import log_laplace_shift_integral
-from ..transport import QuantileDifference, mirrored, quantile_coupling, quantile_difference_tail
+from ..priors import Prior
+from .._lib import validation as v
+from .._lib.numerics import integrate_log, largest_feasible, lse, min_feasible, step_up
+from ..priors import Empirical, Gaussian, check_prior, components
+from ..divergence.laplace_shift import log_laplace_shift_integral
+from ..transport import (
+    QuantileDifference,
+    mirrored,
+    quantile_coupling,
+    quantile_difference_tail,
+)
 
 __all__ = ["w_alpha_log_moment", "alpha_wasserstein", "w_alpha_scale", "RULES"]
 
@@ -223,7 +228,7 @@ def _continuous_log_moment(prior_i, prior_j, cost, t, dz=None):
 
     def log_f_mag(z):
         lc = cost.log(dz(z), t)
-        # value and magnitude of its terms (round-off allowance of rpp._numerics.integrate_log)
+        # value and magnitude of its terms (round-off allowance of rpp._lib.numerics.integrate_log)
         return lc - 0.5 * z**2 - 0.5 * np.log(2 * np.pi), np.abs(lc) + 0.5 * z**2 + 1.0
 
     def log_f(z):
@@ -290,7 +295,7 @@ def w_alpha_log_moment(
     ========================  ====================================================
     laplace, ``"paper"``      :math:`e^{\alpha|d|/b}` -- Theorem 1, eq. (12)
     laplace, ``"sharp"``      :math:`e^{(\alpha-1)|d|/b}`
-    laplace, ``"tight"``      :math:`I_\alpha(|d|/b)` (:func:`rpp.noise.log_laplace_shift_integral`)
+    laplace, ``"tight"``      :math:`I_\alpha(|d|/b)` (:func:`rpp.divergence.log_laplace_shift_integral`)
     gaussian, either          :math:`e^{\alpha(\alpha-1)d^2/(2\sigma^2)}` -- Theorem 2, eq. (14)
     ========================  ====================================================
 

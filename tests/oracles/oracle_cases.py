@@ -161,7 +161,7 @@ def mp_hockey(p, q, eps):
 
 def _mix(prior, noise_var):
     """(weights, means, variances + noise_var) of an rpp prior, as floats."""
-    c = rpp.distributions.components(prior)
+    c = rpp.priors.components(prior)
     return np.asarray(c.weights, float), np.asarray(c.means, float), np.asarray(c.variances, float) + noise_var
 
 
@@ -174,8 +174,8 @@ def mp_mixture_divergence(p, q, alpha, noise_var):
         # integral diverges, which a quadrature cannot see.  Decided in exact rational arithmetic.
         from fractions import Fraction
 
-        cP = rpp.distributions.components(p).variances.max()
-        cQ = rpp.distributions.components(q).variances.max()
+        cP = rpp.priors.components(p).variances.max()
+        cQ = rpp.priors.components(q).variances.max()
         VP, VQ = Fraction(float(cP)) + Fraction(noise_var), Fraction(float(cQ)) + Fraction(noise_var)
         if Fraction(alpha) / VP - (Fraction(alpha) - 1) / VQ < 0:
             return math.inf
@@ -284,7 +284,7 @@ def _draw_gauss_general(rng):
 
 
 def _laplace(t, alpha, oracle, library_terms=False):
-    val = float(rpp.noise.laplace_rdp(t, 1.0, alpha))  # sensitivity t, scale 1: Delta / b = t
+    val = float(rpp.divergence.laplace_rdp(t, 1.0, alpha))  # sensitivity t, scale 1: Delta / b = t
     ref = oracle(t, alpha)
     allowed = 1e-12 * abs(ref)
     if library_terms:
@@ -303,7 +303,7 @@ def _draw_laplace(rng):
 
 def _laplace_scale(delta, alpha, epsilon):
     """rpp: D at the returned scale / epsilon - 1 (<= 0 is enough noise); oracle 0; allowed RTOL_CAL."""
-    b = float(rpp.noise.laplace_rdp_scale(delta, alpha, epsilon))
+    b = float(rpp.divergence.laplace_rdp_scale(delta, alpha, epsilon))
     d = mp_laplace_rdp(delta / b, alpha)
     return Outcome(d / epsilon - 1, 0.0, RTOL_CAL)
 
@@ -318,10 +318,10 @@ def _draw_laplace_scale(rng):
 
 def _releases(delta, theta, k, alpha):
     p, q = rpp.Empirical([0.0]), rpp.Empirical([delta])
-    from rpp.composition.releases import releases_divergence
+    from rpp.accounting.releases import releases_divergence
 
     val = float(releases_divergence(p, q, alpha=alpha, scale=theta, k=k))
-    _, err = rpp.renyi_divergence_bound(p, q, alpha, theta**2 / k)
+    _, err = rpp.divergence.renyi_divergence_bound(p, q, alpha, theta**2 / k)
     ref = dpacc_gaussian_rdp(theta / delta, alpha, count=k)
     return Outcome(val, ref, err + 1e-12 * abs(ref))
 
@@ -345,7 +345,7 @@ def _rdp_to_eps(mechanism, noise_multiplier, delta):
         curve = [float(rpp.gaussian_renyi(0.0, noise_multiplier**2, 1.0, noise_multiplier**2, a)) for a in orders]
         event = dp_event.GaussianDpEvent(noise_multiplier)
     else:
-        curve = [float(rpp.noise.laplace_rdp(1.0, noise_multiplier, a)) for a in orders]
+        curve = [float(rpp.divergence.laplace_rdp(1.0, noise_multiplier, a)) for a in orders]
         event = dp_event.LaplaceDpEvent(noise_multiplier)
     val, _ = rdp.compute_epsilon(orders, curve, delta)
     acc = rdp.RdpAccountant(orders=orders)
@@ -373,7 +373,7 @@ def _pld_bound(mechanism, noise_multiplier, epsilon):
         curve = [float(rpp.gaussian_renyi(0.0, noise_multiplier**2, 1.0, noise_multiplier**2, a)) for a in orders]
         exact = plm.GaussianPrivacyLoss(noise_multiplier, sensitivity=1.0).get_delta_for_epsilon(epsilon)
     else:
-        curve = [float(rpp.noise.laplace_rdp(1.0, noise_multiplier, a)) for a in orders]
+        curve = [float(rpp.divergence.laplace_rdp(1.0, noise_multiplier, a)) for a in orders]
         exact = plm.LaplacePrivacyLoss(noise_multiplier, sensitivity=1.0).get_delta_for_epsilon(epsilon)
     bound, _ = rdp.compute_delta(orders, curve, epsilon)
     return Outcome(float(bound), float(exact), 1e-12 * float(exact) + 1e-300)
@@ -420,7 +420,7 @@ def _draw_rr(rng):
 
 
 def _hockey(p, q, epsilon):
-    val = float(rpp.discrete.hockey_stick_divergence(p, q, epsilon))
+    val = float(rpp.pufferfish.finite.hockey_stick_divergence(p, q, epsilon))
     ref = mp_hockey(p, q, epsilon)
     return Outcome(val, ref, 1e-13 * abs(ref) + 4 * U * len(p) * math.exp(epsilon))
 
@@ -508,7 +508,7 @@ def _component_coupling(wi, mi, vi, wj, mj, vj):
     P = rpp.GaussianMixture(wi, mi, vi)
     Q = rpp.GaussianMixture(wj, mj, vj)
     plan = rpp.component_coupling(P, Q)
-    ci, cj = rpp.distributions.components(P), rpp.distributions.components(Q)
+    ci, cj = rpp.priors.components(P), rpp.priors.components(Q)
     C = (ci.means[:, None] - cj.means[None, :]) ** 2 + (
         np.sqrt(ci.variances)[:, None] - np.sqrt(cj.variances)[None, :]
     ) ** 2
@@ -556,7 +556,7 @@ def _draw_prior(rng, kind):
 
 def _mixture_mpmath(p, q, alpha, noise_var):
     P, Q = make_prior(**p), make_prior(**q)
-    val, err = rpp.renyi_divergence_bound(P, Q, alpha, noise_var)
+    val, err = rpp.divergence.renyi_divergence_bound(P, Q, alpha, noise_var)
     ref = mp_mixture_divergence(P, Q, alpha, noise_var)
     return Outcome(float(val), ref, float(err) + 16 * U * (abs(ref) + 1 / (alpha - 1)))
 
@@ -583,14 +583,14 @@ def _ball(ref):
 
 def _mixture_arb(p, q, alpha, noise_var):
     P, Q = make_prior(**p), make_prior(**q)
-    val, err = rpp.renyi_divergence_bound(P, Q, alpha, noise_var)
+    val, err = rpp.divergence.renyi_divergence_bound(P, Q, alpha, noise_var)
     mid, rad = _ball(arb_divergence(P, Q, alpha, "gaussian", noise_var=noise_var))
     return Outcome(float(val), mid, float(err) + rad + 16 * U * (abs(mid) + 1 / (alpha - 1)))
 
 
 def _laplace_arb(p, q, alpha, scale):
     P, Q = make_prior(**p), make_prior(**q)
-    val, err = rpp.noise.laplace_renyi_divergence_bound(P, Q, alpha, scale)
+    val, err = rpp.divergence.laplace_renyi_divergence_bound(P, Q, alpha, scale)
     mid, rad = _ball(arb_divergence(P, Q, alpha, "laplace", scale=scale))
     return Outcome(float(val), mid, float(err) + rad + 16 * U * (abs(mid) + 1 / (alpha - 1)))
 
@@ -606,7 +606,7 @@ def _draw_laplace_pair(rng):
 
 
 def _laplace_atoms_dpacc(delta, scale, alpha):
-    val, err = rpp.noise.laplace_renyi_divergence_bound(rpp.Empirical([0.0]), rpp.Empirical([delta]), alpha, scale)
+    val, err = rpp.divergence.laplace_renyi_divergence_bound(rpp.Empirical([0.0]), rpp.Empirical([delta]), alpha, scale)
     ref = dpacc_laplace_rdp(scale / delta, alpha)
     return Outcome(float(val), ref, float(err) + 1e-12 * abs(ref))
 
@@ -849,7 +849,7 @@ CASES: dict[str, Case] = {
         ),
         Case(
             "laplace-dpacc",
-            "rpp.noise.laplace_rdp",
+            "rpp.divergence.laplace_rdp",
             "dp-accounting RdpAccountant, LaplaceDpEvent",
             "rel 1e-12",
             lambda **k: _laplace(oracle=lambda t, a: dpacc_laplace_rdp(1 / t, a), **k),
@@ -857,7 +857,7 @@ CASES: dict[str, Case] = {
         ),
         Case(
             "laplace-autodp",
-            "rpp.noise.laplace_rdp",
+            "rpp.divergence.laplace_rdp",
             "autodp rdp_bank.RDP_laplace",
             "rel 1e-12 + autodp's own round-off, 4u sum|terms| / (alpha - 1)",
             lambda **k: _laplace(oracle=lambda t, a: autodp_laplace_rdp(1 / t, a), library_terms=True, **k),
@@ -865,7 +865,7 @@ CASES: dict[str, Case] = {
         ),
         Case(
             "laplace-mpmath",
-            "rpp.noise.laplace_rdp",
+            "rpp.divergence.laplace_rdp",
             "mpmath closed form (Mironov Prop. 6), 60 digits",
             "rel 1e-12",
             lambda **k: _laplace(oracle=mp_laplace_rdp, **k),
@@ -873,7 +873,7 @@ CASES: dict[str, Case] = {
         ),
         Case(
             "laplace-scale",
-            "rpp.noise.laplace_rdp_scale: D(b)/eps - 1",
+            "rpp.divergence.laplace_rdp_scale: D(b)/eps - 1",
             "mpmath closed form, 60 digits",
             "<= 1e-9 (never less noise)",
             _laplace_scale,
@@ -930,7 +930,7 @@ CASES: dict[str, Case] = {
         ),
         Case(
             "hockey-mpmath",
-            "rpp.discrete.hockey_stick_divergence",
+            "rpp.pufferfish.finite.hockey_stick_divergence",
             "mpmath, 60 digits",
             "rel 1e-13 + 4u n e^eps",
             _hockey,
@@ -959,7 +959,7 @@ CASES: dict[str, Case] = {
         ),
         Case(
             "mixture-mpmath",
-            "rpp.renyi_divergence_bound (mixtures, samples)",
+            "rpp.divergence.renyi_divergence_bound (mixtures, samples)",
             "mpmath quadrature, 60 digits",
             "reported error + 16u (|D| + 1/(alpha-1))",
             _mixture_mpmath,
@@ -967,7 +967,7 @@ CASES: dict[str, Case] = {
         ),
         Case(
             "mixture-arb",
-            "rpp.renyi_divergence_bound (mixtures, samples)",
+            "rpp.divergence.renyi_divergence_bound (mixtures, samples)",
             "arb (python-flint) enclosure",
             "reported error + ball radius + round-off",
             _mixture_arb,

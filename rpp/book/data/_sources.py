@@ -1,7 +1,7 @@
 """Where the UCI files come from: the packaged copy, a mirror directory, or a verified download.
 
 Every source returns the same verified :class:`pandas.DataFrame` per file, or raises.
-``load(rels, source)`` is the only entry point used by :mod:`rpp.data`.
+``load(rels, source)`` is the only entry point used by :mod:`rpp.book.data`.
 """
 
 from __future__ import annotations
@@ -38,12 +38,12 @@ LAYOUT = tuple(SPECS)
 
 _REINSTALL = (
     "the installed rpp-book is damaged. Reinstall it: `pip install --force-reinstall "
-    "rpp-book` (from a clone: `git checkout -- rpp/data/uci && pip install -e .`)."
+    "rpp-book` (from a clone: `git checkout -- rpp/book/data/uci && pip install -e .`)."
 )
 
 
 def packaged_dir() -> Traversable:
-    """The folder of the packaged data (``rpp/data/uci`` inside the installed package)."""
+    """The folder of the packaged data (``rpp/book/data/uci`` inside the installed package)."""
     return resources.files(__package__) / "uci"
 
 
@@ -163,7 +163,7 @@ def read_mirror(spec: Spec, mirror: Path) -> pd.DataFrame:
         path=path,
         fix=f"this is not a copy of the book's data. Restore the file, or unset "
         f"RPP_DATA_DIR to use the copy packaged with rpp. ({mirror} must hold "
-        f"the original files; `sha256sum -c` against rpp/data/uci/SHA256SUMS "
+        f"the original files; `sha256sum -c` against rpp/book/data/uci/SHA256SUMS "
         f"lists those that differ.)",
     )
 

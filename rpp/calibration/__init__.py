@@ -1,0 +1,11 @@
+"""Noise calibration: :func:`calibrate` over an explicit method table of :mod:`rpp.rules`.
+
+* :mod:`~rpp.calibration.search` -- :func:`calibrate`, :func:`methods`, the method table and
+  :func:`pair_divergence`;
+* :mod:`~rpp.calibration.result` -- :class:`Calibration`, :class:`PrivacyWarning`.
+"""
+
+from .result import Calibration, PrivacyWarning
+from .search import calibrate, methods, pair_divergence
+
+__all__ = ["calibrate", "Calibration", "PrivacyWarning", "methods", "pair_divergence"]

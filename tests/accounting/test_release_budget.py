@@ -1,0 +1,186 @@
+"""The practitioner's API: calibrate_all_pairs and ReleaseBudget (rpp.accounting.budget).
+
+Each result is checked against independent calls of rpp.calibrate / rpp.calibration.pair_divergence per
+pair, and the budget's accept/refuse decisions against the exact joint divergence of the
+releases (rpp.accounting.releases, itself tested against brute-force quadrature).
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+
+import rpp
+from rpp.accounting.budget import ReleaseBudget, calibrate_all_pairs
+from rpp.accounting.releases import releases_divergence
+
+PRIORS = {
+    "a": rpp.Gaussian(0.4, 0.004),
+    "b": rpp.Gaussian(1.5, 0.02),
+    "c": rpp.Gaussian(2.7, 0.13),
+}
+MIXED = {
+    1: rpp.GaussianMixture([0.5, 0.5], [0.0, 1.0], [0.2, 0.3]),
+    2: rpp.Gaussian(0.8, 0.25),
+    3: rpp.Empirical([0.1, 0.9, 1.4, 2.0]),
+}
+
+
+def test_top_level_names():
+    assert rpp.calibrate_all_pairs is calibrate_all_pairs and rpp.ReleaseBudget is ReleaseBudget
+    assert len(rpp.__all__) <= 30
+
+
+@pytest.mark.parametrize("priors", [PRIORS, MIXED], ids=["gaussian", "mixed"])
+def test_all_pairs_worst_pair_is_the_largest_single_calibration(priors):
+    alpha, eps = 3.0, 1.0
+    worst, table = calibrate_all_pairs(priors, alpha=alpha, epsilon=eps)
+    singles = {
+        (a, b): rpp.calibrate(priors[a], priors[b], alpha=alpha, epsilon=eps).scale
+        for a, b in itertools.combinations(priors, 2)
+    }
+    assert len(table) == len(singles) == worst.details["pairs"]
+    assert worst.scale == pytest.approx(max(singles.values()), rel=1e-12)
+    assert worst.details["pair"] == max(singles, key=singles.get)
+    assert np.allclose(table["scale"], list(singles.values()), rtol=1e-12)
+    # every pair, both orders, at the common scale: certified within the budget
+    for (a, b), row in zip(singles, table.itertuples(), strict=True):
+        d, de = rpp.calibration.pair_divergence(priors[a], priors[b], alpha=alpha, scale=worst.scale)
+        assert (row.s_i, row.s_j) == (a, b) and row.divergence == d and row.divergence_error == de
+        assert d + de <= eps * (1 + 1e-9)
+    assert worst.guaranteed and table["guaranteed"].all() and table["worst"].sum() == 1
+    if priors is PRIORS:  # Gaussian priors: the exact noise of the worst pair is tight
+        assert worst.divergence == pytest.approx(eps, rel=1e-6)
+    else:  # here the worst pair sits at its domain edge, where D_alpha jumps from inf to < eps
+        assert worst.divergence <= eps
+
+
+def test_prior_class_takes_the_worst_member():
+    rng = np.random.default_rng(0)
+    members = [
+        {s: rpp.Gaussian(p.mean + 0.05 * rng.normal(), p.var * rng.uniform(0.8, 1.25)) for s, p in PRIORS.items()}
+        for _ in range(5)
+    ]
+    worst, table = calibrate_all_pairs(members, alpha=3.0, epsilon=1.0)
+    per_member = [calibrate_all_pairs(m, alpha=3.0, epsilon=1.0)[0].scale for m in members]
+    assert worst.scale == max(per_member) and worst.details["member"] == int(np.argmax(per_member))
+    assert list(table["member"]) == [r for r in range(5) for _ in range(3)]
+    assert table["guaranteed"].all()
+
+
+def test_k_releases_and_directed_pairs():
+    one, _ = calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0)
+    five, table = calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0, k=5)
+    assert five.scale == pytest.approx(np.sqrt(5) * one.scale, rel=1e-9) and five.details["k"] == 5
+    joint = max(
+        releases_divergence(PRIORS[a], PRIORS[b], alpha=3.0, scale=five.scale, k=5)
+        for a, b in itertools.combinations(PRIORS, 2)
+    )
+    assert joint <= 1.0 * (1 + 1e-9) and five.divergence == pytest.approx(joint, rel=1e-9)
+    d, _ = calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0, pairs=[("c", "a")], directed=True)
+    ref = rpp.calibrate(PRIORS["c"], PRIORS["a"], alpha=3.0, epsilon=1.0, directed=True)
+    assert d.scale == ref.scale and d.details["pair"] == ("c", "a") and d.details["orders"] == 1
+
+
+def test_all_pairs_validation():
+    with pytest.raises(ValueError, match="priors"):
+        calibrate_all_pairs({"a": PRIORS["a"]}, alpha=3.0, epsilon=1.0)
+    with pytest.raises(ValueError, match="priors"):
+        calibrate_all_pairs([], alpha=3.0, epsilon=1.0)
+    with pytest.raises(ValueError, match="priors"):
+        calibrate_all_pairs("ab", alpha=3.0, epsilon=1.0)
+    with pytest.raises(TypeError, match="priors\\[0\\]\\['b'\\]"):
+        calibrate_all_pairs({"a": PRIORS["a"], "b": 1.0}, alpha=3.0, epsilon=1.0)
+    with pytest.raises(ValueError, match="pairs"):
+        calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0, pairs=[("a", "z")])
+    with pytest.raises(ValueError, match="pairs"):
+        calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0, pairs=[("a", "a")])
+    with pytest.raises(ValueError, match="directed"):
+        calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0, directed=True)
+    with pytest.raises(ValueError, match="alpha"):
+        calibrate_all_pairs(PRIORS, alpha=0.5, epsilon=1.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=-1.0)
+    with pytest.raises(ValueError, match="k must"):
+        calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0, k=0)
+    with pytest.raises(ValueError, match="method"):
+        calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0, method="magic")
+
+
+@pytest.mark.parametrize("k", [1, 4, 7])
+def test_budget_accepts_exactly_k_calibrated_releases(k):
+    cal, _ = calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0, k=k)
+    budget = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0, rng=5)
+    assert budget.max_releases(cal.scale) == k
+    out = [budget.release(1.25, scale=cal.scale) for _ in range(k)]
+    assert len(set(out)) == k  # fresh noise each time
+    assert budget.scales == (cal.scale,) * k
+    joint = max(
+        releases_divergence(PRIORS[a], PRIORS[b], alpha=3.0, scale=cal.scale, k=k)
+        for a, b in itertools.combinations(PRIORS, 2)
+    )
+    assert budget.spent == pytest.approx(joint, rel=1e-9) and budget.spent <= 1.0 * (1 + 1e-9)
+    with pytest.raises(ValueError, match="scale=.*epsilon"):
+        budget.release(1.25, scale=cal.scale)
+    assert budget.scales == (cal.scale,) * k  # a refused release records nothing
+    assert budget.max_releases(cal.scale) == 0
+
+
+def test_budget_min_scale_is_tight_and_composes_unequal_scales():
+    budget = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0, rng=0)
+    one, _ = calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0)
+    assert budget.min_scale() == pytest.approx(one.scale, rel=1e-9)
+    budget.release(0.0, scale=2.0 * one.scale)  # a quarter of the precision
+    s = budget.min_scale()
+    assert s == pytest.approx(one.scale / np.sqrt(0.75), rel=1e-9)
+    with pytest.raises(ValueError, match="smallest scale that fits"):
+        budget.release(0.0, scale=0.999 * s)
+    budget.release(0.0, scale=s)
+    assert budget.spent <= 1.0 * (1 + 1e-9) and budget.spent == pytest.approx(1.0, rel=1e-6)
+    assert budget.min_scale() == np.inf
+    assert budget.max_releases(1e30) == 0  # no release of negligible precision is counted
+    with pytest.raises(ValueError, match="the budget is spent"):
+        budget.release(0.0, scale=one.scale)
+
+
+def test_budget_mixed_priors_and_class():
+    budget = ReleaseBudget([MIXED, {**MIXED, 2: rpp.Gaussian(0.9, 0.2)}], alpha=2.0, epsilon=0.5, rng=1)
+    n = budget.max_releases(3 * budget.scale_one)
+    assert n == 9  # precision budget: 9 releases at 3 theta_1 are worth one at theta_1
+    for _ in range(n):
+        budget.release(0.7, scale=3 * budget.scale_one)
+    assert budget.spent <= 0.5 * (1 + 1e-9)
+    with pytest.raises(ValueError, match="epsilon"):
+        budget.release(0.7, scale=3 * budget.scale_one)
+
+
+def test_budget_semantics_are_enforced():
+    budget = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0, rng=2)
+    big = 10 * budget.scale_one
+    budget.release(1.0, scale=big)
+    with pytest.raises(ValueError, match="value"):
+        budget.release(1.5, scale=big)  # another query value: not the same query on the same data
+    with pytest.raises(ValueError, match="value"):
+        budget.release([1.0, 1.0], scale=big)
+    with pytest.raises(ValueError, match="value"):
+        budget.release(np.nan, scale=big)
+    for bad in (0.0, -1.0, np.inf):
+        with pytest.raises(ValueError, match="scale"):
+            budget.release(1.0, scale=bad)
+    with pytest.raises(TypeError, match="rng"):
+        ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0, rng="seed")
+    with pytest.raises(ValueError, match="alpha"):
+        ReleaseBudget(PRIORS, alpha=1.0, epsilon=1.0)
+    with pytest.warns(rpp.PrivacyWarning), pytest.raises(ValueError, match="method"):
+        ReleaseBudget({"a": rpp.Gaussian(0, 0.25), "b": rpp.Gaussian(0, 16)}, alpha=3, epsilon=0.5, method="bisection")
+    # the same seed gives the same noise; the noise has the released scale
+    a = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1e6, rng=7)
+    b = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1e6, rng=7)
+    ya = np.array([a.release(0.0, scale=50.0) for _ in range(200)])
+    yb = np.array([b.release(0.0, scale=50.0) for _ in range(200)])
+    assert np.array_equal(ya, yb)
+    ref = np.random.default_rng(7).normal(0.0, 50.0, size=200)
+    assert np.allclose(ya, ref, rtol=0, atol=1e-12)
+    report = a.report()
+    assert report["releases"] == 200 and report["pairs"] == 3
+    assert report["combined scale"] == pytest.approx(50.0 / np.sqrt(200), rel=1e-12)

@@ -1,0 +1,143 @@
+"""Fast paths for empirical priors (issue 13): they agree with the previous dense computations,
+their reported errors cover the difference, and nothing calibrated through them under-noises."""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy import optimize, special
+
+import rpp
+from rpp.priors import components
+from rpp.divergence import laplace_renyi_divergence_bound
+from rpp.divergence.laplace_atoms import atoms_log_integral
+from rpp.rules import gmm_ot_tight_variance, gmm_ot_variance
+from rpp.transport import optimal_plan
+
+RTOL = 1e-9  # the calibration's documented round-off slack on epsilon
+
+
+def normal_pair(n, seed, shift=0.5):
+    rng = np.random.default_rng(seed)
+    return rpp.Empirical(rng.standard_normal(n)), rpp.Empirical(rng.standard_normal(n) + shift)
+
+
+PAIRS = [
+    (rpp.Empirical([0.0]), rpp.Empirical([1.0])),
+    (rpp.Empirical([0.0, 0.0, 1.0, 3.0]), rpp.Empirical([0.0, 1e-9, 7.0])),
+    (rpp.Empirical([-1.0, 5.0, 5.0 + 1e-8]), rpp.Empirical([0.0, 0.5, 1e3])),
+    normal_pair(40, 1),
+    normal_pair(150, 2, shift=3.0),
+]
+
+
+@pytest.mark.parametrize("k", range(len(PAIRS)))
+@pytest.mark.parametrize("b", [1e-3, 0.05, 1.0, 30.0])
+@pytest.mark.parametrize("alpha", [1.5, 2.0, 8.0])
+def test_prefix_sums_agree_with_dense_sums_within_the_reported_errors(k, b, alpha):
+    P, Q = (components(d) for d in PAIRS[k])
+    fast, fast_err = atoms_log_integral(P, Q, alpha, b)
+    dense, dense_err = atoms_log_integral(P, Q, alpha, b, dense=True)
+    # both bound |log I_hat - log I| by about their relative error: the difference is covered
+    assert abs(fast - dense) <= 1.01 * (fast_err + dense_err) + 1e-15
+    assert fast_err < 1e-9  # the accounting of the passes stays small
+
+
+def test_laplace_divergence_at_1e4_atoms_is_certified_by_its_own_bound_and_fast():
+    p, q = normal_pair(10_000, 3)
+    for b in (0.02, 0.2):
+        val, err = laplace_renyi_divergence_bound(p, q, 2.0, b)
+        assert np.isfinite(val) and 0 < err < 1e-8
+
+
+def test_laplace_exact_at_1e3_atoms_is_certified_by_the_dense_computation():
+    p, q = normal_pair(1000, 4)
+    cal = rpp.calibrate(p, q, alpha=2.0, epsilon=1.0, method="exact", noise="laplace")
+    assert cal.guaranteed
+    b = cal.scale
+    for P, Q in ((p, q), (q, p)):
+        li, rel = atoms_log_integral(components(P), components(Q), 2.0, b, dense=True)
+        slow = li + np.log1p(rel)  # (alpha - 1) D + error, alpha = 2
+        assert slow <= 1.0 * (1 + RTOL)  # the slow computation certifies the fast scale
+    # and it is the minimal scale: slightly less noise fails one order (slow computation)
+    worst = max(
+        atoms_log_integral(components(P), components(Q), 2.0, b * (1 - 1e-6), dense=True)[0]
+        for P, Q in ((p, q), (q, p))
+    )
+    assert worst > 1.0
+
+
+def lp_gmm_ot_condition(p, q, alpha, epsilon):
+    """Theorem IV.1 for two samples with the W2 plan of the LP solver (the previous computation):
+    the condition as a function of the noise variance, and its root."""
+    x, y = p.support, q.support
+    plan = optimal_plan(p.probs, q.probs, (x[:, None] - y[None, :]) ** 2)
+    mask = plan > 1e-15
+    d2 = ((x[:, None] - y[None, :]) ** 2)[mask]
+    lw = np.log(plan[mask])
+
+    def f(z):
+        return special.logsumexp(lw + alpha * (alpha - 1) * d2 / (2 * z)) - (alpha - 1) * epsilon
+
+    return f, optimize.brentq(f, 1e-12, 1e6, xtol=1e-14, rtol=1e-13)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_gmm_ot_on_samples_is_a_sort_and_matches_the_lp(seed):
+    p, q = normal_pair(25 + 10 * seed, 10 + seed, shift=seed)
+    z = gmm_ot_variance(p, q, 3.0, 0.7)
+    f, ref = lp_gmm_ot_condition(p, q, 3.0, 0.7)
+    assert f(z) <= 1e-12 * 2.0 * 0.7  # feasible for the LP's plan (up to round-off of the sum)
+    assert ref * (1 - 1e-12) <= z <= ref * (1 + 1e-8)  # and the same root
+    assert gmm_ot_tight_variance(p, q, 3.0, 0.7) == z  # convex cost of x - y: the same coupling
+
+
+def test_no_linear_program_for_one_dimensional_samples(monkeypatch):
+    def forbidden(*args, **kwargs):
+        raise AssertionError("an LP was solved for two 1-D samples")
+
+    monkeypatch.setattr(rpp.transport, "optimal_plan", forbidden)
+    monkeypatch.setattr(rpp.rules.mixture, "optimal_plan", forbidden)
+    p, q = normal_pair(600, 5)
+    for method in ("gmm-ot", "gmm-ot-tight", "pierquin", "w-alpha"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # e.g. POT's "numItermax reached"
+            cal = rpp.calibrate(p, q, alpha=2.0, epsilon=1.0, method=method)
+        assert cal.guaranteed
+        assert cal.details["seconds"]["rule"] < 5.0  # a sort: fractions of a second unloaded
+
+
+def test_seconds_are_reported():
+    p, q = normal_pair(50, 6)
+    cal = rpp.calibrate(p, q, alpha=2.0, epsilon=1.0, method="pierquin", noise="laplace")
+    sec = cal.details["seconds"]
+    assert set(sec) == {"rule", "check"} and sec["rule"] >= 0 and sec["check"] > 0
+    assert cal.details["orders"] == 2
+
+
+@pytest.mark.parametrize("t", [1e-6, 1e-3, 0.05, 2.0])
+def test_binned_gauss_sums_agree_with_dense_sums_within_their_bound(t):
+    from rpp.divergence.gaussian_noise import gauss_atoms_logpdf
+
+    rng = np.random.default_rng(7)
+    a = np.sort(np.concatenate([rng.standard_normal(3000), 1e3 + rng.standard_normal(50), [5.0, 5.0 + 1e-8]]))
+    lw = np.log(rng.dirichlet(np.ones(a.size)))
+    x = np.sort(np.concatenate([rng.uniform(-30, 1040, 1500), a[::7] + 1e-3 * np.sqrt(t)]))
+    lp, rel = gauss_atoms_logpdf(x, a, lw, t)
+    ref = np.concatenate(
+        [special.logsumexp(lw - (xs[:, None] - a) ** 2 / (2 * t), axis=1) for xs in np.array_split(x, 40)]
+    ) - 0.5 * np.log(2 * np.pi * t)
+    assert rel < 1e-14
+    # the bound plus the round-off of the sums (a few ulps of the exponents) covers the difference
+    assert np.all(np.abs(lp - ref) <= rel + 64 * np.finfo(float).eps * (1 + np.abs(ref)))
+
+
+def test_gaussian_divergence_binned_path_agrees_with_dense_path(monkeypatch):
+    p, q = normal_pair(260, 8)
+    for t in (0.01, 0.2):
+        fast, fast_err = rpp.divergence.renyi_divergence_bound(p, q, 2.0, t)  # 260 atoms: binned sums
+        monkeypatch.setattr(rpp.divergence, "_FAST_ATOMS", 10**9)
+        dense, dense_err = rpp.divergence.renyi_divergence_bound(p, q, 2.0, t)
+        monkeypatch.undo()
+        assert abs(fast - dense) <= fast_err + dense_err
+        assert fast_err < 1e-11
