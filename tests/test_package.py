@@ -15,14 +15,14 @@ PKG = Path(rpp.__file__).parent
 
 # Each module may import only from its own layer or the layers before it (private modules first).
 LAYERS = [
-    {"_numerics", "_validation", "_kernel_sums", "_accurate", "_closed_forms"},
-    {"distributions", "_centre"},
-    {"divergence", "transport", "gmm", "discrete"},
+    {"_lib"},
+    {"priors", "certified"},
+    {"divergence", "transport", "gmm", "pufferfish"},
     {"noise"},
     {"rules"},
     {"calibration"},
-    {"composition"},
-    {"paper", "data", "bench"},
+    {"accounting"},
+    {"book"},
 ]
 LAYER_OF = {name: k for k, names in enumerate(LAYERS) for name in names}
 
@@ -64,7 +64,7 @@ def _imported(path):
 def test_imports_only_downward_and_no_private_names(path):
     own = _top(path)
     if own is None:
-        return  # rpp/__init__.py re-exports lazily
+        return  # rpp/__init__.py: the curated namespace
     for target, names in _imported(path):
         if target == own or target not in LAYER_OF:
             continue
@@ -78,8 +78,8 @@ def test_public_surface_documented():
     for name in rpp.__all__:
         obj = getattr(rpp, name)
         assert obj.__doc__ and obj.__doc__.strip(), name
-    for sub in ("noise", "rules", "discrete", "composition", "paper", "transport", "divergence",
-                "distributions", "calibration", "gmm"):
+    for sub in ("noise", "rules", "pufferfish", "book", "transport", "divergence", "priors", "calibration",
+                "accounting", "gmm"):
         mod = importlib.import_module(f"rpp.{sub}")
         assert isinstance(mod.__all__, list) and mod.__all__, sub
         for name in mod.__all__:
@@ -123,15 +123,17 @@ def test_names_the_chapters_use_stay_importable():
         log_laplace_shift_integral,
         renyi_divergence_bound,
     )
-    import rpp.pufferfish as C
-    assert C.ASIA["asia"][1][()] == 0.01 and len(C.CAPTURE24_STATES) == 11
-    assert callable(C.example1_mechanism) and callable(C.two_state_ab_exact)
+    import rpp.pufferfish as pf
+    from rpp.book import composition_examples as examples
+    assert examples.ASIA["asia"][1][()] == 0.01 and len(examples.CAPTURE24_STATES) == 11
+    assert callable(examples.example1_mechanism) and callable(pf.two_state_ab_exact)
     assert experiments.PAPER_SETTINGS["adult"]["x"] == "education-num"
     assert callable(queries.raw_priors) and callable(experiments.pierquin_variance)
 
 
 def test_import_is_light():
-    code = ("import sys, rpp; heavy = [m for m in ('sklearn', 'pandas', 'ot', 'sympy', 'matplotlib', 'scipy') "
+    # the top level imports its names eagerly (numpy and scipy are the runtime); never the book support
+    code = ("import sys, rpp; heavy = [m for m in ('sklearn', 'pandas', 'ot', 'sympy', 'matplotlib', 'rpp.book') "
             "if m in sys.modules]; print(','.join(heavy))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""

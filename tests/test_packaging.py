@@ -196,8 +196,8 @@ def test_licences_ship(licence):
 
 def test_data_are_package_data():
     patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["rpp.book.data"]
-    shipped = {p.relative_to(ROOT / "rpp" / "data").as_posix()
-               for p in (ROOT / "rpp" / "data" / "uci").rglob("*") if p.is_file()}
+    shipped = {p.relative_to(ROOT / "rpp" / "book" / "data").as_posix()
+               for p in (ROOT / "rpp" / "book" / "data" / "uci").rglob("*") if p.is_file()}
     from fnmatch import fnmatch
 
     assert shipped and all(any(fnmatch(f, pat) for pat in patterns) for f in shipped)

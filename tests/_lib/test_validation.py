@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import rpp
-from rpp import pufferfish as C
+import rpp.pufferfish as pf
+from rpp.book import chain_data, topk
 from rpp.noise import GaussianNoise, LaplaceNoise
 
 
@@ -253,7 +254,7 @@ def _exact_stationary(P):
     ],
 )
 def test_stationary_distribution_full_relative_precision(P):
-    pi = C.stationary_distribution(P)
+    pi = pf.stationary_distribution(P)
     ref = _exact_stationary(P)
     assert all(abs(Fraction(float(x)) - r) <= 8 * 2.0**-53 * r for x, r in zip(pi, ref, strict=True))
 
@@ -267,7 +268,7 @@ def test_stationary_distribution_random_against_rationals():
         P = P / max(1.0, P.sum(1).max() * 1.01)
         np.fill_diagonal(P, 1 - P.sum(1))
         ref = _exact_stationary(P)
-        pi = C.stationary_distribution(P)
+        pi = pf.stationary_distribution(P)
         assert all(abs(Fraction(float(x)) - r) <= 16 * K * 2.0**-53 * r for x, r in zip(pi, ref, strict=True))
 
 
@@ -279,24 +280,24 @@ _SECRET = 123456.789  # a data value that must never appear in a message
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: C.em_topk([3.0, np.nan, 1.0], 1.0, 2, 5, 0),  # ranked NaN first
-        lambda: C.em_topk([3.0, 2.0, 1.0], 1.0, 2, 5, 0, sensitivity=0.0),
-        lambda: C.em_topk([3.0, 2.0, 1.0], 1.0, 2, 5, 0, sensitivity=-1.0),  # reversed the mechanism
-        lambda: C.em_topk([3.0, 2.0, 1.0], 1.0, 4, 5, 0),  # k > K returned K columns
-        lambda: C.em_topk([3.0, 2.0, 1.0], 1.0, 0, 5, 0),  # k = 0 returned an empty array
-        lambda: C.em_topk([3.0, -2.0, 1.0], 1.0, 2, 5, 0),
-        lambda: C.em_topk([[3.0, 2.0, 1.0]], 1.0, 2, 5, 0),
-        lambda: C.laplace_topk([3.0, np.inf, 1.0], 1.0, 2, 5, 0),
-        lambda: C.laplace_topk([3.0, 2.0, 1.0], 1.0, 4, 5, 0),
-        lambda: C.laplace_topk([3.0, 2.0, 1.0], 1.0, 0, 5, 0),
-        lambda: C.true_topk([3.0, 2.0, 1.0], 0),
-        lambda: C.true_topk([3.0, np.nan, 1.0], 2),
-        lambda: C.topk_metrics(np.array([[0, 5]]), [3.0, 2.0, 1.0], 2),
+        lambda: topk.em_topk([3.0, np.nan, 1.0], 1.0, 2, 5, 0),  # ranked NaN first
+        lambda: topk.em_topk([3.0, 2.0, 1.0], 1.0, 2, 5, 0, sensitivity=0.0),
+        lambda: topk.em_topk([3.0, 2.0, 1.0], 1.0, 2, 5, 0, sensitivity=-1.0),  # reversed the mechanism
+        lambda: topk.em_topk([3.0, 2.0, 1.0], 1.0, 4, 5, 0),  # k > K returned K columns
+        lambda: topk.em_topk([3.0, 2.0, 1.0], 1.0, 0, 5, 0),  # k = 0 returned an empty array
+        lambda: topk.em_topk([3.0, -2.0, 1.0], 1.0, 2, 5, 0),
+        lambda: topk.em_topk([[3.0, 2.0, 1.0]], 1.0, 2, 5, 0),
+        lambda: topk.laplace_topk([3.0, np.inf, 1.0], 1.0, 2, 5, 0),
+        lambda: topk.laplace_topk([3.0, 2.0, 1.0], 1.0, 4, 5, 0),
+        lambda: topk.laplace_topk([3.0, 2.0, 1.0], 1.0, 0, 5, 0),
+        lambda: topk.true_topk([3.0, 2.0, 1.0], 0),
+        lambda: topk.true_topk([3.0, np.nan, 1.0], 2),
+        lambda: topk.topk_metrics(np.array([[0, 5]]), [3.0, 2.0, 1.0], 2),
         lambda: rpp.Empirical([[0.0, 1.0], [2.0, 3.0]]),  # flattened silently
         lambda: rpp.GaussianMixture([[0.5, 0.5]], [0.0, 1.0], [1.0, 1.0]),
         lambda: rpp.fit_gmm(np.ones((4, 2)) * np.arange(4)[:, None], 2),
-        lambda: C.conditional_weights(np.ones((2, 2)), 0, [1]),  # s clamped to 1e-150
-        lambda: C.conditional_weights(np.array([[1.0, 0.5], [0.5, 1.0]]), 2, [1]),
+        lambda: pf.conditional_weights(np.ones((2, 2)), 0, [1]),  # s clamped to 1e-150
+        lambda: pf.conditional_weights(np.array([[1.0, 0.5], [0.5, 1.0]]), 2, [1]),
     ],
 )
 def test_bad_input_is_a_value_error(call):
@@ -307,7 +308,7 @@ def test_bad_input_is_a_value_error(call):
 def test_rng_is_int_generator_or_none_everywhere():
     """rng=0 raised AttributeError in em_topk, laplace_topk and simulate_chains; it is the seed 0 now."""
     c = np.array([30.0, 1.0, 20.0, 5.0])
-    for f, args in [(C.em_topk, (c, 0.3, 2, 7)), (C.laplace_topk, (c, 10.0, 2, 7))]:
+    for f, args in [(topk.em_topk, (c, 0.3, 2, 7)), (topk.laplace_topk, (c, 10.0, 2, 7))]:
         a = f(*args, 0)
         b = f(*args, np.random.default_rng(0))
         assert np.array_equal(a, b) and a.shape == (7, 2)
@@ -315,7 +316,7 @@ def test_rng_is_int_generator_or_none_everywhere():
         with pytest.raises(TypeError, match="rng"):
             f(*args, "0")
     P = [[0.9, 0.1], [0.2, 0.8]]
-    assert np.array_equal(C.simulate_chains(P, 3, 4, 0), C.simulate_chains(P, 3, 4, np.random.default_rng(0)))
+    assert np.array_equal(chain_data.simulate_chains(P, 3, 4, 0), chain_data.simulate_chains(P, 3, 4, np.random.default_rng(0)))
     x = np.r_[np.zeros(50), np.ones(50)] + np.linspace(0, 0.3, 100)
     g1 = rpp.fit_gmm(x, 2, random_state=np.random.default_rng(1))
     assert g1.n_components >= 1
@@ -323,7 +324,7 @@ def test_rng_is_int_generator_or_none_everywhere():
 
 def test_topk_metrics_all_zero_counts():
     """ndcg was nan on all-zero counts; every ranking is then ideal: 1 (DCG = IDCG = 0)."""
-    m = C.topk_metrics(np.array([[0, 1], [2, 1]]), [0.0, 0.0, 0.0], 2)
+    m = topk.topk_metrics(np.array([[0, 1], [2, 1]]), [0.0, 0.0, 0.0], 2)
     assert np.array_equal(m["ndcg"], [1.0, 1.0]) and not np.isnan(m["hr"]).any()
 
 
@@ -335,7 +336,7 @@ def test_topk_metrics_ndcg_exact():
         disc = [1 / mp.log(j + 2, 2) for j in range(3)]
         dcg = mp.fsum(counts[i] * d for i, d in zip(pred[0], disc, strict=True))
         idcg = mp.fsum(c * d for c, d in zip(sorted(counts, reverse=True), disc, strict=False))
-        assert float(abs(C.topk_metrics(pred, counts, 3)["ndcg"][0] - dcg / idcg)) < 1e-15
+        assert float(abs(topk.topk_metrics(pred, counts, 3)["ndcg"][0] - dcg / idcg)) < 1e-15
 
 
 def test_fit_gmm_variance_floor_warns():
@@ -353,8 +354,8 @@ def test_conditional_sd_not_clamped():
     """A near-singular covariance raised nothing and returned s = 1e-150; now a ValueError naming Sigma."""
     S = np.array([[1.0, 1 - 1e-17, 0.5], [1 - 1e-17, 1.0, 0.5], [0.5, 0.5, 1.0]])
     with pytest.raises(ValueError, match="Sigma"):
-        C.conditional_weights(S, 0, [1])
-    w, s = C.conditional_weights(C.gp_covariance(3, 1.0), 1, [0, 2])
+        pf.conditional_weights(S, 0, [1])
+    w, s = pf.conditional_weights(pf.gp_covariance(3, 1.0), 1, [0, 2])
     assert s > 0.5
 
 
@@ -369,8 +370,8 @@ def test_conditional_sd_not_clamped():
         lambda: rpp.Gaussian(np.inf, _SECRET),
         lambda: rpp.gaussian_renyi(_SECRET, -_SECRET, 0.0, 1.0, 2.0),
         lambda: rpp.discrete_renyi_divergence([0.5, 0.5], [_SECRET, 0.5], 2.0),
-        lambda: C.em_topk([3.0, -_SECRET, 1.0], 1.0, 2, 5, 0),
-        lambda: C.stationary_distribution([[0.5, 0.5], [_SECRET, 0.5]]),
+        lambda: topk.em_topk([3.0, -_SECRET, 1.0], 1.0, 2, 5, 0),
+        lambda: pf.stationary_distribution([[0.5, 0.5], [_SECRET, 0.5]]),
         lambda: rpp.fit_gmm([_SECRET, np.inf], 2),
         lambda: GaussianNoise(1.0).release([_SECRET, np.nan]),
     ],
@@ -390,39 +391,39 @@ _SI = np.array([[True, True], [False, False]])
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: C.epsilon_puffer_from_curve(0.5, [0, 1, 2], [np.inf, np.nan, 0.0]),
-        lambda: C.epsilon_puffer_from_curve(0.5, [0, 1, 2], [np.inf, 0.3]),
-        lambda: C.best_b(0.5, [0, -1, 2], [np.inf, 0.3, 0.0]),
-        lambda: C.epsilon_dp_from_curve(1.0, [1, 2], [0.3, np.nan]),
-        lambda: C.theorem4_epsilon([1.0, np.nan], [0.2, 0.3]),
-        lambda: C.misspecified_epsilon(np.nan, 1, 0.2, [1, 2], [0.3, 0.1]),
-        lambda: C.per_entry_dp_curve([0, np.nan]),
-        lambda: C.conditional_marginal(_J, _SI[0], (1,)),  # a mask of the wrong shape
-        lambda: C.conditional_marginal(_J, _SI, (5,)),
-        lambda: C.a_dagger_uncertain(_J, _SI, ~_SI, (1,), lower=1.5, upper=2.0),
-        lambda: C.uncertain_ratio_bound([0.4, np.nan], [0.1, 0.4]),
-        lambda: C.uncertain_ratio_bound([0.4, -0.1], [0.1, 0.4]),
-        lambda: C.a_star_bruteforce(_J, _SI, ~_SI, 1, uncertainty=(0.0, 1.2)),
-        lambda: C.nfc_primal([[0.1, np.nan]]),
-        lambda: C.nfc_dual(np.zeros(3)),
-        lambda: C.nfc_violation([0.5, np.nan], [[0.25, 0.75]], [1.0], 0.0),
-        lambda: C.nfc_min_epsilon([[0.5, 0.5], [0.2, 0.8]], [True]),
-        lambda: C.two_state_side_logratios(0.9, 0.8, [1, np.nan]),
-        lambda: C.two_state_ab_paper(0.9, 0.8, [1, np.nan]),
-        lambda: C.log_interval_prob(1.0, -1.0, 0.0, 1.0),
-        lambda: C.log_interval_prob(-1.0, 1.0, 0.0, 0.0),
-        lambda: C.region_grid(1.0, 3.0),
-        lambda: C.region_grid(1.0, 0.5, step=0.0),
-        lambda: C.region_influence_sweep([0.5, np.nan], 1.0, 1.0, 0.5),
-        lambda: C.region_influence_sweep([0.5], -1.0, 1.0, 0.5),
-        lambda: C.farthest_low_sets(5, 7, 2),
-        lambda: C.farthest_low_sets(5, 2, 0),
-        lambda: C.gaussian_region_ab_curve(3, 1.0, 1.0, 0.5, [1], center=3),
-        lambda: C.region_influence_direct(3, 1.0, 1.0, 0.5, 5, [5]),
-        lambda: C.smooth_transition_matrix([[0.5, np.nan], [0.5, 0.5]]),
-        lambda: C.fit_transition_matrix([[0, 1, 2]], 2),
-        lambda: C.fit_transition_matrix([[0.5, 1.0]], 2),
-        lambda: C.chain_quilt_table([[0.9, 0.1], [0.2, 0.8]], 3, uncertainty=(1.2, 0.8)),
+        lambda: pf.epsilon_puffer_from_curve(0.5, [0, 1, 2], [np.inf, np.nan, 0.0]),
+        lambda: pf.epsilon_puffer_from_curve(0.5, [0, 1, 2], [np.inf, 0.3]),
+        lambda: pf.best_b(0.5, [0, -1, 2], [np.inf, 0.3, 0.0]),
+        lambda: pf.epsilon_dp_from_curve(1.0, [1, 2], [0.3, np.nan]),
+        lambda: pf.theorem4_epsilon([1.0, np.nan], [0.2, 0.3]),
+        lambda: pf.misspecified_epsilon(np.nan, 1, 0.2, [1, 2], [0.3, 0.1]),
+        lambda: pf.per_entry_dp_curve([0, np.nan]),
+        lambda: pf.conditional_marginal(_J, _SI[0], (1,)),  # a mask of the wrong shape
+        lambda: pf.conditional_marginal(_J, _SI, (5,)),
+        lambda: pf.a_dagger_uncertain(_J, _SI, ~_SI, (1,), lower=1.5, upper=2.0),
+        lambda: pf.uncertain_ratio_bound([0.4, np.nan], [0.1, 0.4]),
+        lambda: pf.uncertain_ratio_bound([0.4, -0.1], [0.1, 0.4]),
+        lambda: pf.a_star_bruteforce(_J, _SI, ~_SI, 1, uncertainty=(0.0, 1.2)),
+        lambda: pf.nfc_primal([[0.1, np.nan]]),
+        lambda: pf.nfc_dual(np.zeros(3)),
+        lambda: pf.nfc_violation([0.5, np.nan], [[0.25, 0.75]], [1.0], 0.0),
+        lambda: pf.nfc_min_epsilon([[0.5, 0.5], [0.2, 0.8]], [True]),
+        lambda: pf.two_state_side_logratios(0.9, 0.8, [1, np.nan]),
+        lambda: pf.two_state_ab_paper(0.9, 0.8, [1, np.nan]),
+        lambda: pf.log_interval_prob(1.0, -1.0, 0.0, 1.0),
+        lambda: pf.log_interval_prob(-1.0, 1.0, 0.0, 0.0),
+        lambda: pf.region_grid(1.0, 3.0),
+        lambda: pf.region_grid(1.0, 0.5, step=0.0),
+        lambda: pf.region_influence_sweep([0.5, np.nan], 1.0, 1.0, 0.5),
+        lambda: pf.region_influence_sweep([0.5], -1.0, 1.0, 0.5),
+        lambda: pf.farthest_low_sets(5, 7, 2),
+        lambda: pf.farthest_low_sets(5, 2, 0),
+        lambda: pf.gaussian_region_ab_curve(3, 1.0, 1.0, 0.5, [1], center=3),
+        lambda: pf.region_influence_direct(3, 1.0, 1.0, 0.5, 5, [5]),
+        lambda: chain_data.smooth_transition_matrix([[0.5, np.nan], [0.5, 0.5]]),
+        lambda: chain_data.fit_transition_matrix([[0, 1, 2]], 2),
+        lambda: chain_data.fit_transition_matrix([[0.5, 1.0]], 2),
+        lambda: pf.chain_quilt_table([[0.9, 0.1], [0.2, 0.8]], 3, uncertainty=(1.2, 0.8)),
     ],
 )
 def test_composition_sweep_bad_input(call):

@@ -23,13 +23,6 @@ PRIORS = {"toy": {"mean": PR}}
 TABLE = experiments.sweep(PR, ["paper", "exact", "pierquin"], alpha=ALPHA, epsilon=EPS, dataset="toy")
 
 
-def test_moved_names_stay_importable_from_experiments():
-    for name in ("reduction_table", "headline", "check_guarantees"):
-        assert getattr(experiments, name) is getattr(tables, name)
-    with pytest.raises(AttributeError):
-        experiments.no_such_name  # noqa: B018
-
-
 def test_verify_table_passes_a_correct_table_and_counts():
     ver = tables.verify_table(TABLE, PRIORS, stride=1)
     assert ver.problems == [] and ver.n_points == ver.n_checked == len(TABLE) == 12
