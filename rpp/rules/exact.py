@@ -189,7 +189,7 @@ def exact_laplace_scale(
     --------
     >>> from rpp import Empirical
     >>> b = exact_laplace_scale(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0)
-    >>> from rpp.noise import laplace_rdp
+    >>> from rpp.divergence import laplace_rdp
     >>> bool(laplace_rdp(1.0, b, 2.0) <= 1.0 < laplace_rdp(1.0, 0.999 * b, 2.0))
     True
     """

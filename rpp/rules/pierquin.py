@@ -84,7 +84,7 @@ def pierquin_laplace_scale(prior_i: Any, prior_j: Any, alpha: float, epsilon: fl
     Examples
     --------
     >>> from rpp import Empirical
-    >>> from rpp.noise import laplace_rdp
+    >>> from rpp.divergence import laplace_rdp
     >>> b = pierquin_laplace_scale(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0)
     >>> bool(laplace_rdp(1.0, b, 2.0) <= 1.0 < laplace_rdp(1.0, 0.9999 * b, 2.0))
     True
