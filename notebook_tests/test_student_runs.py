@@ -4,7 +4,7 @@ first exercise (the part that needs no solution).
 Executing notebooks is a notebook check, not a unit test: it lives outside ``tests/`` and runs in
 the notebook phase of ``make test``, after nbval (each run takes about as long as its chapter).
 The structural checks of the student edition (no solution left, every other cell kept) stay in
-``tests/test_student_edition.py``.
+``tests/book/test_student_edition.py``.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ four directives for ``book/results.md`` and hides sphinx-proof's raw index:
 
 ``{rpp-claims} <paper key>``
     The claims registry ``book/claims.yml`` for one paper: every numbered item of the paper,
-    the book's verdict, where the book treats it and what checks it (``tests/test_claims.py``
+    the book's verdict, where the book treats it and what checks it (``tests/book/test_claims.py``
     checks the registry against the sources and the tests).
 
 ``{rpp-bibtex} <key>`` and ``{rpp-cite} <label or document>``
@@ -62,7 +62,7 @@ __version__ = "1.0"
 
 logger = logging.getLogger(__name__)
 
-#: The four verdicts of the claims registry (tests/test_claims.py checks the same list).
+#: The four verdicts of the claims registry (tests/book/test_claims.py checks the same list).
 VERDICTS = ("proved here", "checked numerically", "erratum", "not reproduced")
 #: The index of sphinx-proof that this extension suppresses.
 PROOF_INDEX = "prf-prf"

@@ -19,7 +19,7 @@ creates ``book/03_gaussian_priors.ipynb`` following the chapter conventions
    cells are tagged ``solution``.
 
 Every piece of text the author must replace contains the marker ``FILL-IN``;
-``tests/test_book.py`` fails while any marker is left in a notebook under ``book/``.
+``tests/book/test_book.py`` fails while any marker is left in a notebook under ``book/``.
 The notebook is executed in place (fresh ``python3`` kernel, working directory ``book/``)
 unless ``--no-execute`` is given, so that it is stored with outputs as the book requires.
 """
@@ -48,7 +48,7 @@ REPOSITORY = "https://github.com/rpp-book/rpp-book"
 #: cell replaces this one and installs exactly the commit the edition was made from.
 SOURCE_REQUIREMENT = f"{DISTRIBUTION}[ot] @ git+{REPOSITORY}@main"
 
-#: The exact first cell of every chapter notebook (checked by tests/test_book.py); after
+#: The exact first cell of every chapter notebook (checked by tests/book/test_book.py); after
 #: changing it run ``python tools/new_chapter.py --sync-bootstrap``.
 BOOTSTRAP_SOURCE = (
     "# The book's package `rpp` for a fresh kernel. The Jupyter edition of this chapter (the\n"

@@ -26,7 +26,7 @@ Colab render, the web book's numbers, the launch cell of the commit). In the sou
 
 Before writing, each student notebook is checked for leaks: no solution cell, no solution tag or
 directive, and no line of solution text (a line that occurs only inside the solutions of the
-original) may be left. ``tests/test_student_edition.py`` repeats these checks, and
+original) may be left. ``tests/book/test_student_edition.py`` repeats these checks, and
 ``notebook_tests/test_student_runs.py`` (the notebook phase of ``make test``, after nbval) runs
 every student notebook in a fresh kernel up to its first exercise.
 

@@ -6,7 +6,7 @@
 # A cell that means it silences that one warning where it happens, with a comment saying why
 # it is harmless, e.g.
 #     with np.errstate(divide="ignore"):  # log(0) = -inf is the value wanted for empty atoms
-# (tests/test_book.py checks that every such silencing names one warning and gives a reason).
+# (tests/book/test_book.py checks that every such silencing names one warning and gives a reason).
 import warnings as _rpp_warnings
 
 _rpp_warnings.filterwarnings(
