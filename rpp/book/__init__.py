@@ -19,8 +19,9 @@ The chapters import these modules (``from rpp.book import queries, experiments``
 pandas and scikit-learn.
 """
 
+# bench (the command line ``python -m rpp.book.bench``) is not imported here: runpy would run a
+# second copy of a module already in sys.modules.  ``from rpp.book import bench`` imports it.
 from . import (
-    bench,
     chain_data,
     composition_examples,
     data,
@@ -35,7 +36,6 @@ __all__ = [
     "queries",
     "experiments",
     "tables",
-    "bench",
     "worst_case",
     "composition_examples",
     "topk",
