@@ -7,11 +7,11 @@
 * :mod:`rpp.book.tables` -- statistics and checks of the sweep tables: the noise reduction
   against the baseline, the verification of every calibrated point, other baselines, the
   Monte Carlo error of bootstrap quantiles (chapter 6);
-* :mod:`rpp.book.bench` -- the timing and tightness benchmark (``python -m rpp.book.bench``)
-  and the worst-case sweep (:mod:`rpp.book.worst_case`);
+* ``rpp.book.bench`` -- the timing and tightness benchmark (``python -m rpp.book.bench``)
+  and the worst-case sweep (``rpp.book.worst_case``);
 * :mod:`rpp.book.composition_examples` -- Examples 1, 3, 5, the Asia network and the
   Capture-24 states of Bai et al. 2026;
-* :mod:`rpp.book.topk`, :mod:`rpp.book.chain_data` -- the Top-:math:`k` mechanisms and the
+* ``rpp.book.topk``, ``rpp.book.chain_data`` -- the Top-:math:`k` mechanisms and the
   activity chains of chapter 7;
 * :mod:`rpp.book.data` -- the three UCI data sets, packaged and verified.
 

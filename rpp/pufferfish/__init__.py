@@ -8,7 +8,7 @@ and Theorems 3–4 (``influence``), Markov-chain, Gaussian and Bayesian-network 
 (``markov``, ``gaussian_field``, ``bayesnet``; ``bif`` for networks of any arity read from
 BIF files, with the packaged ALARM network), the Markov Quilt Mechanism and
 (``markov``); the Top-:math:`k` mechanisms and the activity chains of the book's chapter 7 are
-book support (:mod:`rpp.book.topk`, :mod:`rpp.book.chain_data`).
+book support (``rpp.book.topk``, ``rpp.book.chain_data``).
 
 ``discrete_renyi`` is :func:`rpp.discrete_renyi_divergence` and ``pufferfish_leakage`` is
 :func:`rpp.pufferfish.finite.pufferfish_leakage`.  The paper's examples (``example1_*``,
