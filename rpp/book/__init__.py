@@ -12,7 +12,7 @@
 * :mod:`rpp.book.composition_examples` -- Examples 1, 3, 5, the Asia network and the
   Capture-24 states of Bai et al. 2026;
 * ``rpp.book.topk``, ``rpp.book.chain_data`` -- the Top-:math:`k` mechanisms and the
-  activity chains of chapter 7;
+  activity chains of chapter 8;
 * :mod:`rpp.book.data` -- the three UCI data sets, packaged and verified.
 
 The chapters import these modules (``from rpp.book import queries, experiments``); they need

@@ -7,7 +7,7 @@ necessary-for-composition linear programs (``nfc``), the :math:`a(b)`-influence 
 and Theorems 3–4 (``influence``), Markov-chain, Gaussian and Bayesian-network priors
 (``markov``, ``gaussian_field``, ``bayesnet``; ``bif`` for networks of any arity read from
 BIF files, with the packaged ALARM network), the Markov Quilt Mechanism and
-(``markov``); the Top-:math:`k` mechanisms and the activity chains of the book's chapter 7 are
+(``markov``); the Top-:math:`k` mechanisms and the activity chains of the book's chapter 8 are
 book support (``rpp.book.topk``, ``rpp.book.chain_data``).
 
 ``discrete_renyi`` is :func:`rpp.discrete_renyi_divergence` and ``pufferfish_leakage`` is
