@@ -19,6 +19,7 @@
 #   make student     write the student edition (the Jupyter edition without solutions) into student/
 #   make notebooks   write the Jupyter edition and the student edition of every chapter into
 #                    _build/html/notebooks/ (shipped with the web book; tools/jupyter_edition.py)
+#   make api         rewrite the API appendix (book/api.md) from the package (tools/api_reference.py)
 #   make clean       remove _build (keeps .venv)
 #
 # The book build treats every Sphinx warning as an error (-W -n --keep-going).
@@ -40,7 +41,7 @@ RUN := env PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSER
 # figure that a cell does not display explicitly would silently vanish from the book.
 BOOK_RUN := env -u MPLBACKEND PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSERSITE=1
 
-.PHONY: lock book book-fresh test test-numerics page browser-test pdf student notebooks clean venv check-python lint
+.PHONY: api lock book book-fresh test test-numerics page browser-test pdf student notebooks clean venv check-python lint
 
 venv: $(STAMP)
 
@@ -173,6 +174,11 @@ student: $(STAMP)
 notebooks: $(STAMP)
 	$(BOOK_RUN) $(BIN)/python tools/jupyter_edition.py --out _build/html/notebooks
 	$(BOOK_RUN) $(BIN)/python tools/jupyter_edition.py --student --out _build/html/notebooks/student
+
+# The API appendix, book/api.md, generated from rpp's namespaces and the import-linter layers
+# (tools/api_reference.py; tests/book/test_api_reference.py fails when the page is out of date).
+api: $(STAMP)
+	$(RUN) $(BIN)/python tools/api_reference.py
 
 clean:
 	rm -rf _build

@@ -1,0 +1,226 @@
+"""Write the API appendix, ``book/api.md``, from the package itself.
+
+``python tools/api_reference.py`` rewrites the file; ``--check`` exits 1 when the file on disk
+differs from what it would write (``tests/book/test_api_reference.py`` runs the check, so the
+appendix cannot fall behind the package).
+
+What is generated and from where:
+
+- the layer drawing of the Design section, from the ``layers`` contract of import-linter in
+  ``pyproject.toml`` (the same contract ``make lint`` enforces, so the picture is the rule);
+- each layer's one-line description, from the first line of its module docstring;
+- the top-level list, from ``rpp.__all__``; each section's members, from the ``__all__`` of its
+  module (Sphinx autodoc documents exactly those).
+
+The prose of the Design section is written here, next to the code that draws the layers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET = ROOT / "book" / "api.md"
+
+# (module, anchor, title, where the book uses it); the order of the reference sections.
+SECTIONS = [
+    ("rpp.priors", "api-priors", "Priors", "every chapter"),
+    ("rpp.certified", "api-certified", "Certified results", "chapters 3-6, 9"),
+    ("rpp.divergence", "api-divergence", "Divergences", "chapters 1-6"),
+    ("rpp.noise", "api-noise", "Noise", "chapters 3, 5, 6, 9"),
+    ("rpp.transport", "api-transport", "Optimal transport", "chapters 4, 5"),
+    ("rpp.gmm", "api-gmm", "Mixture fitting", "chapters 4, 6"),
+    ("rpp.rules", "api-rules", "Calibration rules", "chapters 3-6"),
+    ("rpp.calibration", "api-calibration", "Calibration", "chapters 2-6, 9"),
+    ("rpp.accounting", "api-accounting", "Accounting", "chapter 9"),
+    ("rpp.pufferfish", "api-pufferfish", "Finite spaces and Pufferfish composition", "chapters 1, 2, 7, 8"),
+]
+# Book support: documented module by module (its package namespace is deliberately small).
+BOOK_MODULES = [
+    "rpp.book.queries",
+    "rpp.book.experiments",
+    "rpp.book.tables",
+    "rpp.book.composition_examples",
+    "rpp.book.data",
+]
+
+DESIGN = """\
+(api-design)=
+## Design
+
+`rpp` answers one question: how much noise must a release carry so that an adversary who knows
+a prior over the data learns at most $\\varepsilon$ about a secret, measured by the Rényi
+divergence of order $\\alpha$ between the output laws under two secrets. Its packages follow
+the steps of that answer, and each imports only from the rows below it:
+
+```text
+{layers}
+```
+
+(`|` separates packages of one row, which do not import each other.) `make lint` enforces the
+picture with [import-linter](https://import-linter.readthedocs.io) (the contracts are in
+`pyproject.toml`, and this drawing is generated from them), and `tests/test_layers.py` reads
+the imports a linter does not see (`importlib.import_module`, `__import__`, imports inside
+functions).
+
+Why these layers:
+
+- **Priors are values.** `Gaussian(mean=0, var=4)`, `GaussianMixture(...)` and `Empirical(...)`
+  are frozen, compared by value and constructed by keyword only, so no reader has to remember
+  whether a positional second argument is a variance or a standard deviation.
+- **A divergence is a `Certified` number.** Every divergence returns
+  `Certified(value, error, rigorous)`: the computed value, a bound on its error, and whether
+  that bound is *proved* (a closed form with its rounding analysis, interval arithmetic, proved
+  quadrature and truncation bounds) or an *estimate*. The words of the API follow the flag:
+  `Calibration.guaranteed` is true only when the budget is met with `rigorous=True`, and
+  `calibrate(..., require="proved")` refuses where no proved path exists.
+- **Noise is a scale.** `GaussianNoise(scale=θ)` and `LaplaceNoise(scale=b)` are the one
+  parametrisation of the mechanism; every rule returns a scale, so rules are comparable and
+  the calibration's method table can take the smallest scale among those that apply.
+- **Rules are pure; calibration owns the search.** A rule maps a pair of priors and
+  $(\\alpha, \\varepsilon)$ to a sufficient scale. `calibrate` runs one search over them and ends,
+  like the calibration of Google's dp-accounting (`mechanism_calibration.py`), with a step that
+  checks the divergence at the returned scale, error included, against the budget: the result
+  never carries less noise than requested.
+- **Accounting is above calibration.** Repeated releases, every secret pair of a prior class
+  and the release budget combine calibrations; they never reach into the rules.
+- **The book's support is not the library.** `rpp.book` holds what the chapters need to
+  reproduce the papers (queries, experiment sweeps, tables, the UCI data, the composition
+  examples); the library never imports it, so the library's behaviour cannot depend on the
+  book's experiments.
+- **Dependencies follow the layers.** The library needs numpy and scipy; scikit-learn (`fit_gmm`),
+  POT (large transport plans) and python-flint (proved divergences) are imported only by the
+  functions that use them, and matplotlib, sympy and pandas belong to the book.
+"""
+
+
+def _layers() -> list[list[str]]:
+    """The layers contract of import-linter in pyproject.toml, top row first, as lists of modules."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config.get("tool", {}).get("importlinter", {}).get("contracts", [])
+    layered = [c for c in contracts if c.get("type") == "layers"]
+    if len(layered) != 1:
+        raise SystemExit(f"expected one import-linter 'layers' contract in pyproject.toml, found {len(layered)}")
+    contract = layered[0]
+    prefix = [f"{c}." for c in contract.get("containers", [])] or [""]
+    rows = []
+    for row in contract["layers"]:
+        names = [n.strip().strip("()") for part in row.split("|") for n in part.split(":")]
+        rows.append([prefix[0] + n for n in names if n])
+    return rows
+
+
+def _summary(module: str) -> str:
+    doc = importlib.import_module(module).__doc__ or ""
+    line = doc.strip().splitlines()[0] if doc.strip() else ""
+    return line.rstrip(".")
+
+
+def _drawing() -> str:
+    rows = _layers()
+    width = max(len(" | ".join(r)) for r in rows)
+    out = []
+    for row in rows:
+        label = " | ".join(row)
+        if len(row) == 1:
+            about = _summary(row[0])
+            out.append(f"{label.ljust(width)}   {about}" if len(label) < 24 else label)
+        else:
+            out.append(label)
+    return "\n".join(out)
+
+
+def _members(module: str) -> list[str]:
+    mod = importlib.import_module(module)
+    names = getattr(mod, "__all__", None)
+    if names is None:
+        raise SystemExit(f"{module} has no __all__: the API appendix documents a module's __all__")
+    return list(names)
+
+
+def render() -> str:
+    """The text of book/api.md."""
+    import rpp
+
+    top = [n for n in rpp.__all__ if not isinstance(getattr(rpp, n), type(rpp))]
+    classes = sorted(n for n in top if isinstance(getattr(rpp, n), type))
+    functions = sorted(n for n in top if n not in classes)
+    lines = [
+        "(api-reference)=",
+        "# API reference",
+        "",
+        "The `rpp` package, generated from its docstrings by `tools/api_reference.py` (do not edit",
+        "this page by hand: `make api` rewrites it, and `make test` fails when it is out of date).",
+        "The examples in the docstrings run as doctests in `make test`.",
+        "",
+        DESIGN.format(layers=_drawing()),
+        "(api-top)=",
+        "## The top level",
+        "",
+        "`import rpp` gives the names below (each is documented again, with the rest of its module,",
+        "in the sections that follow) and the subpackages "
+        + ", ".join(f"`rpp.{n}`" for n in rpp.__all__ if isinstance(getattr(rpp, n), type(rpp)))
+        + ".",
+        "",
+        "```{eval-rst}",
+        ".. automodule:: rpp",
+        "   :no-members:",
+        "",
+    ]
+    for name in classes:
+        lines += [f".. autoclass:: rpp.{name}", "   :no-members:", "   :no-index:", ""]
+    for name in functions:
+        lines += [f".. autofunction:: rpp.{name}", "   :no-index:", ""]
+    lines[-1:] = ["```", ""]
+    for module, anchor, title, used in SECTIONS:
+        _members(module)  # every documented module declares its public names
+        lines += [
+            f"({anchor})=",
+            f"## {title}",
+            "",
+            f"`{module}`, used in {used}.",
+            "",
+            "```{eval-rst}",
+            f".. automodule:: {module}",
+            "   :members:",
+            "```",
+            "",
+        ]
+    lines += [
+        "(api-book)=",
+        "## Book support",
+        "",
+        "`rpp.book`: what the chapters use to reproduce the papers. The library never imports it.",
+        "",
+        "```{eval-rst}",
+        ".. automodule:: rpp.book",
+        "",
+    ]
+    for module in BOOK_MODULES:
+        _members(module)
+        lines += [f".. automodule:: {module}", "   :members:", ""]
+    lines[-1:] = ["```", ""]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if book/api.md is out of date")
+    args = parser.parse_args(argv)
+    text = render()
+    if args.check:
+        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
+        if current != text:
+            print(f"{TARGET.relative_to(ROOT)} is out of date: run `make api`", file=sys.stderr)
+            return 1
+        return 0
+    TARGET.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
