@@ -182,11 +182,14 @@ def _log_binary_moment(log_p: float, log_1mp: float, log_q: float, log_1mq: floa
 
 
 def _largest_feasible_logit(g: Callable[[float], float], z_lo: float) -> float:
-    """Largest z with g(z) <= 0, for g increasing from g(z_lo) <= 0 and eventually > 0: the upper end of
-    a bisection bracket (g > 0 there as computed), so the answer is never below the exact root."""
+    """Largest z with g(z) <= 0, for g increasing from g(z_lo) <= 0: the upper end of a bisection bracket
+    (g > 0 there as computed), so the answer is never below the exact root; +inf (b = 1) if g stays <= 0
+    up to z = 800, beyond which 1 - b is below the smallest double."""
     step = 1.0
     z_hi = z_lo + step
     while not g(z_hi) > 0:
+        if z_hi > 800.0:  # 1 - expit(800) underflows: every representable b < 1 is feasible, answer 1
+            return math.inf
         z_lo, step = z_hi, 2.0 * step
         z_hi = z_lo + step
     for _ in range(400):
