@@ -1,0 +1,589 @@
+r"""From an :math:`(\alpha, \varepsilon)`-RPP guarantee to :math:`(\varepsilon', \delta)`-Pufferfish privacy.
+
+An :math:`(\varepsilon', \delta)` statement bounds the hockey-stick divergence
+
+.. math::
+
+    \delta^\star(\varepsilon') = \sup_A \bigl[P_i(A) - e^{\varepsilon'} P_j(A)\bigr]
+    = \int \bigl(p_i - e^{\varepsilon'} p_j\bigr)_+
+
+of the two output distributions of every secret pair, in each order. This module gives
+
+* the conversions from the Rényi divergence at one order (:func:`dp_delta`, :func:`dp_epsilon`) and the
+  best over a curve :math:`\alpha \mapsto \varepsilon(\alpha)` (:func:`best_dp_delta`, :func:`best_dp_epsilon`,
+  the rule of Google's ``dp_accounting.rdp.compute_delta`` / ``compute_epsilon`` 0.6.0):
+
+  - ``method="mironov"``: :math:`\delta = e^{(\alpha-1)(\varepsilon - \varepsilon')}`,
+    :math:`\varepsilon' = \varepsilon + \log(1/\delta)/(\alpha-1)` (Mironov 2017, Prop. 3; it even bounds
+    :math:`P_i(L > \varepsilon')`, the probabilistic notion);
+  - ``method="improved"``: :math:`\delta = \frac{e^{(\alpha-1)(\varepsilon-\varepsilon')}}{\alpha}
+    (1 - 1/\alpha)^{\alpha-1}`, :math:`\varepsilon' = \varepsilon + \log(1 - 1/\alpha)
+    - (\log\delta + \log\alpha)/(\alpha-1)` (Canonne, Kamath & Steinke 2020, Prop. 12; Asoodeh et al.
+    2020, eq. (20); Balle et al. 2020, Thm 21: three statements of one bound, event-wise notion only);
+
+* the exact :math:`\delta^\star` and privacy-loss tail of two Gaussian output distributions:
+  :func:`gaussian_shift_delta` (equal variances, Balle & Wang 2018, Thm 8) and
+  :func:`gaussian_hockey_stick`, :func:`gaussian_loss_tail` (any two Gaussians: the privacy loss is a
+  quadratic polynomial, so each is a sum of normal probabilities of intervals).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import special
+
+from rpp.accounting import _args
+
+__all__ = [
+    "BestConversion",
+    "best_dp_delta",
+    "best_dp_epsilon",
+    "dp_delta",
+    "dp_epsilon",
+    "gaussian_hockey_stick",
+    "gaussian_loss_tail",
+    "gaussian_shift_delta",
+]
+
+METHODS = ("improved", "mironov")
+
+
+class BestConversion(NamedTuple):
+    """The best value over a set of orders and the order that attains it."""
+
+    #: :math:`\delta` (from :func:`best_dp_delta`) or :math:`\varepsilon'` (from :func:`best_dp_epsilon`).
+    value: float
+    #: The order :math:`\alpha` of the curve that gives ``value``.
+    alpha: float
+
+
+def _orders(alpha: Any, *, allow_one: bool) -> np.ndarray:
+    return _args.real("alpha", alpha, low=1.0, low_open=not allow_one)
+
+
+def _rdp(epsilon: Any) -> np.ndarray:
+    return _args.real("epsilon", epsilon, low=0.0, allow_inf=True)
+
+
+def _log_delta(alpha: np.ndarray, epsilon: np.ndarray, epsilon_prime: np.ndarray, method: str) -> np.ndarray:
+    """log of the per-order delta; alpha > 1 everywhere, epsilon may be +inf (log delta = +inf)."""
+    with np.errstate(invalid="ignore"):  # inf - inf cannot occur: epsilon_prime is finite
+        log_d = (alpha - 1.0) * (epsilon - epsilon_prime)
+        if method == "improved":
+            log_d = log_d + (alpha - 1.0) * np.log1p(-1.0 / alpha) - np.log(alpha)
+    return log_d
+
+
+def dp_delta(*, alpha: ArrayLike, epsilon: ArrayLike, epsilon_prime: ArrayLike, method: str = "improved") -> Any:
+    r"""The :math:`\delta` at :math:`\varepsilon'` that :math:`(\alpha, \varepsilon)`-RPP implies, order by order.
+
+    .. math::
+
+        \text{mironov:}\quad \delta = e^{(\alpha-1)(\varepsilon - \varepsilon')},
+        \qquad
+        \text{improved:}\quad \delta = \frac{e^{(\alpha-1)(\varepsilon - \varepsilon')}}{\alpha}
+        \Bigl(1 - \frac{1}{\alpha}\Bigr)^{\alpha - 1},
+
+    capped at 1. Sources: Mironov (2017), Prop. 3 (Markov's inequality on :math:`e^{(\alpha-1)L}`; it bounds
+    the tail :math:`P_i(L > \varepsilon')` as well); Canonne, Kamath & Steinke (2020), Prop. 12 =
+    Asoodeh et al. (2020), eq. (20) = Balle et al. (2020), Thm 21 (the bound
+    :math:`(r - e^{\varepsilon'})_+ \le \kappa r^\alpha` under :math:`P_j`). Computed in log space.
+
+    Parameters
+    ----------
+    alpha : float or array
+        Orders :math:`\alpha > 1` (finite).
+    epsilon : float or array
+        Rényi budgets :math:`\varepsilon \ge 0` at those orders (``inf`` gives :math:`\delta = 1`).
+    epsilon_prime : float or array
+        The target :math:`\varepsilon'` (finite, any sign). The three arrays broadcast.
+    method : {"improved", "mironov"}
+
+    Returns
+    -------
+    float or ndarray
+        :math:`\delta \in [0, 1]`.
+
+    Raises
+    ------
+    ValueError
+        If ``alpha`` is not in (1, inf), ``epsilon`` is negative or NaN, ``epsilon_prime`` is not finite,
+        or ``method`` is unknown.
+
+    Examples
+    --------
+    >>> round(dp_delta(alpha=3.0, epsilon=1.0, epsilon_prime=1.0), 12)   # (2/3)^2 / 3 = 4/27
+    0.148148148148
+    >>> float(dp_delta(alpha=3.0, epsilon=1.0, epsilon_prime=1.0, method="mironov"))
+    1.0
+    """
+    method = _args.choice("method", method, METHODS)
+    a, e = _orders(alpha, allow_one=False), _rdp(epsilon)
+    t = _args.real("epsilon_prime", epsilon_prime)
+    out = np.exp(np.minimum(_log_delta(a, e, t, method), 0.0))
+    return float(out) if out.ndim == 0 else out
+
+
+def dp_epsilon(*, alpha: ArrayLike, epsilon: ArrayLike, delta: ArrayLike, method: str = "improved") -> Any:
+    r"""The :math:`\varepsilon'` at :math:`\delta` that :math:`(\alpha, \varepsilon)`-RPP implies, order by order.
+
+    .. math::
+
+        \text{mironov:}\quad \varepsilon' = \varepsilon + \frac{\log(1/\delta)}{\alpha - 1},
+        \qquad
+        \text{improved:}\quad \varepsilon' = \varepsilon + \log\Bigl(1 - \frac{1}{\alpha}\Bigr)
+        - \frac{\log\delta + \log\alpha}{\alpha - 1},
+
+    floored at 0 (valid: :math:`\delta^\star(\varepsilon')` is non-increasing in :math:`\varepsilon'`, so an
+    :math:`(\varepsilon', \delta)` statement with :math:`\varepsilon' < 0` implies :math:`(0, \delta)`).
+    Sources as in :func:`dp_delta` (the inverse of the same bounds).
+
+    Parameters
+    ----------
+    alpha : float or array
+        Orders :math:`\alpha > 1` (finite).
+    epsilon : float or array
+        Rényi budgets :math:`\varepsilon \ge 0` (``inf`` gives ``inf``).
+    delta : float or array
+        :math:`\delta \in (0, 1)`. The three arrays broadcast.
+    method : {"improved", "mironov"}
+
+    Returns
+    -------
+    float or ndarray
+        :math:`\varepsilon' \ge 0`.
+
+    Raises
+    ------
+    ValueError
+        If ``alpha`` is not in (1, inf), ``epsilon`` is negative or NaN, ``delta`` is not in (0, 1), or
+        ``method`` is unknown.
+
+    Examples
+    --------
+    >>> round(dp_epsilon(alpha=2.0, epsilon=0.5, delta=1e-5, method="mironov"), 6)   # 0.5 + log(1e5)
+    12.012925
+    """
+    method = _args.choice("method", method, METHODS)
+    a, e = _orders(alpha, allow_one=False), _rdp(epsilon)
+    d = _args.real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True)
+    out = e - np.log(d) / (a - 1.0)
+    if method == "improved":
+        out = out + np.log1p(-1.0 / a) - np.log(a) / (a - 1.0)
+    out = np.maximum(out, 0.0)
+    return float(out) if out.ndim == 0 else out
+
+
+def _curve(alpha: Any, epsilon: Any) -> tuple[np.ndarray, np.ndarray]:
+    a = np.atleast_1d(_orders(alpha, allow_one=True))
+    e = np.atleast_1d(_rdp(epsilon))
+    if a.ndim != 1 or e.shape != a.shape or a.size == 0:
+        raise ValueError("alpha and epsilon must be 1-D arrays of the same length >= 1 (a Rényi curve)")
+    return a, e
+
+
+def _log_kl_delta(epsilon: np.ndarray) -> np.ndarray:
+    r"""log of :math:`\sqrt{1 - e^{-\varepsilon}}` (Bretagnolle-Huber; -inf at 0, 0 at inf)."""
+    with np.errstate(divide="ignore"):  # epsilon = 0 gives log(0) = -inf: delta = 0, intended
+        return 0.5 * np.log(-np.expm1(-epsilon))
+
+
+def best_dp_delta(
+    *,
+    alpha: ArrayLike,
+    epsilon: ArrayLike,
+    epsilon_prime: float,
+    method: str = "improved",
+    kl_bound: bool = True,
+) -> BestConversion:
+    r"""The smallest :math:`\delta` at :math:`\varepsilon'` over a Rényi curve :math:`\varepsilon(\alpha)`.
+
+    .. math::
+
+        \delta = \min\Bigl(1,\ \min_k \delta_k\Bigr),\qquad
+        \delta_k = \min\bigl(\delta_{\text{method}}(\alpha_k, \varepsilon_k, \varepsilon'),\
+        \sqrt{1 - e^{-\varepsilon_k}}\bigr),
+
+    where :math:`\delta_{\text{method}}` is :func:`dp_delta` (only for :math:`\alpha_k > 1`) and the second
+    term, with ``kl_bound`` and :math:`\varepsilon' \ge 0`, is the Bretagnolle-Huber bound
+    :math:`\delta^\star(\varepsilon') \le \delta^\star(0) = \mathrm{TV} \le \sqrt{1 - e^{-\mathrm{KL}}}` with
+    :math:`\mathrm{KL} \le D_{\alpha_k} \le \varepsilon_k` for :math:`\alpha_k \ge 1`. With the default
+    arguments this is the rule of ``dp_accounting.rdp.compute_delta`` (dp-accounting 0.6.0), except that
+    the improved bound is used at every order :math:`\alpha > 1` (dp-accounting skips
+    :math:`\alpha \le 1.01`), which can only lower :math:`\delta`, validly.
+
+    Each order's bound holds for every pair whose divergence at that order is at most
+    :math:`\varepsilon_k`, so the minimum over the orders is valid when the whole curve holds.
+
+    Parameters
+    ----------
+    alpha, epsilon : array
+        The curve: orders :math:`\alpha_k \ge 1` (1 only contributes the KL bound) and the budgets
+        :math:`\varepsilon_k \ge 0` (``inf`` allowed), 1-D, same length.
+    epsilon_prime : float
+        :math:`\varepsilon'`, finite.
+    method : {"improved", "mironov"}
+    kl_bound : bool
+        Use the Bretagnolle-Huber term (only where :math:`\varepsilon' \ge 0`).
+
+    Returns
+    -------
+    BestConversion
+        ``(value, alpha)``: :math:`\delta` and the order that attains it.
+
+    Raises
+    ------
+    ValueError
+        On orders below 1, negative or NaN budgets, arrays of different lengths, a non-finite
+        ``epsilon_prime`` or an unknown ``method``.
+
+    Examples
+    --------
+    >>> best = best_dp_delta(alpha=[2.0, 3.0, 4.0], epsilon=[0.1, 0.15, 0.2], epsilon_prime=1.0)
+    >>> best.alpha, round(best.value, 6)
+    (4.0, 0.009568)
+    """
+    method = _args.choice("method", method, METHODS)
+    kl_bound = _args.flag("kl_bound", kl_bound)
+    a, e = _curve(alpha, epsilon)
+    t = _args.scalar("epsilon_prime", epsilon_prime)
+    log_d = np.full(a.shape, np.inf)
+    above = a > 1.0
+    log_d[above] = _log_delta(a[above], e[above], np.asarray(t), method)
+    if kl_bound and t >= 0:
+        log_d = np.minimum(log_d, _log_kl_delta(e))
+    k = int(np.argmin(log_d))
+    return BestConversion(float(np.exp(min(log_d[k], 0.0))), float(a[k]))
+
+
+def best_dp_epsilon(
+    *,
+    alpha: ArrayLike,
+    epsilon: ArrayLike,
+    delta: float,
+    method: str = "improved",
+    kl_bound: bool = True,
+) -> BestConversion:
+    r"""The smallest :math:`\varepsilon' \ge 0` at :math:`\delta` over a Rényi curve :math:`\varepsilon(\alpha)`.
+
+    .. math::
+
+        \varepsilon' = \max\Bigl(0,\ \min_k \varepsilon'_k\Bigr),\qquad
+        \varepsilon'_k = \begin{cases} 0 & \text{if } \sqrt{1 - e^{-\varepsilon_k}} \le \delta
+        \text{ (with ``kl_bound``)},\\
+        \varepsilon'_{\text{method}}(\alpha_k, \varepsilon_k, \delta) & \text{otherwise, } \alpha_k > 1,
+        \end{cases}
+
+    with :math:`\varepsilon'_{\text{method}}` from :func:`dp_epsilon`; the first case is the
+    Bretagnolle-Huber bound :math:`\delta^\star(0) \le \sqrt{1 - e^{-\mathrm{KL}}}` (see
+    :func:`best_dp_delta`). With the defaults this is the rule of ``dp_accounting.rdp.compute_epsilon``
+    (dp-accounting 0.6.0; the same remark on :math:`\alpha \le 1.01` applies). An order
+    :math:`\alpha_k = 1` that the KL bound does not settle gives :math:`+\infty`.
+
+    Parameters
+    ----------
+    alpha, epsilon : array
+        The curve, as in :func:`best_dp_delta`.
+    delta : float
+        :math:`\delta \in (0, 1)`.
+    method : {"improved", "mironov"}
+    kl_bound : bool
+
+    Returns
+    -------
+    BestConversion
+        ``(value, alpha)``: :math:`\varepsilon'` and the order that attains it.
+
+    Raises
+    ------
+    ValueError
+        As :func:`best_dp_delta`, and if ``delta`` is not in (0, 1).
+
+    Examples
+    --------
+    >>> orders = [1.5, 2.0, 4.0, 8.0, 16.0, 32.0]
+    >>> best = best_dp_epsilon(alpha=orders, epsilon=[a / 2 for a in orders], delta=1e-5)  # Gaussian, mu = 1
+    >>> best.alpha, round(best.value, 4)
+    (4.0, 5.0879)
+    """
+    method = _args.choice("method", method, METHODS)
+    kl_bound = _args.flag("kl_bound", kl_bound)
+    a, e = _curve(alpha, epsilon)
+    d = _args.scalar("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True)
+    eps = np.full(a.shape, np.inf)
+    above = a > 1.0
+    eps[above] = (
+        e[above]
+        + np.log1p(-1.0 / a[above]) * (method == "improved")
+        - (np.log(d) + np.log(a[above]) * (method == "improved")) / (a[above] - 1.0)
+    )
+    if kl_bound:
+        eps[d * d + np.expm1(-e) >= 0] = 0.0
+    k = int(np.argmin(eps))
+    return BestConversion(float(max(eps[k], 0.0)), float(a[k]))
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact delta* and privacy-loss tails of Gaussian pairs
+# ---------------------------------------------------------------------------------------------
+
+_SQRT2 = math.sqrt(2.0)
+
+
+def _log_sub(la: float, lb: float) -> float:
+    """log(e^la - e^lb), -inf when lb >= la (the difference is then 0 or rounding noise)."""
+    if lb >= la:
+        return -math.inf
+    if lb == -math.inf:
+        return la
+    return la + math.log(-math.expm1(lb - la))
+
+
+def _log_normal_interval(z1: float, z2: float) -> float:
+    """log P(z1 < Z < z2) for a standard normal Z, on the side of 0 where no cancellation occurs."""
+    if z1 >= z2:
+        return -math.inf
+    if z1 >= 0:
+        return _log_sub(float(special.log_ndtr(-z1)), float(special.log_ndtr(-z2)))
+    if z2 <= 0:
+        return _log_sub(float(special.log_ndtr(z2)), float(special.log_ndtr(z1)))
+    return math.log1p(-(float(special.ndtr(z1)) + float(special.ndtr(-z2))))
+
+
+def _log_shift_delta(mu: float, t: float) -> float:
+    r"""log delta*(t) of N(mu, 1) against N(0, 1), mu >= 0 (Balle & Wang 2018, Thm 8)."""
+    if mu == 0.0:
+        return math.log(-math.expm1(t)) if t < 0 else -math.inf
+    if math.isinf(mu):
+        return 0.0
+    a = mu / 2.0 - t / mu
+    b = -mu / 2.0 - t / mu
+    if a > 20.0:
+        # Phi(a) > 1 - 1e-88 and e^t Phi(b) < phi(a)/|b| (Mills' ratio, e^t phi(b) = phi(a)): delta is
+        # within 1e-88 of 1, so the direct difference loses nothing (erfcx(-a/sqrt2) would overflow)
+        direct = float(special.ndtr(a)) - math.exp(t + float(special.log_ndtr(b)))
+        return math.log(direct) if direct > 0 else -math.inf
+    # delta = Phi(a) - e^t Phi(b) = e^{-a^2/2} [erfcx(-a/sqrt2) - erfcx(-b/sqrt2)] / 2, since
+    # e^t e^{-b^2/2} = e^{-a^2/2}; erfcx is decreasing and -b > -a, so the bracket is > 0.
+    diff = float(special.erfcx(-a / _SQRT2)) - float(special.erfcx(-b / _SQRT2))
+    if diff <= 0.0:
+        return -math.inf
+    return -a * a / 2.0 - math.log(2.0) + math.log(diff)
+
+
+def gaussian_shift_delta(*, mu: ArrayLike, epsilon_prime: ArrayLike, log: bool = False) -> Any:
+    r"""Exact :math:`\delta^\star(\varepsilon')` of the Gaussian shift pair :math:`N(\mu, 1)` against :math:`N(0, 1)`.
+
+    The Gaussian mechanism with sensitivity (or mean shift) :math:`\Delta` and noise :math:`N(0, \theta^2)`
+    on equal-variance outputs has :math:`\mu = \Delta/\theta` (for Gaussian priors of equal variance
+    :math:`\sigma^2`, :math:`\mu = \Delta/\sqrt{\sigma^2 + \theta^2}`); both orders give the same value.
+
+    .. math::
+
+        \delta^\star(\varepsilon') = \Phi\Bigl(\frac{\mu}{2} - \frac{\varepsilon'}{\mu}\Bigr)
+        - e^{\varepsilon'}\,\Phi\Bigl(-\frac{\mu}{2} - \frac{\varepsilon'}{\mu}\Bigr)
+
+    (Balle & Wang 2018, Thm 8; Dong, Roth & Su 2022, Cor. 2.13). With :math:`a, b` the two arguments,
+    :math:`e^{\varepsilon'} e^{-b^2/2} = e^{-a^2/2}`, so
+    :math:`\delta^\star = \tfrac12 e^{-a^2/2}[\operatorname{erfcx}(-a/\sqrt2) - \operatorname{erfcx}(-b/\sqrt2)]`,
+    which is evaluated in log space (no underflow, no subtraction of two tiny normal probabilities).
+    :math:`\mu = 0` gives :math:`(1 - e^{\varepsilon'})_+`, :math:`\mu = \infty` gives 1.
+
+    Parameters
+    ----------
+    mu : float or array
+        :math:`\mu = \Delta/\theta \ge 0` (``inf`` allowed).
+    epsilon_prime : float or array
+        :math:`\varepsilon'`, finite. Broadcasts with ``mu``.
+    log : bool
+        Return :math:`\log\delta^\star` (``-inf`` for 0) instead.
+
+    Returns
+    -------
+    float or ndarray
+
+    Raises
+    ------
+    ValueError
+        If ``mu`` is negative or NaN or ``epsilon_prime`` is not finite.
+
+    Examples
+    --------
+    >>> round(gaussian_shift_delta(mu=1.0, epsilon_prime=1.0), 10)
+    0.1269367375
+    """
+    m = _args.real("mu", mu, low=0.0, allow_inf=True)
+    t = _args.real("epsilon_prime", epsilon_prime)
+    log = _args.flag("log", log)
+    m, t = np.broadcast_arrays(m, t)
+    out = np.array(
+        [_log_shift_delta(float(mm), float(tt)) for mm, tt in zip(m.ravel(), t.ravel(), strict=True)]
+    ).reshape(m.shape)
+    if not log:
+        out = np.exp(out)
+    return float(out) if out.ndim == 0 else out
+
+
+def _standardise(mean_i: Any, var_i: Any, mean_j: Any, var_j: Any) -> tuple[float, float]:
+    """(m, v) with P_i = N(m, v) and P_j = N(0, 1) after y -> (y - mean_j)/sqrt(var_j) (D is invariant)."""
+    mi = _args.scalar("mean_i", mean_i)
+    mj = _args.scalar("mean_j", mean_j)
+    vi = _args.scalar("var_i", var_i, low=0.0, low_open=True)
+    vj = _args.scalar("var_j", var_j, low=0.0, low_open=True)
+    return (mi - mj) / math.sqrt(vj), vi / vj
+
+
+def _loss_pieces(m: float, v: float, t: float) -> list[tuple[float, float]]:
+    r"""The intervals whose union is {y : L(y) > t}, L = log N(m, v) - log N(0, 1) (up to one point)."""
+    if v == 1.0:
+        if m == 0.0:
+            return [(-math.inf, math.inf)] if t < 0 else []
+        root = t / m + m / 2.0  # L(y) = m y - m^2/2
+        return [(root, math.inf)] if m > 0 else [(-math.inf, root)]
+    # L(y) = qa y^2 + qb y + qc
+    qa = (v - 1.0) / (2.0 * v)
+    qb = m / v
+    qc = -m * m / (2.0 * v) - 0.5 * math.log(v) - t
+    disc = qb * qb - 4.0 * qa * qc
+    if disc <= 0.0:
+        return [(-math.inf, math.inf)] if qa > 0 else []
+    q = -0.5 * (qb + math.copysign(math.sqrt(disc), qb))  # stable roots: q/qa and qc/q
+    r1, r2 = sorted((q / qa, qc / q))
+    if qa > 0:
+        return [(-math.inf, r1), (r2, math.inf)]
+    return [(r1, r2)]
+
+
+def _log_prob(piece: tuple[float, float], mean: float, sd: float) -> float:
+    return _log_normal_interval((piece[0] - mean) / sd, (piece[1] - mean) / sd)
+
+
+def _pair_args(mean_i: Any, var_i: Any, mean_j: Any, var_j: Any, name: str, value: Any) -> tuple[float, float, float]:
+    m, v = _standardise(mean_i, var_i, mean_j, var_j)
+    return m, v, _args.scalar(name, value)
+
+
+def gaussian_loss_tail(
+    *,
+    mean_i: float,
+    var_i: float,
+    mean_j: float,
+    var_j: float,
+    threshold: float,
+    under: str = "i",
+    log: bool = False,
+) -> float:
+    r"""Exact tail :math:`P_{Y \sim R}(L(Y) > t)` of the privacy loss :math:`L = \log(p_i/p_j)` of two Gaussians.
+
+    :math:`P_i = N(\text{mean}_i, \text{var}_i)`, :math:`P_j = N(\text{mean}_j, \text{var}_j)`, and
+    :math:`R = P_i` (``under="i"``, the probabilistic :math:`(\varepsilon, \delta)` notion: the probability of
+    the bad outputs) or :math:`R = P_j`. After the affine change :math:`y \mapsto (y - \text{mean}_j)/
+    \sqrt{\text{var}_j}` (the loss is invariant), :math:`P_j = N(0,1)`, :math:`P_i = N(m, v)` and
+
+    .. math::
+
+        L(y) = \frac{v - 1}{2v} y^2 + \frac{m}{v} y - \frac{m^2}{2v} - \frac12\log v,
+
+    so :math:`\{L > t\}` is a half-line (:math:`v = 1`), the complement of an interval (:math:`v > 1`) or an
+    interval (:math:`v < 1`), with the roots taken from the cancellation-free quadratic formula; each piece's
+    normal probability is computed on the side of the mean where no cancellation occurs (``log_ndtr``).
+    The same polynomial is derived in the book's chapter 2 (section "From RPP to (ε′, δ)").
+
+    Parameters
+    ----------
+    mean_i, var_i, mean_j, var_j : float
+        The two output distributions (variances > 0, everything finite).
+    threshold : float
+        :math:`t`, finite.
+    under : {"i", "j"}
+        The distribution of :math:`Y`.
+    log : bool
+        Return the logarithm (``-inf`` for 0).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        On a non-finite mean or threshold, a variance <= 0 or an unknown ``under``.
+
+    Examples
+    --------
+    >>> round(gaussian_loss_tail(mean_i=1.0, var_i=1.0, mean_j=0.0, var_j=1.0, threshold=0.0), 10)  # Phi(1/2)
+    0.6914624613
+    """
+    m, v, t = _pair_args(mean_i, var_i, mean_j, var_j, "threshold", threshold)
+    under = _args.choice("under", under, ("i", "j"))
+    log = _args.flag("log", log)
+    mean, sd = (m, math.sqrt(v)) if under == "i" else (0.0, 1.0)
+    logs = [_log_prob(p, mean, sd) for p in _loss_pieces(m, v, t)]
+    out = float(special.logsumexp(logs)) if logs else -math.inf
+    return out if log else math.exp(out)
+
+
+def gaussian_hockey_stick(
+    *,
+    mean_i: float,
+    var_i: float,
+    mean_j: float,
+    var_j: float,
+    epsilon_prime: float,
+    log: bool = False,
+) -> float:
+    r"""Exact :math:`\delta^\star(\varepsilon') = \sup_A [P_i(A) - e^{\varepsilon'} P_j(A)]` of two Gaussians.
+
+    The supremum is attained at :math:`A = \{L > \varepsilon'\}` (:math:`L = \log(p_i/p_j)`), so
+
+    .. math::
+
+        \delta^\star(\varepsilon') = \sum_{I} \bigl[P_i(I) - e^{\varepsilon'} P_j(I)\bigr]
+
+    over the (one or two) intervals :math:`I` of :func:`gaussian_loss_tail`. Each term is :math:`\ge 0`
+    (:math:`p_i > e^{\varepsilon'} p_j` on :math:`I`) and is computed as
+    :math:`P_i(I)\,(1 - e^{\varepsilon' + \log P_j(I) - \log P_i(I)})` in log space. With equal variances the
+    pair is a Gaussian shift and :func:`gaussian_shift_delta` (Balle & Wang 2018) is used, with
+    :math:`\mu = |\text{mean}_i - \text{mean}_j|/\sqrt{\text{var}}`. This is the :math:`\delta` of the
+    ordered pair :math:`(i, j)`; a Pufferfish statement needs the larger of both orders.
+
+    Parameters
+    ----------
+    mean_i, var_i, mean_j, var_j : float
+        The two output distributions (variances > 0, everything finite).
+    epsilon_prime : float
+        :math:`\varepsilon'`, finite.
+    log : bool
+        Return :math:`\log\delta^\star` (``-inf`` for 0).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        On a non-finite mean or ``epsilon_prime``, or a variance <= 0.
+
+    Examples
+    --------
+    >>> d = gaussian_hockey_stick(mean_i=0.0, var_i=1.0, mean_j=3.5, var_j=1.21, epsilon_prime=1.0)
+    >>> 0 < d < 1
+    True
+    """
+    m, v, t = _pair_args(mean_i, var_i, mean_j, var_j, "epsilon_prime", epsilon_prime)
+    log = _args.flag("log", log)
+    if v == 1.0:
+        out = _log_shift_delta(abs(m), t)
+    else:
+        sd = math.sqrt(v)
+        terms = []
+        for piece in _loss_pieces(m, v, t):
+            lp_i, lp_j = _log_prob(piece, m, sd), _log_prob(piece, 0.0, 1.0)
+            terms.append(_log_sub(lp_i, t + lp_j))
+        out = float(special.logsumexp(terms)) if terms else -math.inf
+    return out if log else math.exp(out)

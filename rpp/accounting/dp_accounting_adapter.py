@@ -1,0 +1,270 @@
+r"""Record RPP releases in Google's dp-accounting ledger (``dp_accounting.rdp.RdpAccountant``).
+
+dp-accounting composes *events* whose Rényi curves it knows; an RPP release is none of them. The adapter
+records, for each release, a :class:`dp_accounting.GaussianDpEvent` whose curve
+:math:`\alpha/(2\sigma^2)` is at least what the release adds to the exact Rényi curve of everything recorded,
+**at every order of the accountant** (computed there and checked after composing: a domination on the
+accountant's orders, not a proof for all :math:`\alpha`; the accountant never uses other orders).
+
+What the ledger's numbers mean. After :meth:`RppLedger.record`, the accountant's RDP value at each of its
+orders :math:`\alpha_k` is :math:`\ge \max(D_{\alpha_k}(P_i\|P_j), D_{\alpha_k}(P_j\|P_i))` of the *joint* release
+of every recorded query, for the declared secret pair and the declared Gaussian prior (the exact composition
+of :mod:`rpp.accounting.linear_queries`; releases about the same data are not independent, so the ledger
+does not add per-release divergences, it tops up to the joint curve). Hence
+
+* ``ledger.accountant.get_epsilon(delta)`` is an :math:`\varepsilon'` such that the whole release is
+  :math:`(\varepsilon', \delta)`-Pufferfish private for that pair and prior, in both orders (the improved
+  conversion of :mod:`rpp.accounting.conversions`, applied by dp-accounting), and it is never below the
+  exact RPP composition's conversion on the same orders;
+* it is **not** a differential-privacy guarantee: the accountant's ``neighboring_relation`` and the events'
+  ``noise_multiplier`` are bookkeeping devices, not the noise that was added;
+* for a Pufferfish class with several pairs or priors, keep one ledger per (pair, prior) and report the
+  largest number; composing other dp-accounting events into the same accountant is valid only for
+  mechanisms whose outputs are independent of these releases given the secret and whose curves bound their
+  Pufferfish divergence for the same pair.
+
+dp-accounting is an optional dependency (the extra ``rpp-book[accounting]``), imported only when a function
+of this module is called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from rpp.accounting import _args
+from rpp.accounting.linear_queries import _from_spectrum, _law, _whiten, linear_release_law
+
+__all__ = ["RppLedger", "dominating_noise_multiplier", "gaussian_event_for_curve"]
+
+_EXTRA = "dp-accounting is not installed: it is the optional extra of rpp-book (pip install 'rpp-book[accounting]')"
+
+
+def _dp_accounting() -> Any:
+    try:
+        import dp_accounting
+        import dp_accounting.rdp  # noqa: F401  (the accountant lives in the subpackage)
+    except ImportError as exc:
+        raise ImportError(_EXTRA) from exc
+    return dp_accounting
+
+
+def _gaussian_rdp(orders: np.ndarray, sigma: float) -> np.ndarray:
+    """dp-accounting's RDP of the Gaussian mechanism (q = 1), the same floating-point expression."""
+    return np.array([alpha / (2 * sigma**2) for alpha in orders])
+
+
+def dominating_noise_multiplier(*, orders: ArrayLike, divergences: ArrayLike) -> float:
+    r"""Largest :math:`\sigma` with :math:`\alpha_k/(2\sigma^2) \ge D_k` at every listed order.
+
+    .. math::
+
+        \sigma = \min_{k:\, D_k > 0} \sqrt{\frac{\alpha_k}{2 D_k}},
+
+    then lowered by ulps until dp-accounting's own expression ``alpha / (2 * sigma**2)`` is :math:`\ge D_k` at
+    every order in floating point (so the accountant, not only the formula, dominates the curve). The
+    Gaussian mechanism with noise multiplier :math:`\sigma` has the Rényi curve :math:`\alpha/(2\sigma^2)`
+    (Mironov 2017, Prop. 7). Returns ``inf`` when every :math:`D_k = 0`.
+
+    Parameters
+    ----------
+    orders : array
+        Orders :math:`\alpha_k \ge 1`, finite, 1-D.
+    divergences : array
+        :math:`D_k \ge 0`, finite, same shape.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        On orders below 1, negative, NaN or infinite divergences (no Gaussian event dominates an
+        infinite divergence), or shapes that differ.
+
+    Examples
+    --------
+    >>> dominating_noise_multiplier(orders=[2.0, 4.0], divergences=[0.25, 0.5])   # D = alpha / 8: sigma = 2
+    2.0
+    """
+    a = _args.real("orders", orders, low=1.0)
+    d = _args.real("divergences", divergences, low=0.0)
+    if a.ndim != 1 or d.shape != a.shape or a.size == 0:
+        raise ValueError("orders and divergences must be 1-D arrays of the same length >= 1")
+    positive = d > 0
+    if not positive.any():
+        return float("inf")
+    sigma = float(np.min(np.sqrt(a[positive] / (2.0 * d[positive]))))
+    while np.any(_gaussian_rdp(a, sigma) < d):
+        sigma = float(np.nextafter(sigma, 0.0))
+    return sigma
+
+
+def gaussian_event_for_curve(*, orders: ArrayLike, divergences: ArrayLike) -> Any:
+    r"""A ``dp_accounting.GaussianDpEvent`` whose Rényi curve dominates :math:`(\alpha_k, D_k)` at every listed order.
+
+    The noise multiplier is :func:`dominating_noise_multiplier`. Composed in an ``RdpAccountant`` whose orders
+    are among ``orders``, it contributes at least :math:`D_k` at each of them. For an RPP release whose curve
+    is :math:`D_\alpha = \max` over both orders of the output divergence, the event stands for the release in
+    the ledger (see the module's docstring for what the ledger's :math:`(\varepsilon', \delta)` then means).
+
+    Parameters
+    ----------
+    orders, divergences : array
+        As in :func:`dominating_noise_multiplier`; some :math:`D_k > 0`.
+
+    Returns
+    -------
+    dp_accounting.GaussianDpEvent
+
+    Raises
+    ------
+    ImportError
+        If dp-accounting is not installed (the extra ``rpp-book[accounting]``).
+    ValueError
+        As :func:`dominating_noise_multiplier`, and if every :math:`D_k = 0` (record nothing then).
+    """
+    dpa = _dp_accounting()
+    sigma = dominating_noise_multiplier(orders=orders, divergences=divergences)
+    if np.isinf(sigma):
+        raise ValueError("divergences are all 0: there is nothing to record (no event needed)")
+    return dpa.GaussianDpEvent(noise_multiplier=sigma)
+
+
+class RppLedger:
+    r"""A dp-accounting ``RdpAccountant`` that records linear-query releases of Gaussian data exactly.
+
+    The data are :math:`x \sim N(\mu_s, \Sigma_s)` under the secret :math:`s \in \{i, j\}`; each
+    :meth:`record` publishes :math:`y = Ax + \eta` with independent noise :math:`N(0, \operatorname{diag}(\theta^2))`
+    (:mod:`rpp.accounting.linear_queries`). After each record the accountant's curve is :math:`\ge` the exact
+    joint curve :math:`J(\alpha_k)` of all releases so far, at every order :math:`\alpha_k` of the accountant:
+    the ledger composes :math:`\sigma` with :math:`\alpha_k/(2\sigma^2) \ge J_{\text{new}}(\alpha_k) -
+    C(\alpha_k)`, :math:`C` the accountant's curve before, and checks :math:`C_{\text{new}} \ge J_{\text{new}}`
+    afterwards. See the module docstring for what its :math:`(\varepsilon', \delta)` means.
+
+    Parameters
+    ----------
+    mean_i, cov_i, mean_j, cov_j : array
+        The data's law under each secret, (d,), (d, d), covariances positive semi-definite.
+    orders : sequence of float, optional
+        The accountant's orders (all :math:`> 1`, finite); default dp-accounting's ``DEFAULT_RDP_ORDERS``.
+        Every recorded release must have a finite divergence at every order (for unequal prior covariances
+        the divergence is infinite beyond an order set by the noise: choose the orders below it).
+    both_orders : bool
+        Bound both :math:`D_\alpha(P_i\|P_j)` and :math:`D_\alpha(P_j\|P_i)` (RPP's definition; default).
+
+    Raises
+    ------
+    ImportError
+        If dp-accounting is not installed.
+    ValueError
+        On invalid arguments.
+
+    Examples
+    --------
+    Two releases of the same statistic at :math:`\theta = 3` of data with a shift of 1 and unit prior variance:
+    the first is the Gaussian mechanism with :math:`\mu = 1/\sqrt{10}`, the two together equal one release at
+    :math:`3/\sqrt 2`, so the ledger's curve is :math:`\alpha/11`, not twice :math:`\alpha/20`:
+
+    >>> ledger = RppLedger(mean_i=[0.0], cov_i=[[1.0]], mean_j=[1.0], cov_j=[[1.0]])
+    >>> round(ledger.record(queries=[[1.0]], scales=[3.0]).noise_multiplier, 10)   # sqrt(10)
+    3.1622776602
+    >>> _ = ledger.record(queries=[[1.0]], scales=[3.0])
+    >>> bool(np.allclose(ledger.accountant.rdp, ledger.orders / 11, rtol=1e-12))
+    True
+    """
+
+    def __init__(
+        self,
+        *,
+        mean_i: ArrayLike,
+        cov_i: ArrayLike,
+        mean_j: ArrayLike,
+        cov_j: ArrayLike,
+        orders: Sequence[float] | None = None,
+        both_orders: bool = True,
+    ) -> None:
+        dpa = _dp_accounting()
+        if orders is None:
+            orders = dpa.rdp.rdp_privacy_accountant.DEFAULT_RDP_ORDERS
+        o = _args.real("orders", orders, low=1.0, low_open=True)
+        if o.ndim != 1 or o.size == 0:
+            raise ValueError("orders must be a 1-D sequence of orders > 1")
+        self._orders = o
+        self._both = _args.flag("both_orders", both_orders)
+        # validate the model once (the law of a trivial release checks shapes and covariances)
+        d = np.asarray(mean_i, dtype=float).reshape(-1).size
+        for mean, cov in ((mean_i, cov_i), (mean_j, cov_j)):
+            linear_release_law(mean=mean, cov=cov, queries=np.eye(1, d), scales=[1.0])
+        self._model = {"mean_i": mean_i, "cov_i": cov_i, "mean_j": mean_j, "cov_j": cov_j}
+        self._queries = np.zeros((0, d))
+        self._scales = np.zeros(0)
+        #: The wrapped ``dp_accounting.rdp.RdpAccountant``.
+        self.accountant = dpa.rdp.RdpAccountant(orders=list(o))
+
+    @property
+    def orders(self) -> np.ndarray:
+        """The accountant's orders."""
+        return self._orders.copy()
+
+    def _joint(self, queries: np.ndarray, scales: np.ndarray) -> np.ndarray:
+        """The exact joint curve (linear_queries_divergence at each order; the laws computed once)."""
+        mi, si = _law(self._model["mean_i"], self._model["cov_i"], queries, scales, "_i")
+        mj, sj = _law(self._model["mean_j"], self._model["cov_j"], queries, scales, "_j")
+        spectra = [_whiten(mi, si, mj, sj)] + ([_whiten(mj, sj, mi, si)] if self._both else [])
+        return np.array([max(_from_spectrum(lam, shift, float(a)) for lam, shift in spectra) for a in self._orders])
+
+    def curve(self) -> np.ndarray:
+        r"""The exact joint Rényi curve :math:`J(\alpha_k)` of every release recorded so far (zeros if none)."""
+        if self._scales.size == 0:
+            return np.zeros(self._orders.shape)
+        return self._joint(self._queries, self._scales)
+
+    def record(self, *, queries: ArrayLike, scales: ArrayLike) -> Any:
+        r"""Record a release :math:`y = Ax + \eta` (one or several queries) and compose its event.
+
+        Parameters
+        ----------
+        queries : array (k, d)
+            The new queries.
+        scales : array (k,)
+            Their noise standard deviations (> 0).
+
+        Returns
+        -------
+        dp_accounting.GaussianDpEvent or None
+            The event composed, or ``None`` when the ledger already covers the new joint curve.
+
+        Raises
+        ------
+        ValueError
+            On invalid queries or scales, or if the joint divergence is infinite at one of the ledger's
+            orders (nothing is recorded then).
+        """
+        dpa = _dp_accounting()
+        q = np.atleast_2d(_args.real("queries", queries))
+        s = np.atleast_1d(_args.real("scales", scales, low=0.0, low_open=True))
+        if q.ndim != 2 or q.shape[1] != self._queries.shape[1] or s.shape != (q.shape[0],):
+            raise ValueError(f"queries must be k x {self._queries.shape[1]} and scales of length k")
+        new_q, new_s = np.vstack([self._queries, q]), np.concatenate([self._scales, s])
+        joint = self._joint(new_q, new_s)
+        if not np.all(np.isfinite(joint)):
+            raise ValueError("the release's divergence is infinite at some of the ledger's orders: "
+                             "construct the ledger with orders at which it is finite")  # fmt: skip
+        before = self.accountant.rdp
+        # the top-up, padded by 4 ulps of the joint value so that before + top-up >= joint after rounding
+        need = np.where(joint > before, joint - before + 4 * np.finfo(float).eps * joint, 0.0)
+        event = None
+        if np.any(need > 0):
+            event = dpa.GaussianDpEvent(
+                noise_multiplier=dominating_noise_multiplier(orders=self._orders, divergences=need)
+            )
+            self.accountant.compose(event)
+        if np.any(self.accountant.rdp < joint):
+            raise RuntimeError("internal error: the ledger does not dominate the joint curve")
+        self._queries, self._scales = new_q, new_s
+        return event

@@ -1,0 +1,307 @@
+r"""What an :math:`(\alpha, \varepsilon)`-RPP guarantee means to an attacker.
+
+An attacker who knows the prior :math:`\rho` and weighs the secrets :math:`s_i` against :math:`s_j` updates
+its odds by the likelihood ratio of the published output :math:`y`:
+
+.. math::
+
+    \frac{P(s_i \mid y)}{P(s_j \mid y)} = R(y)\,\frac{P(s_i)}{P(s_j)}, \qquad
+    R(y) = \frac{p_i(y)}{p_j(y)} = e^{L(y)},
+
+and :math:`(\alpha, \varepsilon)`-RPP bounds the :math:`(\alpha-1)`-th moment of that update when
+:math:`s_i` is true: :math:`\mathbb{E}_{P_i}[R^{\alpha-1}] = e^{(\alpha-1)D_\alpha(P_i\|P_j)} \le
+e^{(\alpha-1)\varepsilon}` (:func:`odds_moment_bound`), hence a high-probability bound on the update
+(:func:`odds_update_bound`, Markov's inequality) and on the posterior (:func:`posterior_bound`). By the
+data-processing inequality it also bounds every test's power (:func:`max_true_positive_rate`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import special
+
+from rpp.accounting import _args
+
+__all__ = ["max_true_positive_rate", "odds_moment_bound", "odds_update_bound", "posterior_bound"]
+
+
+def _alpha_epsilon(alpha: Any, epsilon: Any) -> tuple[np.ndarray, np.ndarray]:
+    a = _args.real("alpha", alpha, low=1.0, low_open=True)
+    e = _args.real("epsilon", epsilon, low=0.0)
+    return a, e
+
+
+def _out(arr: np.ndarray) -> Any:
+    return float(arr) if arr.ndim == 0 else arr
+
+
+def odds_moment_bound(*, alpha: ArrayLike, epsilon: ArrayLike, log: bool = False) -> Any:
+    r"""Bound on the :math:`(\alpha-1)`-th moment of the posterior-odds update, :math:`e^{(\alpha-1)\varepsilon}`.
+
+    .. math::
+
+        \mathbb{E}_{Y \sim P_i}\Bigl[\Bigl(\frac{p_i(Y)}{p_j(Y)}\Bigr)^{\alpha-1}\Bigr]
+        = e^{(\alpha-1) D_\alpha(P_i \| P_j)} \le e^{(\alpha-1)\varepsilon}
+
+    (the definition of :math:`D_\alpha`, e.g. van Erven & Harremoës 2014, eq. (1); Mironov 2017, Sec. III).
+    The ratio :math:`p_i/p_j` is the factor by which the output multiplies the attacker's prior odds of
+    :math:`s_i` against :math:`s_j`; the bound holds for every prior of the class and, when the guarantee
+    covers both orders, with :math:`i` and :math:`j` exchanged.
+
+    Parameters
+    ----------
+    alpha : float or array
+        Orders :math:`\alpha > 1` (finite).
+    epsilon : float or array
+        Budgets :math:`\varepsilon \ge 0` (finite). Broadcasts with ``alpha``.
+    log : bool
+        Return :math:`(\alpha-1)\varepsilon` instead.
+
+    Returns
+    -------
+    float or ndarray
+
+    Raises
+    ------
+    ValueError
+        If ``alpha`` is not in (1, inf) or ``epsilon`` is negative or not finite.
+
+    Examples
+    --------
+    >>> round(odds_moment_bound(alpha=3.0, epsilon=1.0), 6)   # E[R^2] <= e^2
+    7.389056
+    """
+    a, e = _alpha_epsilon(alpha, epsilon)
+    out = (a - 1.0) * e
+    return _out(out if _args.flag("log", log) else np.exp(out))
+
+
+def odds_update_bound(*, alpha: ArrayLike, epsilon: ArrayLike, probability: ArrayLike) -> Any:
+    r"""A factor :math:`F` that the odds update exceeds with probability at most ``probability``.
+
+    .. math::
+
+        P_{Y \sim P_i}\Bigl(\frac{p_i(Y)}{p_j(Y)} > F\Bigr) \le \beta
+        \quad\text{for}\quad F = \exp\Bigl(\varepsilon + \frac{\log(1/\beta)}{\alpha - 1}\Bigr),
+
+    by Markov's inequality on :math:`R^{\alpha-1}` and :func:`odds_moment_bound` (Mironov 2017, Prop. 3;
+    the probabilistic reading of the conversion of :func:`rpp.accounting.conversions.dp_epsilon` with
+    ``method="mironov"``). In words: when :math:`s_i` is true, except with probability :math:`\beta` over the
+    noise and the data, the release multiplies the attacker's odds of :math:`s_i` by at most :math:`F`.
+
+    Parameters
+    ----------
+    alpha : float or array
+        Orders :math:`\alpha > 1` (finite).
+    epsilon : float or array
+        Budgets :math:`\varepsilon \ge 0` (finite).
+    probability : float or array
+        :math:`\beta \in (0, 1]`. The arrays broadcast.
+
+    Returns
+    -------
+    float or ndarray
+        :math:`F \ge 1`.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of its range.
+
+    Examples
+    --------
+    >>> round(odds_update_bound(alpha=3.0, epsilon=1.0, probability=0.01), 4)   # e^(1 + log(100)/2)
+    27.1828
+    """
+    a, e = _alpha_epsilon(alpha, epsilon)
+    b = _args.real("probability", probability, low=0.0, high=1.0, low_open=True)
+    return _out(np.exp(e - np.log(b) / (a - 1.0)))
+
+
+def posterior_bound(*, alpha: ArrayLike, epsilon: ArrayLike, prior: ArrayLike, probability: ArrayLike) -> Any:
+    r"""A posterior probability of :math:`s_i` that the attacker exceeds with probability at most ``probability``.
+
+    With prior probability :math:`\pi = P(s_i \mid s_i \text{ or } s_j)` and :math:`F` from
+    :func:`odds_update_bound`,
+
+    .. math::
+
+        P\bigl(s_i \mid y, \{s_i, s_j\}\bigr) = \frac{\pi R(y)}{\pi R(y) + 1 - \pi} \le
+        \frac{\pi F}{\pi F + 1 - \pi}
+
+    except with probability :math:`\beta` under :math:`s_i` (the map :math:`R \mapsto \pi R/(\pi R + 1 - \pi)`
+    is increasing). Computed as :math:`\operatorname{expit}(\operatorname{logit}\pi + \log F)`.
+
+    Parameters
+    ----------
+    alpha, epsilon, probability : float or array
+        As in :func:`odds_update_bound`.
+    prior : float or array
+        :math:`\pi \in [0, 1]`. The arrays broadcast.
+
+    Returns
+    -------
+    float or ndarray
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of its range.
+
+    Examples
+    --------
+    >>> round(posterior_bound(alpha=3.0, epsilon=1.0, prior=0.5, probability=0.01), 4)
+    0.9645
+    """
+    a, e = _alpha_epsilon(alpha, epsilon)
+    b = _args.real("probability", probability, low=0.0, high=1.0, low_open=True)
+    p = _args.real("prior", prior, low=0.0, high=1.0)
+    with np.errstate(divide="ignore"):  # logit(0) = -inf and logit(1) = +inf give 0 and 1: intended
+        out = special.expit(special.logit(p) + e - np.log(b) / (a - 1.0))
+    return _out(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# The hypothesis-testing trade-off
+# ---------------------------------------------------------------------------------------------
+
+
+def _log_binary_moment(log_p: float, log_1mp: float, log_q: float, log_1mq: float, alpha: float) -> float:
+    r"""log of :math:`p^\alpha q^{1-\alpha} + (1-p)^\alpha (1-q)^{1-\alpha}` = (α-1) D_α(Bern(p) ‖ Bern(q))."""
+    return float(
+        np.logaddexp(
+            alpha * log_p + (1.0 - alpha) * log_q if log_p > -math.inf else -math.inf,
+            alpha * log_1mp + (1.0 - alpha) * log_1mq if log_1mp > -math.inf else -math.inf,
+        )
+    )
+
+
+def _largest_feasible_logit(g: Callable[[float], float], z_lo: float) -> float:
+    """Largest z with g(z) <= 0, for g increasing from g(z_lo) <= 0: the upper end of a bisection bracket
+    (g > 0 there as computed), so the answer is never below the exact root; +inf (b = 1) if g stays <= 0
+    up to z = 800, beyond which 1 - b is below the smallest double."""
+    step = 1.0
+    z_hi = z_lo + step
+    while not g(z_hi) > 0:
+        if z_hi > 800.0:  # 1 - expit(800) underflows: every representable b < 1 is feasible, answer 1
+            return math.inf
+        z_lo, step = z_hi, 2.0 * step
+        z_hi = z_lo + step
+    for _ in range(400):
+        mid = 0.5 * (z_lo + z_hi)
+        if mid in (z_lo, z_hi):
+            break
+        if g(mid) > 0:
+            z_hi = mid
+        else:
+            z_lo = mid
+    return z_hi
+
+
+def _tpr_one(alpha: float, epsilon: float, fpr: float, both: bool) -> float:
+    if fpr == 1.0 or math.isinf(epsilon):
+        return 1.0
+    if math.isinf(alpha):
+        forward = min(1.0, math.exp(epsilon) * fpr)
+        reverse = 1.0 - math.exp(-epsilon) * (1.0 - fpr)
+        return min(forward, reverse) if both else forward
+    if fpr == 0.0:
+        return 0.0  # D_alpha(Bern(b) || Bern(0)) = inf for every b > 0
+    if epsilon == 0.0:
+        return fpr
+    log_a, log_1ma = math.log(fpr), math.log1p(-fpr)
+    level = (alpha - 1.0) * epsilon
+
+    def excess(z: float) -> float:
+        log_b, log_1mb = float(special.log_expit(z)), float(special.log_expit(-z))
+        fwd = _log_binary_moment(log_b, log_1mb, log_a, log_1ma, alpha)
+        if both:
+            fwd = max(fwd, _log_binary_moment(log_a, log_1ma, log_b, log_1mb, alpha))
+        return fwd - level
+
+    if not both and -log_a <= epsilon:
+        return 1.0  # b = 1: a^(1 - alpha) <= e^((alpha - 1) epsilon)
+    return float(special.expit(_largest_feasible_logit(excess, float(special.logit(fpr)))))
+
+
+def max_true_positive_rate(
+    *, alpha: ArrayLike, epsilon: ArrayLike, false_positive_rate: ArrayLike, both_orders: bool = True
+) -> Any:
+    r"""Largest power of a test of :math:`s_j` against :math:`s_i` at a given false-positive rate.
+
+    A test :math:`\phi` (any, possibly randomised, function of the published output) that claims
+    ":math:`s_i`" has false-positive rate :math:`a = P_j(\phi = 1)` and true-positive rate
+    :math:`b = P_i(\phi = 1)`. Under :math:`(\alpha, \varepsilon)`-RPP,
+
+    .. math::
+
+        b \le b^\star(a) = \max\bigl\{ b \in [a, 1] :\ D_\alpha(\mathrm{Bern}(b) \,\|\, \mathrm{Bern}(a))
+        \le \varepsilon \ \text{and, with both orders,}\ D_\alpha(\mathrm{Bern}(a) \,\|\, \mathrm{Bern}(b))
+        \le \varepsilon \bigr\}.
+
+    *Proof sketch.* :math:`\phi` is a Markov kernel from the outputs to :math:`\{0, 1\}` that maps
+    :math:`(P_i, P_j)` to :math:`(\mathrm{Bern}(b), \mathrm{Bern}(a))`; by the data-processing inequality
+    (van Erven & Harremoës 2014, Thm 9) :math:`D_\alpha(\mathrm{Bern}(b)\|\mathrm{Bern}(a)) \le
+    D_\alpha(P_i\|P_j) \le \varepsilon`, and the same for the reverse order when the guarantee covers it (RPP
+    protects a secret pair in both orders). For :math:`1 < \alpha < \infty`, :math:`H(b) = b^\alpha a^{1-\alpha}
+    + (1-b)^\alpha (1-a)^{1-\alpha}` and :math:`K(b) = a^\alpha b^{1-\alpha} + (1-a)^\alpha (1-b)^{1-\alpha}`
+    are convex in :math:`b` and equal 1 with zero slope at :math:`b = a`, so both are increasing on
+    :math:`[a, 1)` and the feasible :math:`b \ge a` form an interval :math:`[a, b^\star]`; :math:`K \to \infty`
+    as :math:`b \to 1`, and :math:`H(1) = a^{1-\alpha} \le e^{(\alpha-1)\varepsilon}` iff :math:`a \ge e^{-\varepsilon}`.
+    The bound is tight for the guarantee alone: a mechanism with binary output distributed as
+    :math:`\mathrm{Bern}(b^\star)` / :math:`\mathrm{Bern}(a)` satisfies it and its identity test attains
+    :math:`(a, b^\star)`. For :math:`\alpha = \infty`, :math:`b^\star = \min(e^\varepsilon a,\
+    1 - e^{-\varepsilon}(1 - a))` (the second term with both orders), the :math:`\varepsilon`-DP region
+    (Wasserman & Zhou 2010; Kairouz, Oh & Viswanath 2015). Balle et al. (2020) derive the same region from
+    RDP by the same data-processing argument.
+
+    *Computation.* :math:`b^\star` is the root of :math:`\log H(b) = (\alpha-1)\varepsilon` (and of
+    :math:`\log K`), found by bisection on :math:`z = \operatorname{logit} b` with :math:`\log b` and
+    :math:`\log(1-b)` from ``log_expit`` (so :math:`1 - b` keeps its digits near 1); the bracket starts at
+    :math:`\operatorname{logit} a` (feasible) and doubles its step until infeasible, and the upper end of the
+    final bracket is returned: a rate at which the computed divergence already exceeds :math:`\varepsilon`,
+    so the value is an upper bound on the power up to the log-space evaluation's rounding.
+
+    Parameters
+    ----------
+    alpha : float or array
+        Orders :math:`\alpha > 1` (``inf`` allowed: pure Pufferfish / DP).
+    epsilon : float or array
+        Budgets :math:`\varepsilon \ge 0` (``inf`` gives 1).
+    false_positive_rate : float or array
+        :math:`a \in [0, 1]`. The three arrays broadcast.
+    both_orders : bool
+        The guarantee bounds :math:`D_\alpha` in both orders of the pair (RPP's definition; default).
+
+    Returns
+    -------
+    float or ndarray
+        :math:`b^\star(a) \in [a, 1]`.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of its range.
+
+    Examples
+    --------
+    >>> round(max_true_positive_rate(alpha=np.inf, epsilon=1.0, false_positive_rate=0.05), 6)  # e * 0.05
+    0.135914
+    >>> b = max_true_positive_rate(alpha=2.0, epsilon=0.5, false_positive_rate=0.05)
+    >>> 0.05 < b < 1
+    True
+    """
+    a = _args.real("alpha", alpha, low=1.0, low_open=True, allow_inf=True)
+    e = _args.real("epsilon", epsilon, low=0.0, allow_inf=True)
+    f = _args.real("false_positive_rate", false_positive_rate, low=0.0, high=1.0)
+    both = _args.flag("both_orders", both_orders)
+    a, e, f = np.broadcast_arrays(a, e, f)
+    out = np.array(
+        [_tpr_one(float(x), float(y), float(z), both) for x, y, z in zip(a.ravel(), e.ravel(), f.ravel(), strict=True)]
+    ).reshape(a.shape)
+    return _out(out)

@@ -1,0 +1,136 @@
+"""rpp.accounting.dp_accounting_adapter: the dp-accounting ledger never under-accounts an RPP release.
+
+The exact joint Rényi curve of the recorded releases is computed here independently (Gil, Alajaji & Linder's
+closed form with mpmath at 50 digits, or the scalar closed form written out), the (epsilon', delta) of the
+exact curve with dp-accounting's own compute_epsilon; the ledger's numbers must never be below them."""
+
+import math
+import subprocess
+import sys
+
+import mpmath as mp
+import numpy as np
+import pytest
+from dp_accounting import GaussianDpEvent
+from dp_accounting.rdp.rdp_privacy_accountant import DEFAULT_RDP_ORDERS, compute_epsilon
+
+from rpp.accounting.dp_accounting_adapter import RppLedger, dominating_noise_multiplier, gaussian_event_for_curve
+
+
+def _gil_mp(m1, s1, m2, s2, alpha):
+    with mp.workdps(50):
+        a = mp.mpf(alpha)
+        S1, S2 = mp.matrix(np.atleast_2d(s1).tolist()), mp.matrix(np.atleast_2d(s2).tolist())
+        Sa = a * S2 + (1 - a) * S1
+        if min(mp.eigsy(Sa)[0]) <= 0:
+            return mp.inf
+        d = mp.matrix(np.atleast_1d(np.asarray(m1) - np.asarray(m2)).tolist())
+        quad = (d.T * mp.lu_solve(Sa, d))[0]
+        logs = mp.log(mp.det(Sa)) - (1 - a) * mp.log(mp.det(S1)) - a * mp.log(mp.det(S2))
+        return a / 2 * quad - logs / (2 * (a - 1))
+
+
+def _exact_curve(model, queries, scales, orders):
+    """max over both orders of D_alpha of the joint release, at 50 digits (no rpp)."""
+    q, th = np.asarray(queries, float), np.asarray(scales, float)
+    laws = []
+    for m, c in ((model["mean_i"], model["cov_i"]), (model["mean_j"], model["cov_j"])):
+        laws.append((q @ np.asarray(m, float), q @ np.asarray(c, float) @ q.T + np.diag(th**2)))
+    (m1, s1), (m2, s2) = laws
+    return np.array([float(max(_gil_mp(m1, s1, m2, s2, a), _gil_mp(m2, s2, m1, s1, a))) for a in orders])
+
+
+MODEL_2D = {
+    "mean_i": [0.0, 0.0],
+    "cov_i": [[1.0, 0.3], [0.3, 0.8]],
+    "mean_j": [1.0, -0.4],
+    "cov_j": [[1.1, 0.2], [0.2, 0.9]],
+}
+
+
+def test_ledger_dominates_the_exact_joint_curve_of_different_queries():
+    orders = [1.25, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0]
+    ledger = RppLedger(**MODEL_2D, orders=orders)
+    releases = [([[1.0, 0.0]], [2.0]), ([[0.5, 0.5], [1.0, -1.0]], [1.5, 3.0]), ([[1.0, 0.0]], [2.5])]
+    queries, scales = np.zeros((0, 2)), np.zeros(0)
+    for q, s in releases:
+        ledger.record(queries=q, scales=s)
+        queries, scales = np.vstack([queries, q]), np.concatenate([scales, s])
+        exact = _exact_curve(MODEL_2D, queries, scales, orders)
+        assert np.all(ledger.accountant.rdp >= exact)
+        assert np.allclose(ledger.curve(), exact, rtol=1e-10)
+        for delta in (1e-3, 1e-6, 1e-10):
+            assert ledger.accountant.get_epsilon(delta) >= compute_epsilon(orders, exact, delta)[0]
+
+
+def test_ledger_tops_up_where_per_release_accounting_under_accounts():
+    """Unequal prior variances near the domain edge: the joint divergence of two releases exceeds the sum of
+    the single-release divergences (super-linear), so recording one event per release would under-account.
+    N(0, 1) against N(0, 2.9), theta^2 = 6: the second release brings the edge theta^2/k = 2.8 close."""
+    model = {"mean_i": [0.0], "cov_i": [[1.0]], "mean_j": [0.0], "cov_j": [[2.9]]}
+    orders = [1.5, 2.0, 2.5, 3.0]
+    ledger = RppLedger(**model, orders=orders)
+    first = ledger.record(queries=[[1.0]], scales=[math.sqrt(6.0)])
+    single = _exact_curve(model, [[1.0]], [math.sqrt(6.0)], orders)
+    ledger.record(queries=[[1.0]], scales=[math.sqrt(6.0)])
+    joint = _exact_curve(model, [[1.0], [1.0]], [math.sqrt(6.0)] * 2, orders)
+    assert joint[-1] > 2 * single[-1]  # super-linear: a per-release ledger would be short
+    naive = 2 * np.array([a / (2 * first.noise_multiplier**2) for a in orders])
+    assert np.any(naive < joint)  # ... by this much at the largest order
+    assert np.all(ledger.accountant.rdp >= joint)
+
+
+def test_equal_variance_release_is_the_gaussian_mechanism_exactly():
+    """A shift Delta with prior variance sigma^2 and noise theta: D = alpha Delta^2 / (2 (sigma^2 + theta^2)),
+    the Gaussian mechanism with multiplier sqrt(sigma^2 + theta^2) / Delta (equality, on every order)."""
+    ledger = RppLedger(mean_i=[0.0], cov_i=[[2.0]], mean_j=[1.5], cov_j=[[2.0]])
+    event = ledger.record(queries=[[1.0]], scales=[3.0])
+    want = math.sqrt(2.0 + 9.0) / 1.5
+    assert want * (1 - 1e-14) <= event.noise_multiplier <= want
+    exact = np.array([a * 1.5**2 / (2 * 11.0) for a in DEFAULT_RDP_ORDERS])
+    assert np.all(ledger.accountant.rdp >= exact) and np.allclose(ledger.accountant.rdp, exact, rtol=1e-13)
+
+
+def test_k_records_of_one_query_are_one_release_at_theta_over_sqrt_k():
+    ledger = RppLedger(mean_i=[0.0], cov_i=[[1.0]], mean_j=[1.0], cov_j=[[1.0]])
+    for _ in range(4):
+        ledger.record(queries=[[1.0]], scales=[3.0])
+    exact = np.array([a / (2 * (1 + 9.0 / 4)) for a in DEFAULT_RDP_ORDERS])
+    assert np.all(ledger.accountant.rdp >= exact) and np.allclose(ledger.accountant.rdp, exact, rtol=1e-12)
+
+
+def test_infinite_divergence_at_a_ledger_order_is_refused_and_records_nothing():
+    ledger = RppLedger(mean_i=[0.0], cov_i=[[1.0]], mean_j=[0.0], cov_j=[[4.0]])  # default orders up to 1024
+    with pytest.raises(ValueError, match="infinite"):
+        ledger.record(queries=[[1.0]], scales=[1.0])
+    assert np.all(ledger.accountant.rdp == 0) and np.all(ledger.curve() == 0)
+
+
+def test_dominating_noise_multiplier_dominates_in_floating_point():
+    rng = np.random.default_rng(8)
+    orders = np.array(DEFAULT_RDP_ORDERS, dtype=float)
+    for _ in range(50):
+        curve = np.sort(rng.uniform(0, 5, orders.size)) * rng.uniform(1e-6, 1e3)
+        sigma = dominating_noise_multiplier(orders=orders, divergences=curve)
+        assert np.all(orders / (2 * sigma**2) >= curve)
+        assert np.any(orders / (2 * (sigma * (1 + 1e-12)) ** 2) < curve)  # the largest such sigma
+    event = gaussian_event_for_curve(orders=[2.0, 4.0], divergences=[0.25, 0.5])
+    assert isinstance(event, GaussianDpEvent) and event.noise_multiplier == 2.0
+    with pytest.raises(ValueError, match="divergences"):
+        dominating_noise_multiplier(orders=[2.0], divergences=[np.inf])
+    with pytest.raises(ValueError, match="nothing to record"):
+        gaussian_event_for_curve(orders=[2.0], divergences=[0.0])
+
+
+def test_dp_accounting_is_imported_lazily_and_its_absence_names_the_extra():
+    code = (
+        "import sys; sys.modules['dp_accounting'] = None\n"
+        "import rpp.accounting.dp_accounting_adapter as m\n"
+        "assert m.dominating_noise_multiplier(orders=[2.0], divergences=[1.0]) == 1.0\n"
+        "try:\n"
+        "    m.RppLedger(mean_i=[0.0], cov_i=[[1.0]], mean_j=[1.0], cov_j=[[1.0]])\n"
+        "except ImportError as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "rpp-book[accounting]" in out
