@@ -1,14 +1,72 @@
-"""Accounting for repeated releases and for every secret pair.
+"""Accounting: several releases, every secret pair, (ε, δ), and what ε means to an attacker.
 
 * :mod:`~rpp.accounting.releases` -- repeated releases of one query with fresh Gaussian noise,
   composed exactly: :func:`releases_divergence`, :func:`calibrate_releases`,
   :func:`combined_scale`;
+* :mod:`~rpp.accounting.linear_queries` -- several *different* linear queries of Gaussian data
+  under Gaussian noise, composed exactly through their joint multivariate Gaussian law:
+  :func:`multivariate_gaussian_renyi`, :func:`linear_release_law`,
+  :func:`linear_queries_divergence`, :func:`calibrate_linear_queries`;
 * :mod:`~rpp.accounting.budget` -- :func:`calibrate_all_pairs` (the noise for every secret pair
   of a prior model or a finite prior class) and :class:`ReleaseBudget` (a budget for repeated
-  releases that refuses overspending).
+  releases that refuses overspending);
+* :mod:`~rpp.accounting.conversions` -- from :math:`(\\alpha, \\varepsilon)` to
+  :math:`(\\varepsilon', \\delta)`: :func:`dp_delta`, :func:`dp_epsilon`, the best over a curve
+  (:func:`best_dp_delta`, :func:`best_dp_epsilon`), and the exact :math:`\\delta^*` of Gaussian
+  pairs (:func:`gaussian_shift_delta`, :func:`gaussian_hockey_stick`, :func:`gaussian_loss_tail`);
+* :mod:`~rpp.accounting.interpretation` -- the attacker's view: bounds on the posterior-odds
+  update (:func:`odds_moment_bound`, :func:`odds_update_bound`, :func:`posterior_bound`) and the
+  hypothesis-testing trade-off (:func:`max_true_positive_rate`);
+* :mod:`~rpp.accounting.dp_accounting_adapter` -- :class:`RppLedger`, which records RPP releases
+  in Google's dp-accounting (optional extra ``rpp-book[accounting]``).
 """
 
 from .budget import ReleaseBudget, calibrate_all_pairs
+from .conversions import (
+    BestConversion,
+    best_dp_delta,
+    best_dp_epsilon,
+    dp_delta,
+    dp_epsilon,
+    gaussian_hockey_stick,
+    gaussian_loss_tail,
+    gaussian_shift_delta,
+)
+from .dp_accounting_adapter import RppLedger, dominating_noise_multiplier, gaussian_event_for_curve
+from .interpretation import max_true_positive_rate, odds_moment_bound, odds_update_bound, posterior_bound
+from .linear_queries import (
+    LinearCalibration,
+    calibrate_linear_queries,
+    linear_queries_divergence,
+    linear_release_law,
+    multivariate_gaussian_renyi,
+)
 from .releases import calibrate_releases, combined_scale, releases_divergence
 
-__all__ = ["ReleaseBudget", "calibrate_all_pairs", "releases_divergence", "calibrate_releases", "combined_scale"]
+__all__ = [
+    "ReleaseBudget",
+    "calibrate_all_pairs",
+    "releases_divergence",
+    "calibrate_releases",
+    "combined_scale",
+    "multivariate_gaussian_renyi",
+    "linear_release_law",
+    "linear_queries_divergence",
+    "calibrate_linear_queries",
+    "LinearCalibration",
+    "dp_delta",
+    "dp_epsilon",
+    "best_dp_delta",
+    "best_dp_epsilon",
+    "BestConversion",
+    "gaussian_shift_delta",
+    "gaussian_hockey_stick",
+    "gaussian_loss_tail",
+    "odds_moment_bound",
+    "odds_update_bound",
+    "posterior_bound",
+    "max_true_positive_rate",
+    "RppLedger",
+    "dominating_noise_multiplier",
+    "gaussian_event_for_curve",
+]

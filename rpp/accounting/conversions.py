@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from rpp.accounting import _args
+from . import _args
 
 __all__ = [
     "BestConversion",

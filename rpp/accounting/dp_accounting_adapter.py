@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from rpp.accounting import _args
-from rpp.accounting.linear_queries import _from_spectrum, _law, _whiten, linear_release_law
+from . import _args
+from .linear_queries import _from_spectrum, _law, _whiten, linear_release_law
 
 __all__ = ["RppLedger", "dominating_noise_multiplier", "gaussian_event_for_curve"]
 

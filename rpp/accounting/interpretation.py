@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from rpp.accounting import _args
+from . import _args
 
 __all__ = ["max_true_positive_rate", "odds_moment_bound", "odds_update_bound", "posterior_bound"]
 

@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import linalg
 
-from rpp.accounting import _args
+from . import _args
 
 __all__ = [
     "LinearCalibration",
