@@ -255,6 +255,48 @@ def transition_matrix(name: str, value: Any) -> np.ndarray:
     return channel(name, P)
 
 
+def in_interval(
+    name: str,
+    value: Any,
+    *,
+    low: float = -np.inf,
+    high: float = np.inf,
+    low_open: bool = False,
+    high_open: bool = False,
+    allow_inf: bool = False,
+) -> np.ndarray:
+    """Float array with every entry in the interval from ``low`` to ``high``; NaN is always rejected.
+
+    Infinite entries are rejected unless ``allow_inf`` (and then only where the interval allows them).
+    """
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"{name} must be numeric (a float or an array of floats), got a {type(value).__name__}"
+        ) from exc
+    left = "(" if low_open else "["
+    right = ")" if high_open else "]"
+    span = f"{left}{low:g}, {high:g}{right}"
+    if np.isnan(arr).any():
+        raise ValueError(f"{name} must be a number in {span}, not NaN")
+    if not allow_inf and np.isinf(arr).any():
+        raise ValueError(f"{name} must be finite and in {span}")
+    below = arr <= low if low_open else arr < low
+    above = arr >= high if high_open else arr > high
+    if below.any() or above.any():
+        raise ValueError(f"{name} must be in {span}")
+    return arr
+
+
+def scalar_in_interval(name: str, value: Any, **bounds: Any) -> float:
+    """One float (a 0-d array or a Python number) checked like :func:`in_interval`."""
+    arr = in_interval(name, value, **bounds)
+    if arr.ndim != 0:
+        raise ValueError(f"{name} must be a single number, got an array with {arr.ndim} dimensions")
+    return float(arr)
+
+
 def one_of(name: str, value: Any, allowed) -> Any:
     """``value`` must be one of ``allowed`` (a ValueError listing them otherwise)."""
     if not isinstance(value, str) or value not in allowed:
@@ -263,9 +305,9 @@ def one_of(name: str, value: Any, allowed) -> Any:
 
 
 def flag(name: str, value: Any) -> bool:
-    """A boolean (``bool`` or ``numpy.bool_``); anything else is a TypeError."""
+    """A boolean (``bool`` or ``numpy.bool_``); anything else is a ValueError naming the argument."""
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got a {_kind(value)}")
+        raise ValueError(f"{name} must be True or False, got a {_kind(value)}")
     return bool(value)
 
 

@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from . import _args
+from .._lib import validation as checks
 
 __all__ = [
     "BestConversion",
@@ -62,11 +62,11 @@ class BestConversion(NamedTuple):
 
 
 def _orders(alpha: Any, *, allow_one: bool) -> np.ndarray:
-    return _args.real("alpha", alpha, low=1.0, low_open=not allow_one)
+    return checks.in_interval("alpha", alpha, low=1.0, low_open=not allow_one)
 
 
 def _rdp(epsilon: Any) -> np.ndarray:
-    return _args.real("epsilon", epsilon, low=0.0, allow_inf=True)
+    return checks.in_interval("epsilon", epsilon, low=0.0, allow_inf=True)
 
 
 def _log_delta(alpha: np.ndarray, epsilon: np.ndarray, epsilon_prime: np.ndarray, method: str) -> np.ndarray:
@@ -121,9 +121,9 @@ def dp_delta(*, alpha: ArrayLike, epsilon: ArrayLike, epsilon_prime: ArrayLike, 
     >>> float(dp_delta(alpha=3.0, epsilon=1.0, epsilon_prime=1.0, method="mironov"))
     1.0
     """
-    method = _args.choice("method", method, METHODS)
+    method = checks.one_of("method", method, METHODS)
     a, e = _orders(alpha, allow_one=False), _rdp(epsilon)
-    t = _args.real("epsilon_prime", epsilon_prime)
+    t = checks.in_interval("epsilon_prime", epsilon_prime)
     out = np.exp(np.minimum(_log_delta(a, e, t, method), 0.0))
     return float(out) if out.ndim == 0 else out
 
@@ -168,9 +168,9 @@ def dp_epsilon(*, alpha: ArrayLike, epsilon: ArrayLike, delta: ArrayLike, method
     >>> round(dp_epsilon(alpha=2.0, epsilon=0.5, delta=1e-5, method="mironov"), 6)   # 0.5 + log(1e5)
     12.012925
     """
-    method = _args.choice("method", method, METHODS)
+    method = checks.one_of("method", method, METHODS)
     a, e = _orders(alpha, allow_one=False), _rdp(epsilon)
-    d = _args.real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True)
+    d = checks.in_interval("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True)
     out = e - np.log(d) / (a - 1.0)
     if method == "improved":
         out = out + np.log1p(-1.0 / a) - np.log(a) / (a - 1.0)
@@ -247,10 +247,10 @@ def best_dp_delta(
     >>> best.alpha, round(best.value, 6)
     (4.0, 0.009568)
     """
-    method = _args.choice("method", method, METHODS)
-    kl_bound = _args.flag("kl_bound", kl_bound)
+    method = checks.one_of("method", method, METHODS)
+    kl_bound = checks.flag("kl_bound", kl_bound)
     a, e = _curve(alpha, epsilon)
-    t = _args.scalar("epsilon_prime", epsilon_prime)
+    t = checks.scalar_in_interval("epsilon_prime", epsilon_prime)
     log_d = np.full(a.shape, np.inf)
     above = a > 1.0
     log_d[above] = _log_delta(a[above], e[above], np.asarray(t), method)
@@ -310,10 +310,10 @@ def best_dp_epsilon(
     >>> best.alpha, round(best.value, 4)
     (4.0, 5.0879)
     """
-    method = _args.choice("method", method, METHODS)
-    kl_bound = _args.flag("kl_bound", kl_bound)
+    method = checks.one_of("method", method, METHODS)
+    kl_bound = checks.flag("kl_bound", kl_bound)
     a, e = _curve(alpha, epsilon)
-    d = _args.scalar("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True)
+    d = checks.scalar_in_interval("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True)
     eps = np.full(a.shape, np.inf)
     above = a > 1.0
     eps[above] = (
@@ -416,9 +416,9 @@ def gaussian_shift_delta(*, mu: ArrayLike, epsilon_prime: ArrayLike, log: bool =
     >>> round(gaussian_shift_delta(mu=1.0, epsilon_prime=1.0), 10)
     0.1269367375
     """
-    m = _args.real("mu", mu, low=0.0, allow_inf=True)
-    t = _args.real("epsilon_prime", epsilon_prime)
-    log = _args.flag("log", log)
+    m = checks.in_interval("mu", mu, low=0.0, allow_inf=True)
+    t = checks.in_interval("epsilon_prime", epsilon_prime)
+    log = checks.flag("log", log)
     m, t = np.broadcast_arrays(m, t)
     out = np.array(
         [_log_shift_delta(float(mm), float(tt)) for mm, tt in zip(m.ravel(), t.ravel(), strict=True)]
@@ -430,10 +430,10 @@ def gaussian_shift_delta(*, mu: ArrayLike, epsilon_prime: ArrayLike, log: bool =
 
 def _standardise(mean_i: Any, var_i: Any, mean_j: Any, var_j: Any) -> tuple[float, float]:
     """(m, v) with P_i = N(m, v) and P_j = N(0, 1) after y -> (y - mean_j)/sqrt(var_j) (D is invariant)."""
-    mi = _args.scalar("mean_i", mean_i)
-    mj = _args.scalar("mean_j", mean_j)
-    vi = _args.scalar("var_i", var_i, low=0.0, low_open=True)
-    vj = _args.scalar("var_j", var_j, low=0.0, low_open=True)
+    mi = checks.scalar_in_interval("mean_i", mean_i)
+    mj = checks.scalar_in_interval("mean_j", mean_j)
+    vi = checks.scalar_in_interval("var_i", var_i, low=0.0, low_open=True)
+    vj = checks.scalar_in_interval("var_j", var_j, low=0.0, low_open=True)
     return (mi - mj) / math.sqrt(vj), vi / vj
 
 
@@ -464,7 +464,7 @@ def _log_prob(piece: tuple[float, float], mean: float, sd: float) -> float:
 
 def _pair_args(mean_i: Any, var_i: Any, mean_j: Any, var_j: Any, name: str, value: Any) -> tuple[float, float, float]:
     m, v = _standardise(mean_i, var_i, mean_j, var_j)
-    return m, v, _args.scalar(name, value)
+    return m, v, checks.scalar_in_interval(name, value)
 
 
 def gaussian_loss_tail(
@@ -519,8 +519,8 @@ def gaussian_loss_tail(
     0.6914624613
     """
     m, v, t = _pair_args(mean_i, var_i, mean_j, var_j, "threshold", threshold)
-    under = _args.choice("under", under, ("i", "j"))
-    log = _args.flag("log", log)
+    under = checks.one_of("under", under, ("i", "j"))
+    log = checks.flag("log", log)
     mean, sd = (m, math.sqrt(v)) if under == "i" else (0.0, 1.0)
     logs = [_log_prob(p, mean, sd) for p in _loss_pieces(m, v, t)]
     out = float(special.logsumexp(logs)) if logs else -math.inf
@@ -576,7 +576,7 @@ def gaussian_hockey_stick(
     True
     """
     m, v, t = _pair_args(mean_i, var_i, mean_j, var_j, "epsilon_prime", epsilon_prime)
-    log = _args.flag("log", log)
+    log = checks.flag("log", log)
     if v == 1.0:
         out = _log_shift_delta(abs(m), t)
     else:

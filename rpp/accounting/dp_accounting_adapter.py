@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import _args
+from .._lib import validation as checks
 from .linear_queries import _from_spectrum, _law, _whiten, linear_release_law
 
 __all__ = ["RppLedger", "dominating_noise_multiplier", "gaussian_event_for_curve"]
@@ -91,8 +91,8 @@ def dominating_noise_multiplier(*, orders: ArrayLike, divergences: ArrayLike) ->
     >>> dominating_noise_multiplier(orders=[2.0, 4.0], divergences=[0.25, 0.5])   # D = alpha / 8: sigma = 2
     2.0
     """
-    a = _args.real("orders", orders, low=1.0)
-    d = _args.real("divergences", divergences, low=0.0)
+    a = checks.in_interval("orders", orders, low=1.0)
+    d = checks.in_interval("divergences", divergences, low=0.0)
     if a.ndim != 1 or d.shape != a.shape or a.size == 0:
         raise ValueError("orders and divergences must be 1-D arrays of the same length >= 1")
     positive = d > 0
@@ -191,11 +191,11 @@ class RppLedger:
         dpa = _dp_accounting()
         if orders is None:
             orders = dpa.rdp.rdp_privacy_accountant.DEFAULT_RDP_ORDERS
-        o = _args.real("orders", orders, low=1.0, low_open=True)
+        o = checks.in_interval("orders", orders, low=1.0, low_open=True)
         if o.ndim != 1 or o.size == 0:
             raise ValueError("orders must be a 1-D sequence of orders > 1")
         self._orders = o
-        self._both = _args.flag("both_orders", both_orders)
+        self._both = checks.flag("both_orders", both_orders)
         # validate the model once (the law of a trivial release checks shapes and covariances)
         d = np.asarray(mean_i, dtype=float).reshape(-1).size
         for mean, cov in ((mean_i, cov_i), (mean_j, cov_j)):
@@ -246,8 +246,8 @@ class RppLedger:
             orders (nothing is recorded then).
         """
         dpa = _dp_accounting()
-        q = np.atleast_2d(_args.real("queries", queries))
-        s = np.atleast_1d(_args.real("scales", scales, low=0.0, low_open=True))
+        q = np.atleast_2d(checks.in_interval("queries", queries))
+        s = np.atleast_1d(checks.in_interval("scales", scales, low=0.0, low_open=True))
         if q.ndim != 2 or q.shape[1] != self._queries.shape[1] or s.shape != (q.shape[0],):
             raise ValueError(f"queries must be k x {self._queries.shape[1]} and scales of length k")
         new_q, new_s = np.vstack([self._queries, q]), np.concatenate([self._scales, s])

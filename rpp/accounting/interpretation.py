@@ -25,14 +25,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from . import _args
+from .._lib import validation as checks
 
 __all__ = ["max_true_positive_rate", "odds_moment_bound", "odds_update_bound", "posterior_bound"]
 
 
 def _alpha_epsilon(alpha: Any, epsilon: Any) -> tuple[np.ndarray, np.ndarray]:
-    a = _args.real("alpha", alpha, low=1.0, low_open=True)
-    e = _args.real("epsilon", epsilon, low=0.0)
+    a = checks.in_interval("alpha", alpha, low=1.0, low_open=True)
+    e = checks.in_interval("epsilon", epsilon, low=0.0)
     return a, e
 
 
@@ -78,7 +78,7 @@ def odds_moment_bound(*, alpha: ArrayLike, epsilon: ArrayLike, log: bool = False
     """
     a, e = _alpha_epsilon(alpha, epsilon)
     out = (a - 1.0) * e
-    return _out(out if _args.flag("log", log) else np.exp(out))
+    return _out(out if checks.flag("log", log) else np.exp(out))
 
 
 def odds_update_bound(*, alpha: ArrayLike, epsilon: ArrayLike, probability: ArrayLike) -> Any:
@@ -119,7 +119,7 @@ def odds_update_bound(*, alpha: ArrayLike, epsilon: ArrayLike, probability: Arra
     27.1828
     """
     a, e = _alpha_epsilon(alpha, epsilon)
-    b = _args.real("probability", probability, low=0.0, high=1.0, low_open=True)
+    b = checks.in_interval("probability", probability, low=0.0, high=1.0, low_open=True)
     return _out(np.exp(e - np.log(b) / (a - 1.0)))
 
 
@@ -159,8 +159,8 @@ def posterior_bound(*, alpha: ArrayLike, epsilon: ArrayLike, prior: ArrayLike, p
     0.9645
     """
     a, e = _alpha_epsilon(alpha, epsilon)
-    b = _args.real("probability", probability, low=0.0, high=1.0, low_open=True)
-    p = _args.real("prior", prior, low=0.0, high=1.0)
+    b = checks.in_interval("probability", probability, low=0.0, high=1.0, low_open=True)
+    p = checks.in_interval("prior", prior, low=0.0, high=1.0)
     with np.errstate(divide="ignore"):  # logit(0) = -inf and logit(1) = +inf give 0 and 1: intended
         out = special.expit(special.logit(p) + e - np.log(b) / (a - 1.0))
     return _out(out)
@@ -296,10 +296,10 @@ def max_true_positive_rate(
     >>> 0.05 < b < 1
     True
     """
-    a = _args.real("alpha", alpha, low=1.0, low_open=True, allow_inf=True)
-    e = _args.real("epsilon", epsilon, low=0.0, allow_inf=True)
-    f = _args.real("false_positive_rate", false_positive_rate, low=0.0, high=1.0)
-    both = _args.flag("both_orders", both_orders)
+    a = checks.in_interval("alpha", alpha, low=1.0, low_open=True, allow_inf=True)
+    e = checks.in_interval("epsilon", epsilon, low=0.0, allow_inf=True)
+    f = checks.in_interval("false_positive_rate", false_positive_rate, low=0.0, high=1.0)
+    both = checks.flag("both_orders", both_orders)
     a, e, f = np.broadcast_arrays(a, e, f)
     out = np.array(
         [_tpr_one(float(x), float(y), float(z), both) for x, y, z in zip(a.ravel(), e.ravel(), f.ravel(), strict=True)]

@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import linalg
 
-from . import _args
+from .._lib import validation as checks
 
 __all__ = [
     "LinearCalibration",
@@ -42,7 +42,7 @@ ACCEPT_RTOL = 1e-10
 
 
 def _matrix(name: str, value: Any, shape: tuple[int, int] | None = None) -> np.ndarray:
-    arr = _args.real(name, value)
+    arr = checks.in_interval(name, value)
     if arr.ndim != 2 or (shape is not None and arr.shape != shape):
         want = f"{shape[0]} x {shape[1]}" if shape is not None else "2-D"
         raise ValueError(f"{name} must be a {want} matrix")
@@ -65,14 +65,14 @@ def _covariance(name: str, value: Any, d: int, *, definite: bool) -> np.ndarray:
 
 
 def _mean(name: str, value: Any, d: int | None = None) -> np.ndarray:
-    arr = _args.real(name, value)
+    arr = checks.in_interval(name, value)
     if arr.ndim != 1 or (d is not None and arr.shape != (d,)) or arr.size == 0:
         raise ValueError(f"{name} must be a 1-D array of length {d if d is not None else '>= 1'}")
     return arr
 
 
 def _order(alpha: Any) -> float:
-    return _args.scalar("alpha", alpha, low=0.0, low_open=True)
+    return checks.scalar_in_interval("alpha", alpha, low=0.0, low_open=True)
 
 
 def _log_term(lam: np.ndarray, alpha: float) -> np.ndarray:
@@ -227,7 +227,7 @@ def _law(mean: Any, cov: Any, queries: Any, scales: Any, suffix: str) -> tuple[n
     if a.shape[1] != d or a.shape[0] == 0:
         raise ValueError(f"queries must be a k x {d} matrix (one row per query, k >= 1)")
     theta = _mean("scales", scales, a.shape[0])
-    _args.real("scales", theta, low=0.0, low_open=True)
+    checks.in_interval("scales", theta, low=0.0, low_open=True)
     out = a @ sigma @ a.T + np.diag(theta**2)
     return a @ mu, 0.5 * (out + out.T)
 
@@ -281,7 +281,7 @@ def linear_queries_divergence(
     2.666666666667
     """
     a = _order(alpha)
-    both = _args.flag("both_orders", both_orders)
+    both = checks.flag("both_orders", both_orders)
     _mean("mean_j", mean_j, _mean("mean_i", mean_i).size)  # same dimension d under both secrets
     mi, si = _law(mean_i, cov_i, queries, scales, "_i")
     mj, sj = _law(mean_j, cov_j, queries, scales, "_j")
@@ -367,10 +367,10 @@ def calibrate_linear_queries(
     True
     """
     a = _order(alpha)
-    eps = _args.scalar("epsilon", epsilon, low=0.0, low_open=True)
-    tol = _args.scalar("rtol", rtol, low=1e-14, high=1e-2)
-    both = _args.flag("both_orders", both_orders)
-    theta0 = _args.real("base_scales", base_scales, low=0.0, low_open=True)
+    eps = checks.scalar_in_interval("epsilon", epsilon, low=0.0, low_open=True)
+    tol = checks.scalar_in_interval("rtol", rtol, low=1e-14, high=1e-2)
+    both = checks.flag("both_orders", both_orders)
+    theta0 = checks.in_interval("base_scales", base_scales, low=0.0, low_open=True)
     # validate everything once (shapes, covariances) before the search
     linear_queries_divergence(
         mean_i=mean_i, cov_i=cov_i, mean_j=mean_j, cov_j=cov_j, queries=queries, scales=theta0, alpha=a,
