@@ -32,8 +32,17 @@ from .conversions import (
     gaussian_loss_tail,
     gaussian_shift_delta,
 )
-from .dp_accounting_adapter import RppLedger, dominating_noise_multiplier, gaussian_event_for_curve
-from .interpretation import max_true_positive_rate, odds_moment_bound, odds_update_bound, posterior_bound
+from .dp_accounting_adapter import (
+    RppLedger,
+    dominating_noise_multiplier,
+    gaussian_event_for_curve,
+)
+from .interpretation import (
+    max_true_positive_rate,
+    odds_moment_bound,
+    odds_update_bound,
+    posterior_bound,
+)
 from .linear_queries import (
     LinearCalibration,
     calibrate_linear_queries,

@@ -14,7 +14,11 @@ import pytest
 from dp_accounting import GaussianDpEvent
 from dp_accounting.rdp.rdp_privacy_accountant import DEFAULT_RDP_ORDERS, compute_epsilon
 
-from rpp.accounting.dp_accounting_adapter import RppLedger, dominating_noise_multiplier, gaussian_event_for_curve
+from rpp.accounting.dp_accounting_adapter import (
+    RppLedger,
+    dominating_noise_multiplier,
+    gaussian_event_for_curve,
+)
 
 
 def _gil_mp(m1, s1, m2, s2, alpha):
