@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import textwrap
 import tomllib
 from pathlib import Path
 
@@ -61,7 +62,8 @@ the steps of that answer, and each imports only from the rows below it:
 {layers}
 ```
 
-(`|` separates packages of one row, which do not import each other.) `make lint` enforces the
+(In a row, `|` separates packages that must not import each other and `:` packages that may;
+a name in parentheses is optional.) `make lint` enforces the
 picture with [import-linter](https://import-linter.readthedocs.io) (the contracts are in
 `pyproject.toml`, and this drawing is generated from them), and `tests/test_layers.py` reads
 the imports a linter does not see (`importlib.import_module`, `__import__`, imports inside
@@ -98,39 +100,36 @@ Why these layers:
 """
 
 
-def _layers() -> list[list[str]]:
-    """The layers contract of import-linter in pyproject.toml, top row first, as lists of modules."""
+def _layers() -> list[str]:
+    """The rows of import-linter's layers contract in pyproject.toml, top row first, as written."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     contracts = config.get("tool", {}).get("importlinter", {}).get("contracts", [])
     layered = [c for c in contracts if c.get("type") == "layers"]
     if len(layered) != 1:
         raise SystemExit(f"expected one import-linter 'layers' contract in pyproject.toml, found {len(layered)}")
-    contract = layered[0]
-    prefix = [f"{c}." for c in contract.get("containers", [])] or [""]
-    rows = []
-    for row in contract["layers"]:
-        names = [n.strip().strip("()") for part in row.split("|") for n in part.split(":")]
-        rows.append([prefix[0] + n for n in names if n])
-    return rows
+    return list(layered[0]["layers"])
+
+
+def _row_modules(row: str) -> list[str]:
+    return ["rpp." + n.strip().strip("()") for part in row.split("|") for n in part.split(":") if n.strip()]
 
 
 def _summary(module: str) -> str:
     doc = importlib.import_module(module).__doc__ or ""
-    line = doc.strip().splitlines()[0] if doc.strip() else ""
-    return line.rstrip(".")
+    return doc.strip().splitlines()[0].rstrip(".") if doc.strip() else ""
 
 
 def _drawing() -> str:
-    rows = _layers()
-    width = max(len(" | ".join(r)) for r in rows)
+    """One line a row: the row as the contract writes it, with each package's one-line summary."""
     out = []
-    for row in rows:
-        label = " | ".join(row)
-        if len(row) == 1:
-            about = _summary(row[0])
-            out.append(f"{label.ljust(width)}   {about}" if len(label) < 24 else label)
-        else:
-            out.append(label)
+    for row in _layers():
+        names = _row_modules(row)
+        label = " ".join("rpp." + tok if tok.strip("()") and tok not in "|:" else tok for tok in row.split())
+        out.append(label)
+        for name in names:
+            out += textwrap.wrap(
+                f"{name}: {_summary(name)}", width=80, initial_indent="    ", subsequent_indent="        "
+            )
     return "\n".join(out)
 
 
