@@ -295,8 +295,14 @@ class _Uniform:
 
 
 def _dyadic_cmp(p: int, e1: int, q: int, e2: int) -> int:
-    """Sign of ``p 2**e1 - q 2**e2`` (exact)."""
-    e = min(e1, e2)
+    """Sign of ``p 2**e1 - q 2**e2`` (exact; no huge shifts when the exponents are far apart)."""
+    sp, sq = (p > 0) - (p < 0), (q > 0) - (q < 0)
+    if sp != sq or sp == 0:
+        return (sp > sq) - (sp < sq)
+    t1, t2 = e1 + abs(p).bit_length(), e2 + abs(q).bit_length()  # 2**(t-1) <= |.| < 2**t
+    if t1 != t2:
+        return sp if t1 > t2 else -sp
+    e = min(e1, e2)  # here |e1 - e2| is at most the longer bit length
     d = (p << (e1 - e)) - (q << (e2 - e))
     return (d > 0) - (d < 0)
 
@@ -330,8 +336,14 @@ class _Kernel:
                     cdf = t.exp() / 2
                 else:
                     cdf = 1 - (-t).exp() / 2
-                lo_m, lo_e = cdf.lower().man_exp()
-                hi_m, hi_e = cdf.upper().man_exp()
+                lower, upper = cdf.lower(), cdf.upper()
+                finite = lower.is_finite() and upper.is_finite()
+                if finite:
+                    lo_m, lo_e = lower.man_exp()
+                    hi_m, hi_e = upper.man_exp()
+            if not finite:  # no enclosure at this precision: more bits, more precision
+                u.refine()
+                continue
             if _dyadic_cmp(u.a + 1, -u.m, lo_m, lo_e) <= 0:  # U < (a+1) 2**-m <= F(t_j)
                 return True
             if _dyadic_cmp(u.a, -u.m, hi_m, hi_e) >= 0:  # U >= a 2**-m >= F(t_j)

@@ -11,6 +11,7 @@ import os
 import random
 import sys
 import warnings
+from fractions import Fraction
 
 import mpmath as mp
 import numpy as np
@@ -378,3 +379,28 @@ def test_value_never_in_messages(monkeypatch):
         secure_gaussian(SENTINEL, scale=1.0)
     assert not any(f in str(exc.value) for f in _forms(SENTINEL))
     mp.mp.dps = 50
+
+
+def test_dyadic_comparison_exact_and_cheap():
+    cmp = sampling._dyadic_cmp
+    assert cmp(3, -1, 1, 0) == 1 and cmp(1, 0, 3, -1) == -1 and cmp(2, -1, 1, 0) == 0
+    assert cmp(0, 5, 1, -(10**80)) == -1 and cmp(-1, 0, 0, 0) == -1 and cmp(0, 0, 0, 7) == 0
+    assert cmp(1, -64, 5, -(10**80)) == 1  # exponents 10**80 apart: decided without shifting
+    assert cmp(-1, -64, -5, -(10**80)) == -1 and cmp(1, -(10**80), -3, 10**80) == 1
+    rng = np.random.default_rng(8)
+    for _ in range(2000):
+        p, q = (int(v) for v in rng.integers(-(2**40), 2**40, 2))
+        e1, e2 = (int(v) for v in rng.integers(-70, 70, 2))
+        d = Fraction(p) * Fraction(2) ** e1 - Fraction(q) * Fraction(2) ** e2
+        assert cmp(p, e1, q, e2) == (d > 0) - (d < 0)
+
+
+@pytest.mark.parametrize("family", ["gaussian", "laplace"])
+def test_float_guess_only_chooses_the_start(monkeypatch, family):
+    """A wrong float guess (off by 10**4 scales, or by a random amount) changes no output."""
+    x = np.linspace(-3, 3, 200)
+    ref = SAMPLERS[family](x, scale=0.7, insecure_seed=21)
+    real = sampling._guess_offsets
+    for shift in (lambda z: z + 1e4 * 0.7, lambda z: -z, lambda z: z * np.nan):
+        monkeypatch.setattr(sampling, "_guess_offsets", lambda fam, a, s, f=shift: f(real(fam, a, s)))
+        assert np.array_equal(SAMPLERS[family](x, scale=0.7, insecure_seed=21), ref)
