@@ -1,7 +1,8 @@
 """Packaging: what `pip install rpp-book[...]` promises matches what the code imports.
 
 - every third-party module imported by ``rpp/`` is a runtime dependency (or, for POT, the
-  optional ``[ot]`` extra that ``rpp`` can do without);
+  optional ``[ot]`` extra that ``rpp`` can do without; for python-flint, the ``[secure]`` extra
+  that the secure noise of ``rpp.sampling`` imports when it draws);
 - every third-party module imported by a chapter notebook is installed by ``[book]``;
 - every dependency has a lower bound, and the pinned locks satisfy it: requirements.txt (the
   reader's environment, [book]) and requirements-dev.txt (the developers', [dev]; it includes
@@ -32,7 +33,7 @@ DISTRIBUTION = {
     "numpy": "numpy", "scipy": "scipy", "pandas": "pandas", "sklearn": "scikit-learn",
     "matplotlib": "matplotlib", "sympy": "sympy", "tqdm": "tqdm", "ot": "POT",
     "mpl_toolkits": "matplotlib", "IPython": "ipykernel", "joblib": "joblib",
-    "mpmath": "mpmath",
+    "mpmath": "mpmath", "flint": "python-flint",
 }
 
 
@@ -96,9 +97,10 @@ def test_every_module_rpp_imports_is_a_declared_dependency():
     mods = _rpp_imports()
     unknown = mods - set(DISTRIBUTION)
     assert not unknown, f"add these to DISTRIBUTION and to pyproject: {sorted(unknown)}"
-    missing = {DISTRIBUTION[m].lower() for m in mods} - RUNTIME - _extra("ot")
+    missing = {DISTRIBUTION[m].lower() for m in mods} - RUNTIME - _extra("ot") - _extra("secure")
     assert not missing, f"rpp imports {sorted(missing)}, which pyproject does not declare"
     assert _extra("ot") == {"pot"}, "only POT may be optional: rpp falls back to scipy for it"
+    assert _extra("secure") == {"python-flint"}, "[secure] is python-flint, for rpp.sampling (imported lazily)"
 
 
 def test_every_module_a_chapter_imports_is_installed_by_the_book_extra():
