@@ -34,7 +34,10 @@ comparison ends with probability 1 (after :math:`m` bits it is still open with p
 about :math:`2^{1-m}`; past :data:`MAX_BITS` bits the sampler raises instead of guessing).
 A float guess of :math:`K` (``scipy.special.ndtri``) only chooses where the search starts;
 galloping and bisection over the rigorous comparisons find :math:`K`, so the drawn ``K``
-has *exactly* the law above (given uniform bits).
+has *exactly* the law above (given uniform bits).  Many draws of one value (simulations)
+share a table of integer bounds :math:`L_j \le 2^{64} F(t_j) \le H_j` from the same balls: a
+draw whose first 64 bits ``a`` satisfy :math:`H_{j-1} \le a < L_j` has :math:`K = j` proved
+without a search; any other draw is searched as above with the same ``U``.
 
 **Why nothing is charged.**  :math:`R(x)` is a deterministic function of :math:`M(x)` applied
 to the output -- post-processing.  For every prior :math:`P(x \mid s)` the law of :math:`R`
@@ -110,6 +113,7 @@ _MIN_GRID_SHIFT = 60  # the grid may not be finer than scale / 2**60
 _SCALE_RANGE = (1e-300, 1e300)
 _CHUNK = 64  # uniform bits per refinement
 _GUARD = 64  # arb working precision beyond the bits of U
+_TABLE_MIN = 256  # fewer draws of one value than this (or than half the table) never build a table
 
 _INSECURE_HINT = (
     "for a reproducible teaching example or a test pass insecure_seed=<int> by name; the noise is then "
@@ -308,10 +312,15 @@ def _dyadic_cmp(p: int, e1: int, q: int, e2: int) -> int:
 
 
 class _Kernel:
-    """Rigorous comparisons ``U < F(t_j)``, ``t_j = ((j + 1/2) g - x) / scale`` for one ``x``."""
+    """Rigorous comparisons ``U < F(t_j)``, ``t_j = ((j + 1/2) g - x) / scale`` for one ``x``.
 
-    def __init__(self, flint: Any, family: str, x: float, scale: float, e_grid: int) -> None:
-        self.flint, self.family, self.scale = flint, family, scale
+    ``t_j = num_j / (2**E scale)`` with the exact integer ``num_j = (2j+1) G - X``; the balls of
+    the denominators (``2**E scale`` times ``sqrt 2`` for the Gaussian) are shared through
+    ``cache`` by the draws of one call.  The caller sets and restores ``flint.ctx.prec``.
+    """
+
+    def __init__(self, flint: Any, family: str, x: float, scale: float, e_grid: int, cache: dict) -> None:
+        self.flint, self.family, self.scale, self.cache = flint, family, scale, cache
         p, q = x.as_integer_ratio()  # x = p / q exactly, q a power of two
         E = max(q.bit_length() - 1, 1 - e_grid, 0)
         self.X = p << (E - (q.bit_length() - 1))  # x = X / 2**E
@@ -321,34 +330,50 @@ class _Kernel:
     def floor_x_over_g(self) -> int:
         return self.X // (2 * self.G)
 
+    def _denominator(self, prec: int) -> Any:
+        key = (prec, self.E)
+        den = self.cache.get(key)
+        if den is None:
+            arb = self.flint.arb
+            m, q = self.scale.as_integer_ratio()  # scale = m / q, q a power of two: scale 2**E exactly
+            den = arb(m) * arb(2) ** (self.E - (q.bit_length() - 1))
+            if self.family == "gaussian":
+                den = den * arb(2).sqrt()  # the ball of 2**E scale sqrt(2)
+            self.cache[key] = den
+        return den
+
+    def _enclosure(self, num: int, prec: int) -> tuple[int, int, int, int] | None:
+        """``(lo_m, lo_e, hi_m, hi_e)``: ``lo_m 2**lo_e <= F(t_j) <= hi_m 2**hi_e`` (None: no finite ball)."""
+        flint = self.flint
+        flint.ctx.prec = prec
+        den = self._denominator(prec)
+        if self.family == "gaussian":  # F(t) = erfc(-t / sqrt 2) / 2
+            ball = (flint.arb(-num) / den).erfc()
+            half = 1
+        else:  # F(t) = e^t / 2 for t < 0, 1 - e^{-t} / 2 for t > 0
+            e = (flint.arb(-abs(num)) / den).exp()
+            ball, half = (e, 1) if num < 0 else (1 - e / 2, 0)
+        lower, upper = ball.lower(), ball.upper()
+        if not (lower.is_finite() and upper.is_finite()):
+            return None
+        lo_m, lo_e = lower.man_exp()
+        hi_m, hi_e = upper.man_exp()
+        return lo_m, lo_e - half, hi_m, hi_e - half
+
     def below(self, u: _Uniform, j: int) -> bool:
         """Whether ``U < F(t_j)``, decided rigorously (drawing more bits of ``U`` while undecided)."""
         num = (2 * j + 1) * self.G - self.X  # t_j = num / (2**E scale), exact integer
         if num == 0:  # F(0) = 1/2 exactly for both symmetric laws
             return _dyadic_cmp(u.a + 1, -u.m, 1, -1) <= 0
-        flint = self.flint
         while True:
-            with flint.ctx.workprec(u.m + _GUARD):
-                t = flint.arb(flint.fmpq(num, 1 << self.E)) / flint.arb(self.scale)
-                if self.family == "gaussian":
-                    cdf = (-t / flint.arb(2).sqrt()).erfc() / 2
-                elif num < 0:
-                    cdf = t.exp() / 2
-                else:
-                    cdf = 1 - (-t).exp() / 2
-                lower, upper = cdf.lower(), cdf.upper()
-                finite = lower.is_finite() and upper.is_finite()
-                if finite:
-                    lo_m, lo_e = lower.man_exp()
-                    hi_m, hi_e = upper.man_exp()
-            if not finite:  # no enclosure at this precision: more bits, more precision
-                u.refine()
-                continue
-            if _dyadic_cmp(u.a + 1, -u.m, lo_m, lo_e) <= 0:  # U < (a+1) 2**-m <= F(t_j)
-                return True
-            if _dyadic_cmp(u.a, -u.m, hi_m, hi_e) >= 0:  # U >= a 2**-m >= F(t_j)
-                return False
-            u.refine()
+            box = self._enclosure(num, u.m + _GUARD)
+            if box is not None:
+                lo_m, lo_e, hi_m, hi_e = box
+                if _dyadic_cmp(u.a + 1, -u.m, lo_m, lo_e) <= 0:  # U < (a+1) 2**-m <= F(t_j)
+                    return True
+                if _dyadic_cmp(u.a, -u.m, hi_m, hi_e) >= 0:  # U >= a 2**-m >= F(t_j)
+                    return False
+            u.refine()  # undecided (or no finite ball): more bits of U, more precision
 
 
 def _search(kernel: _Kernel, u: _Uniform, guess: int) -> int:
@@ -385,6 +410,33 @@ def _guess_offsets(family: str, a: np.ndarray, scale: float) -> np.ndarray:
     return np.where(u < 0.5, scale * np.log(2 * u), -scale * np.log(2 - 2 * u))
 
 
+#: Half-width, in units of the scale, of the boundary table shared by many draws of one value.
+_TABLE_HALF_WIDTH = {"gaussian": 4.0, "laplace": 10.0}
+
+
+def _table(kernel: _Kernel, family: str, scale: float, g: float) -> tuple[int, np.ndarray, np.ndarray] | None:
+    """Integer bounds of the CDF boundaries near ``x`` at 64 bits: ``(j0, L, H)`` with
+    ``L[i] <= 2**64 F(t_{j0+i}) <= H[i]`` (from arb's balls, rounded outwards); None if any is
+    outside ``(0, 2**64)`` (then every draw takes the per-draw path)."""
+    half = int(math.ceil(_TABLE_HALF_WIDTH[family] * scale / g)) + 2
+    j0 = kernel.floor_x_over_g() - half
+    lows, highs = [], []
+    for j in range(j0, j0 + 2 * half + 1):
+        num = (2 * j + 1) * kernel.G - kernel.X
+        box = (1, -1, 1, -1) if num == 0 else kernel._enclosure(num, 2 * _CHUNK)
+        if box is None:
+            return None
+        lo_m, lo_e, hi_m, hi_e = box
+        sl, sh = lo_e + _CHUNK, hi_e + _CHUNK
+        low = lo_m << sl if sl >= 0 else lo_m >> -sl  # floor(2**64 lo)
+        high = hi_m << sh if sh >= 0 else -((-hi_m) >> -sh)  # ceil(2**64 hi)
+        if not (0 < low and high < 2**_CHUNK):
+            return None
+        lows.append(low)
+        highs.append(high)
+    return j0, np.array(lows, dtype=np.uint64), np.array(highs, dtype=np.uint64)
+
+
 def _sample(family: str, value: Any, scale: Any, grid: Any, rng: Any, insecure_seed: Any) -> Any:
     src = _source(rng, insecure_seed, stacklevel=3)
     x = _values(value)
@@ -394,15 +446,48 @@ def _sample(family: str, value: Any, scale: Any, grid: Any, rng: Any, insecure_s
     flat = x.ravel()
     n = flat.size
     a0 = np.frombuffer(src.take(8 * n), dtype=">u8").astype(np.uint64) if n else np.zeros(0, np.uint64)
-    z = _guess_offsets(family, a0, s)
+    k_out = [0] * n
+    decided = np.zeros(n, dtype=bool)
+    cache: dict = {}
+    prec0 = flint.ctx.prec
+    try:
+        # Many draws of one value share a table of the boundaries' 64-bit bounds.  A draw is decided
+        # there only if H[i-1] <= a < L[i], i.e. F(t_{j-1}) <= a 2**-64 <= U < (a+1) 2**-64 <= F(t_j)
+        # (K = j proved); every other draw takes the per-draw search with the same U.
+        uniq, inverse, counts = np.unique(flat, return_inverse=True, return_counts=True)
+        inverse = inverse.ravel()
+        boundaries = 2 * _TABLE_HALF_WIDTH[family] * s / g
+        for v, c in zip(uniq, counts, strict=True):
+            if c < max(_TABLE_MIN, boundaries / 2):
+                continue
+            kernel = _Kernel(flint, family, float(v), s, e_grid, cache)
+            table = _table(kernel, family, s, g)
+            if table is None:  # pragma: no cover - the table spans F in about [1e-5, 1 - 1e-5]
+                continue
+            j0, lows, highs = table
+            idx = np.flatnonzero(inverse == np.searchsorted(uniq, v))
+            a = a0[idx]
+            pos = np.searchsorted(lows, a, side="right")  # candidate: first i with a < L[i]
+            inside = (pos >= 1) & (pos < lows.size)
+            pc = np.clip(pos, 1, lows.size - 1)
+            ok = inside & (a < lows[pc]) & (highs[pc - 1] <= a)
+            for t, kk in zip(idx[ok].tolist(), (j0 + pc[ok]).tolist(), strict=True):
+                k_out[t] = kk
+            decided[idx[ok]] = True
+        # Every other draw: the exact search from a float guess.
+        rest = np.flatnonzero(~decided).tolist()
+        z = _guess_offsets(family, a0[rest], s)
+        for i, zi in zip(rest, z.tolist(), strict=True):
+            kernel = _Kernel(flint, family, float(flat[i]), s, e_grid, cache)
+            kx = kernel.floor_x_over_g()
+            frac = float(Fraction(kernel.X - kx * 2 * kernel.G, 2 * kernel.G))
+            step = zi / g
+            guess = kx + (int(round(frac + step)) if math.isfinite(step) else 0)
+            k_out[i] = _search(kernel, _Uniform(int(a0[i]), src), guess)
+    finally:
+        flint.ctx.prec = prec0
     out = np.empty(n)
-    for i in range(n):
-        kernel = _Kernel(flint, family, float(flat[i]), s, e_grid)
-        kx = kernel.floor_x_over_g()
-        frac = float(Fraction(kernel.X - kx * 2 * kernel.G, 2 * kernel.G))
-        step = float(z[i]) / g
-        guess = kx + (int(round(frac + step)) if math.isfinite(step) else 0)
-        k = _search(kernel, _Uniform(int(a0[i]), src), guess)
+    for i, k in enumerate(k_out):
         try:
             out[i] = math.ldexp(float(k), e_grid)  # k g, exact while |k| < 2**53; a function of k alone
         except OverflowError:

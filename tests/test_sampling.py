@@ -91,9 +91,45 @@ def chi2_pvalue(family: str, draws: np.ndarray, x: float, scale: float, g: float
         (-2.7, 3.1, 0.5),
     ],
 )
-def test_law_matches_exact_pmf(family, x, scale, g):
+@pytest.mark.parametrize("path", ["table", "per-draw"])
+def test_law_matches_exact_pmf(monkeypatch, family, x, scale, g, path):
+    if path == "per-draw":  # no shared boundary table: every draw searched on its own
+        monkeypatch.setattr(sampling, "_TABLE_MIN", 10**9)
     draws = SAMPLERS[family](np.full(20_000, x), scale=scale, grid=g, insecure_seed=11)
     assert chi2_pvalue(family, draws, x, scale, g) > 1e-3
+
+
+@pytest.mark.parametrize("family", ["gaussian", "laplace"])
+def test_table_and_per_draw_paths_agree(monkeypatch, family):
+    """The shared table decides a draw only where its bounds prove the same K as the search."""
+    x = np.repeat([0.1, -2.5, 1e6 + 0.3], [6000, 300, 9000])
+    fast = SAMPLERS[family](x, scale=0.5, insecure_seed=5)
+    monkeypatch.setattr(sampling, "_TABLE_MIN", 10**9)
+    assert np.array_equal(SAMPLERS[family](x, scale=0.5, insecure_seed=5), fast)
+
+
+@pytest.mark.parametrize("family", ["gaussian", "laplace"])
+def test_table_path_hands_boundary_draws_to_the_search(monkeypatch, family):
+    """Draw 0 of 6000 equal values has U agreeing with F(t_j) on 128 bits: the table cannot decide it,
+    the search reads past 128 bits and returns j or j + 1; the others are decided as before."""
+    mp.mp.prec = 400
+    n, x, scale = 6000, 0.1, 1.0
+    g = default_grid(scale)
+    j = round(x / g + 300)
+    B = edge(family, j, x, scale, g)
+    A = int(mp.floor(B * mp.mpf(2) ** 192))
+    others = np.random.default_rng(2).bytes(8 * (n - 1))
+    for plant_a, want in ((A - 1, j), (A + 1, j + 1)):
+        assert plant_a >> 64 == A >> 64
+        words = (plant_a >> 128).to_bytes(8, "big") + others + (plant_a & (2**128 - 1)).to_bytes(16, "big")
+        p = plant(monkeypatch, int.from_bytes(words, "big"), 8 * len(words))
+        y = SAMPLERS[family](np.full(n, x), scale=scale)
+        assert y[0] == want * g and p.served == len(words)
+        monkeypatch.setattr(sampling, "_TABLE_MIN", 10**9)
+        p = plant(monkeypatch, int.from_bytes(words, "big"), 8 * len(words))
+        assert np.array_equal(SAMPLERS[family](np.full(n, x), scale=scale), y)
+        monkeypatch.setattr(sampling, "_TABLE_MIN", 256)
+    mp.mp.dps = 50
 
 
 @pytest.mark.parametrize("family", ["gaussian", "laplace"])
