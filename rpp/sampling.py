@@ -176,18 +176,24 @@ def _check_seed(seed: Any) -> Any:
     return int(parts[0]) if not isinstance(seed, tuple) else tuple(int(p) for p in parts)
 
 
-def _source(rng: Any, insecure_seed: Any, stacklevel: int) -> Any:
-    """The bit source: OS entropy unless ``insecure_seed`` is given; refuses numpy Generators and int seeds."""
+def _source(rng: Any, insecure_seed: Any, stacklevel: int = 2, *, warn: bool = True) -> Any:
+    """The bit source: OS entropy unless ``insecure_seed`` is given; refuses numpy Generators and int seeds.
+
+    ``stacklevel`` is that of :func:`warnings.warn` called here (2: the caller of ``_source``).
+    Every release path of ``rpp`` checks its ``rng`` / ``insecure_seed`` here; ``warn=False`` only
+    validates (an object that records the flag and warns at each draw).
+    """
     if insecure_seed is not None:
         if rng is not None:
             raise ValueError("pass either rng (secure) or insecure_seed (reproducible, unsafe), not both")
         src = _SeededBits(_check_seed(insecure_seed))
-        warnings.warn(
-            "insecure_seed: UNSAFE: reproducible noise -- anyone who knows or guesses the seed can subtract "
-            "it; never use insecure_seed for a real release",
-            InsecureNoiseWarning,
-            stacklevel=stacklevel + 1,
-        )
+        if warn:
+            warnings.warn(
+                "insecure_seed: UNSAFE: reproducible noise -- anyone who knows or guesses the seed can subtract "
+                "it; never use insecure_seed for a real release",
+                InsecureNoiseWarning,
+                stacklevel=stacklevel,
+            )
         return src
     if rng is None:
         return _OSBits()
@@ -437,8 +443,14 @@ def _table(kernel: _Kernel, family: str, scale: float, g: float) -> tuple[int, n
     return j0, np.array(lows, dtype=np.uint64), np.array(highs, dtype=np.uint64)
 
 
-def _sample(family: str, value: Any, scale: Any, grid: Any, rng: Any, insecure_seed: Any) -> Any:
-    src = _source(rng, insecure_seed, stacklevel=3)
+def _sample(family: str, value: Any, scale: Any, grid: Any, rng: Any, insecure_seed: Any, stacklevel: int = 2) -> Any:
+    """The release of :func:`secure_gaussian` (``family="gaussian"``) or :func:`secure_laplace`.
+
+    ``stacklevel`` locates the code to blame for :class:`InsecureNoiseWarning`, as in
+    :func:`warnings.warn` called here (2: the caller of ``_sample``); the noise objects and the
+    budget of ``rpp`` call it directly.
+    """
+    src = _source(rng, insecure_seed, stacklevel=stacklevel + 1)
     x = _values(value)
     s = _scale(scale)
     g, e_grid = _grid(grid, s)
@@ -546,7 +558,7 @@ def secure_gaussian(
     ...
     ValueError: rng must be None (the operating system's entropy) or a random.SystemRandom, got a int: ...
     """
-    return _sample("gaussian", value, scale, grid, rng, insecure_seed)
+    return _sample("gaussian", value, scale, grid, rng, insecure_seed, stacklevel=3)
 
 
 def secure_laplace(
@@ -568,4 +580,4 @@ def secure_laplace(
     >>> a == b, (a / 2.0**-10).is_integer()
     (True, True)
     """
-    return _sample("laplace", value, scale, grid, rng, insecure_seed)
+    return _sample("laplace", value, scale, grid, rng, insecure_seed, stacklevel=3)

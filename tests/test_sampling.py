@@ -440,3 +440,10 @@ def test_float_guess_only_chooses_the_start(monkeypatch, family):
     for shift in (lambda z: z + 1e4 * 0.7, lambda z: -z, lambda z: z * np.nan):
         monkeypatch.setattr(sampling, "_guess_offsets", lambda fam, a, s, f=shift: f(real(fam, a, s)))
         assert np.array_equal(SAMPLERS[family](x, scale=0.7, insecure_seed=21), ref)
+
+
+def test_insecure_warning_points_at_the_caller():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        secure_laplace(0.0, scale=1.0, insecure_seed=1)
+    assert [w.filename for w in caught] == [__file__]
