@@ -63,7 +63,7 @@ correction the mean squared error is about :math:`\mathrm{Var}\,N + g^2/12` (an 
 relative :math:`\approx 8\cdot 10^{-8}` for the Gaussian at the default grid).
 
 **Randomness.**  ``rng=None`` (the default) reads the operating system's CSPRNG through
-:func:`os.urandom`; a :class:`random.SystemRandom` may be passed explicitly.  A numpy
+``os.urandom``; a ``random.SystemRandom`` may be passed explicitly.  A numpy
 ``Generator`` or an integer seed is refused (ValueError): reproducible noise can be removed by
 anyone who learns the seed.  A reproducible stream exists only through the keyword
 ``insecure_seed=`` (numpy PCG64 bits through the same exact algorithm); it issues an
@@ -73,7 +73,7 @@ anyone who learns the seed.  A reproducible stream exists only through the keywo
 **Limits.**  The guarantee is for the float ``x`` as passed (the query as computed).  The
 running time and the number of random bits depend on ``U`` and ``x`` (about two comparisons
 per draw; more near a boundary): this module does not defend against timing side channels.
-The security of :func:`os.urandom` is computational, as for every practical sampler.
+The security of ``os.urandom`` is computational, as for every practical sampler.
 
 **Alternative not taken.**  A discrete Gaussian on :math:`g\mathbb Z` (Canonne, Kamath & Steinke
 2020) is sampled exactly with rational arithmetic but is a *different* mechanism: its RPP
@@ -130,7 +130,7 @@ class InsecureNoiseWarning(UserWarning):
 
 
 class _OSBits:
-    """The operating system's CSPRNG (:func:`os.urandom`, looked up at every call)."""
+    """The operating system's CSPRNG (``os.urandom``, looked up at every call)."""
 
     unsafe = False
 
@@ -139,7 +139,7 @@ class _OSBits:
 
 
 class _SystemRandomBits:
-    """A caller-supplied :class:`random.SystemRandom` (also OS entropy)."""
+    """A caller-supplied ``random.SystemRandom`` (also OS entropy)."""
 
     unsafe = False
 
@@ -179,7 +179,7 @@ def _check_seed(seed: Any) -> Any:
 def _source(rng: Any, insecure_seed: Any, stacklevel: int = 2, *, warn: bool = True) -> Any:
     """The bit source: OS entropy unless ``insecure_seed`` is given; refuses numpy Generators and int seeds.
 
-    ``stacklevel`` is that of :func:`warnings.warn` called here (2: the caller of ``_source``).
+    ``stacklevel`` is that of ``warnings.warn`` called here (2: the caller of ``_source``).
     Every release path of ``rpp`` checks its ``rng`` / ``insecure_seed`` here; ``warn=False`` only
     validates (an object that records the flag and warns at each draw).
     """
@@ -447,7 +447,7 @@ def _sample(family: str, value: Any, scale: Any, grid: Any, rng: Any, insecure_s
     """The release of :func:`secure_gaussian` (``family="gaussian"``) or :func:`secure_laplace`.
 
     ``stacklevel`` locates the code to blame for :class:`InsecureNoiseWarning`, as in
-    :func:`warnings.warn` called here (2: the caller of ``_sample``); the noise objects and the
+    ``warnings.warn`` called here (2: the caller of ``_sample``); the noise objects and the
     budget of ``rpp`` call it directly.
     """
     src = _source(rng, insecure_seed, stacklevel=stacklevel + 1)
@@ -529,7 +529,7 @@ def secure_gaussian(
         Output grid :math:`g`, a power of two in ``[scale / 2**60, scale]``; default
         :func:`default_grid` (largest power of two ``<= scale / 1024``).
     rng : None or random.SystemRandom
-        ``None``: the operating system's entropy (:func:`os.urandom`).  A numpy Generator or an
+        ``None``: the operating system's entropy (``os.urandom``).  A numpy Generator or an
         int is refused (ValueError).
     insecure_seed : int or tuple of int, optional
         Reproducible, **unsafe** noise (teaching, tests): numpy PCG64 bits through the same

@@ -243,8 +243,8 @@ class ReleaseBudget:
     insecure_seed : int or tuple of int, optional
         Reproducible, **unsafe** noise for teaching and tests (release ``t`` draws from the
         stream ``(insecure_seed, t)``); every release warns
-        :class:`rpp.sampling.InsecureNoiseWarning`, and :attr:`reproducible_noise`,
-        :meth:`report` and the repr say ``UNSAFE: reproducible noise``.  Never for a real release.
+        :class:`rpp.sampling.InsecureNoiseWarning`, and ``reproducible_noise``,
+        ``report()`` and the repr say ``UNSAFE: reproducible noise``.  Never for a real release.
 
     Raises
     ------
@@ -447,9 +447,9 @@ class ReleaseBudget:
             "epsilon": self.epsilon,
             "noise": "gaussian",
             "noise source": (
-                "UNSAFE: reproducible noise (insecure_seed): not a real release"
+                "UNSAFE: reproducible noise (insecure_seed)"
                 if self.reproducible_noise
-                else "operating system entropy (exact samples of the rounded Gaussian mechanism)"
+                else "operating system entropy (exact, rounded)"
             ),
             "pairs": len(self._pairs),
             "releases": len(self._scales),
