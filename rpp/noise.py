@@ -9,8 +9,9 @@ r"""Additive noise families :math:`M(x) = x + Z`, as objects.
   variance :math:`2b^2`; its divergence is :func:`rpp.divergence.laplace_renyi_divergence_bound`.
 
 Each noise object has ``scale``, ``variance``, ``divergence(p, q, alpha) -> (value, error)``
-(``value + error`` is an upper bound) and ``release(x, rng=...)``.  The divergence kernels
-live in :mod:`rpp.divergence`.
+(``value + error`` is an upper bound) and ``release(x)``, which draws exact samples of the
+mechanism rounded to a fine grid from the operating system's entropy (:mod:`rpp.sampling`).
+The divergence kernels live in :mod:`rpp.divergence`.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._lib import validation as v
+from .sampling import _sample, _source
 from .divergence.gaussian_noise import (
     certified_gaussian_divergence,
     renyi_divergence_bound,
@@ -34,8 +36,8 @@ __all__ = ["AdditiveNoise", "GaussianNoise", "LaplaceNoise"]
 class AdditiveNoise:
     r"""Base of :class:`~rpp.noise.GaussianNoise` and :class:`~rpp.noise.LaplaceNoise`.
 
-    A subclass sets :attr:`name`, and defines ``variance_of(scale)``, ``divergence(p, q, alpha)``
-    and ``_draw(rng, shape)`` (a sample of the noise).
+    A subclass sets :attr:`name` (``"gaussian"`` or ``"laplace"``: the family that
+    :meth:`release` samples), and defines ``variance_of(scale)`` and ``divergence(p, q, alpha)``.
 
     **Range of the order.**  Every noise object's ``divergence`` takes a single order
     :math:`1 < \alpha < \infty` (the range of the RPP definition, Yang et al. 2026, Def. II.1)
@@ -59,8 +61,9 @@ class AdditiveNoise:
     >>> nz = GaussianNoise(2.0)  # a subclass
     >>> isinstance(nz, AdditiveNoise), nz.variance
     (True, 4.0)
-    >>> nz.release(1.0, rng=0) != 1.0
-    True
+    >>> y = nz.release(1.0)  # OS entropy; on the grid 2**-9 = largest power of two <= 2 / 1024
+    >>> y != 1.0, (y / 2.0**-9).is_integer()
+    (True, True)
     """
 
     #: Name of the family in :func:`rpp.calibrate` (``noise=...``).
@@ -76,9 +79,6 @@ class AdditiveNoise:
     def variance_of(scale: ArrayLike) -> Any:  # pragma: no cover - defined by every subclass
         raise NotImplementedError
 
-    def _draw(self, rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:  # pragma: no cover
-        raise NotImplementedError
-
     @staticmethod
     def order(alpha: Any) -> float:
         """The order ``alpha`` of :meth:`divergence` as a float; a ValueError unless ``1 < alpha < inf``."""
@@ -89,11 +89,41 @@ class AdditiveNoise:
         """Noise variance at :attr:`scale`."""
         return float(self.variance_of(self.scale))
 
-    def release(self, x: ArrayLike, rng: Any = None) -> Any:
-        """Return ``x + Z`` elementwise; ``rng`` is ``None``, an int seed or a Generator."""
+    def release(self, x: ArrayLike, rng: Any = None, *, insecure_seed: Any = None, grid: float | None = None) -> Any:
+        r"""Release ``x + Z`` elementwise, rounded to a grid, sampled exactly from the OS's entropy.
+
+        Returns :math:`g\,\mathrm{round}((x + Z)/g)` with :math:`K = \mathrm{round}(\cdot)` drawn
+        exactly from its law (:func:`rpp.sampling.secure_gaussian`,
+        :func:`rpp.sampling.secure_laplace`): a post-processing of ``x + Z``, so every RPP guarantee
+        calibrated for this noise holds unchanged (data-processing inequality), and no
+        floating-point artefact of the sampler depends on ``x`` (Mironov 2012).  At ``scale = 0``
+        the value itself is returned.
+
+        Parameters
+        ----------
+        x : float or array_like
+            The query value(s), finite.
+        rng : None or random.SystemRandom
+            ``None``: the operating system's entropy.  An int seed or a numpy Generator is
+            refused (ValueError): reproducible noise can be subtracted by whoever learns the seed.
+        insecure_seed : int or tuple of int, optional
+            Reproducible, **unsafe** noise for teaching and tests (keyword only); warns
+            :class:`rpp.sampling.InsecureNoiseWarning`.  Never for a real release.
+        grid : float, optional
+            Output grid, a power of two in ``[scale / 2**60, scale]``; default the largest
+            power of two ``<= scale / 1024`` (:func:`rpp.sampling.default_grid`).  It must not
+            depend on the data.
+
+        Returns
+        -------
+        float or ndarray
+            The released value(s), multiples of the grid.
+        """
         x = v.finite("x", x)
-        out = x + self._draw(v.rng_from(rng), x.shape)
-        return out if out.ndim else float(out)
+        if self.scale == 0:  # no noise: the value itself (the seed is still checked)
+            _source(rng, insecure_seed, stacklevel=3)
+            return x if x.ndim else float(x)
+        return _sample(self.name, x, self.scale, grid, rng, insecure_seed, stacklevel=3)
 
 
 class GaussianNoise(AdditiveNoise):
@@ -117,7 +147,7 @@ class GaussianNoise(AdditiveNoise):
     >>> value, error = noise.divergence(Gaussian(0, 1), Gaussian(1, 1), alpha=2.0)  # alpha Delta / (2 (1 + 4))
     >>> value, bool(0 <= error < 1e-15)
     (0.2, True)
-    >>> noise.release(0.0, rng=1) == GaussianNoise(2.0).release(0.0, rng=1)
+    >>> (noise.release(0.0) / 2.0**-9).is_integer()  # exact, on the grid, from OS entropy
     True
     """
 
@@ -150,9 +180,6 @@ class GaussianNoise(AdditiveNoise):
         if isinstance(p, Gaussian) and isinstance(q, Gaussian):
             return certified_gaussian_divergence(p.mean, p.var, q.mean, q.var, alpha, z)
         return renyi_divergence_bound(p, q, alpha, z)
-
-    def _draw(self, rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
-        return rng.normal(0.0, self.scale, size=shape)
 
 
 class LaplaceNoise(AdditiveNoise):
@@ -194,6 +221,3 @@ class LaplaceNoise(AdditiveNoise):
         object, ``AdditiveNoise.order``); anything else is a ValueError naming ``alpha``.
         """
         return laplace_renyi_divergence_bound(p, q, self.order(alpha), self.scale)
-
-    def _draw(self, rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
-        return rng.laplace(0.0, self.scale, size=shape)

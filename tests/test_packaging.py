@@ -33,7 +33,7 @@ DISTRIBUTION = {
     "numpy": "numpy", "scipy": "scipy", "pandas": "pandas", "sklearn": "scikit-learn",
     "matplotlib": "matplotlib", "sympy": "sympy", "tqdm": "tqdm", "ot": "POT",
     "mpl_toolkits": "matplotlib", "IPython": "ipykernel", "joblib": "joblib",
-    "mpmath": "mpmath", "dp_accounting": "dp-accounting",
+    "mpmath": "mpmath", "dp_accounting": "dp-accounting", "flint": "python-flint",
 }
 
 

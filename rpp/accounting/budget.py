@@ -33,7 +33,7 @@ from .._lib import validation as v
 from ..calibration.result import Calibration
 from ..calibration.search import pair_divergence
 from ..priors import check_prior
-from ..noise import GaussianNoise
+from ..sampling import _sample, _source
 from .releases import calibrate_releases, combined_scale
 
 __all__ = ["calibrate_all_pairs", "ReleaseBudget"]
@@ -190,10 +190,11 @@ class ReleaseBudget:
     r"""Budget for repeated releases of **one** query with fresh Gaussian noise; refuses overspending.
 
     The budget holds the (α, ε) target, the priors (a model or a finite class, as in
-    :func:`calibrate_all_pairs`) and its own random generator.  :meth:`release` adds
-    :math:`N(0, \theta^2)` noise drawn from that generator to the query value (through
-    :class:`rpp.noise.GaussianNoise`) *only if* the releases made so far plus this one still
-    meet the budget:
+    :func:`calibrate_all_pairs`) and its own source of noise.  :meth:`release` adds
+    :math:`N(0, \theta^2)` noise to the query value -- exact samples of the Gaussian mechanism
+    rounded to a fine grid, from the operating system's entropy (:func:`rpp.sampling.secure_gaussian`,
+    a post-processing of the Gaussian mechanism, so the accounting below holds unchanged) --
+    *only if* the releases made so far plus this one still meet the budget:
 
     .. math::
 
@@ -212,8 +213,8 @@ class ReleaseBudget:
     **What it composes.**  Releases of the *same* value :math:`f(X)` -- one query on
     unchanged data -- with independent noise at scales fixed in advance (not chosen from
     earlier outputs).  It checks the first two: every release must pass the same value
-    (else ValueError naming ``value``), and the noise comes from the budget's own generator,
-    never a seed passed per call (the same seed twice with different scales would reveal
+    (else ValueError naming ``value``, without the value), and the noise comes from the
+    budget's own source, never a seed passed per call (the same seed twice with different scales would reveal
     :math:`f(X)` exactly).  It does **not** compose releases of different queries, of
     changed data, or with Laplace noise: for Pufferfish privacy there is no general
     composition theorem (Bai et al. 2026); open another budget and account for the
@@ -235,18 +236,27 @@ class ReleaseBudget:
         Gaussian calibration method of :meth:`min_scale` and :meth:`max_releases`
         (``"exact"``: they are then tight); a method that does not meet the budget (the
         published ``"bisection"``) is refused with a ValueError.
-    rng : None, int or numpy.random.Generator
-        Source of all the noise of this budget.
+    rng : None or random.SystemRandom
+        Source of all the noise of this budget: ``None``, the operating system's entropy.  An int
+        seed or a numpy Generator is refused (ValueError): reproducible noise can be subtracted
+        by whoever learns the seed.
+    insecure_seed : int or tuple of int, optional
+        Reproducible, **unsafe** noise for teaching and tests (release ``t`` draws from the
+        stream ``(insecure_seed, t)``); every release warns
+        :class:`rpp.sampling.InsecureNoiseWarning`, and ``reproducible_noise``,
+        ``report()`` and the repr say ``UNSAFE: reproducible noise``.  Never for a real release.
 
     Raises
     ------
     TypeError, ValueError
-        As :func:`calibrate_all_pairs` for bad arguments; ``rng`` of the wrong type is a TypeError.
+        As :func:`calibrate_all_pairs` for bad arguments; ``rng`` of the wrong type is a TypeError,
+        an int or a numpy Generator a ValueError (use ``insecure_seed``), both ``rng`` and
+        ``insecure_seed`` a ValueError.
 
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> budget = ReleaseBudget({"a": Gaussian(0, 1), "b": Gaussian(2, 1)}, alpha=3, epsilon=0.5, rng=1)
+    >>> budget = ReleaseBudget({"a": Gaussian(0, 1), "b": Gaussian(2, 1)}, alpha=3, epsilon=0.5)
     >>> round(budget.min_scale() ** 2, 9)  # one release: theta^2 = 11
     11.0
     >>> budget.max_releases(np.sqrt(22.0))  # two releases at theta^2 = 22 are worth one at 11
@@ -269,13 +279,18 @@ class ReleaseBudget:
         directed: bool = False,
         method: str = "exact",
         rng: Any = None,
+        insecure_seed: Any = None,
     ) -> None:
         self._members = _members(priors)
         self.directed = v.flag("directed", directed)
         self.alpha = float(v.alpha_order(alpha))
         self.epsilon = float(v.epsilon_budget(epsilon))
         self._pairs = _pair_list(self._members, pairs, self.directed)
-        self._rng = v.rng_from(rng)
+        _source(rng, insecure_seed, warn=False)  # refuses int seeds and numpy Generators
+        self._rng = rng
+        self._insecure_seed = insecure_seed
+        #: True if the noise is reproducible (``insecure_seed``): UNSAFE, not a real release.
+        self.reproducible_noise = insecure_seed is not None
         one, _ = calibrate_all_pairs(
             priors, alpha=self.alpha, epsilon=self.epsilon, method=method, pairs=pairs, directed=directed
         )
@@ -288,9 +303,10 @@ class ReleaseBudget:
         self._value: float | None = None
 
     def __repr__(self) -> str:
+        unsafe = ", UNSAFE: reproducible noise" if self.reproducible_noise else ""
         return (
             f"ReleaseBudget(alpha={self.alpha!r}, epsilon={self.epsilon!r}, releases={len(self._scales)}, "
-            f"spent={self.spent:.6g})"
+            f"spent={self.spent:.6g}{unsafe})"
         )
 
     @property
@@ -371,7 +387,10 @@ class ReleaseBudget:
         return n
 
     def release(self, value: float, *, scale: float) -> float:
-        r"""Release ``value + Z``, :math:`Z \sim N(0, \text{scale}^2)` from the budget's generator.
+        r"""Release ``value + Z``, :math:`Z \sim N(0, \text{scale}^2)`, from the budget's source of noise.
+
+        The noise is :func:`rpp.sampling.secure_gaussian`'s: the Gaussian mechanism rounded to
+        the grid :func:`rpp.sampling.default_grid` of ``scale``, sampled exactly.
 
         Parameters
         ----------
@@ -390,14 +409,15 @@ class ReleaseBudget:
         ValueError
             If ``value`` differs from the first release's or is not finite, ``scale`` is not
             positive and finite, or the release would exceed the budget (nothing is recorded).
+            No message contains ``value``.
         """
         x = v.finite("value", value)
         if x.ndim:
             raise ValueError(f"value must be a scalar query value, got shape {x.shape}")
         scale = float(v.positive("scale", scale))
         if self._value is not None and float(x) != self._value:
-            raise ValueError(
-                f"value={float(x)!r} differs from the first release's: a ReleaseBudget composes "
+            raise ValueError(  # never the value itself: it is confidential (and would reach logs)
+                "value differs from the first release's: a ReleaseBudget composes "
                 "releases of one query on unchanged data only; open a new budget for another query"
             )
         after = self._certified(self._used() + 1.0 / scale**2)
@@ -408,17 +428,29 @@ class ReleaseBudget:
                 f"scale={scale!r}: {len(self._scales) + 1} releases would reach D_alpha = {after:.4g} "
                 f"> epsilon = {self.epsilon:g} (certified); {hint}"
             )
-        out = GaussianNoise(scale).release(float(x), rng=self._rng)
+        seed = self._insecure_seed
+        if seed is not None:  # release t draws from the stream (seed, t): reproducible, fresh each time
+            seed = (*(seed if isinstance(seed, tuple) else (seed,)), len(self._scales))
+        out = _sample("gaussian", float(x), scale, None, self._rng, seed, stacklevel=3)
         self._value = float(x)
         self._scales.append(scale)
         return float(out)
 
     def report(self) -> dict[str, Any]:
-        """A summary: (α, ε), releases, their scales, the combined scale, spent and what is left."""
+        """A summary: (α, ε), the noise and its source, releases, their scales, the combined scale, spent and what is left.
+
+        ``"noise source"`` is ``"operating system entropy ..."`` or, with ``insecure_seed``,
+        ``"UNSAFE: reproducible noise ..."``.
+        """
         return {
             "alpha": self.alpha,
             "epsilon": self.epsilon,
             "noise": "gaussian",
+            "noise source": (
+                "UNSAFE: reproducible noise (insecure_seed)"
+                if self.reproducible_noise
+                else "operating system entropy (exact, rounded)"
+            ),
             "pairs": len(self._pairs),
             "releases": len(self._scales),
             "scales": self.scales,

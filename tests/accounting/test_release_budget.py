@@ -13,6 +13,7 @@ import pytest
 import rpp
 from rpp.accounting.budget import ReleaseBudget, calibrate_all_pairs
 from rpp.accounting.releases import releases_divergence
+from rpp.sampling import InsecureNoiseWarning, secure_gaussian
 
 PRIORS = {
     "a": rpp.Gaussian(0.4, 0.004),
@@ -110,7 +111,7 @@ def test_all_pairs_validation():
 @pytest.mark.parametrize("k", [1, 4, 7])
 def test_budget_accepts_exactly_k_calibrated_releases(k):
     cal, _ = calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0, k=k)
-    budget = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0, rng=5)
+    budget = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0)
     assert budget.max_releases(cal.scale) == k
     out = [budget.release(1.25, scale=cal.scale) for _ in range(k)]
     assert len(set(out)) == k  # fresh noise each time
@@ -127,7 +128,7 @@ def test_budget_accepts_exactly_k_calibrated_releases(k):
 
 
 def test_budget_min_scale_is_tight_and_composes_unequal_scales():
-    budget = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0, rng=0)
+    budget = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0)
     one, _ = calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0)
     assert budget.min_scale() == pytest.approx(one.scale, rel=1e-9)
     budget.release(0.0, scale=2.0 * one.scale)  # a quarter of the precision
@@ -144,7 +145,7 @@ def test_budget_min_scale_is_tight_and_composes_unequal_scales():
 
 
 def test_budget_mixed_priors_and_class():
-    budget = ReleaseBudget([MIXED, {**MIXED, 2: rpp.Gaussian(0.9, 0.2)}], alpha=2.0, epsilon=0.5, rng=1)
+    budget = ReleaseBudget([MIXED, {**MIXED, 2: rpp.Gaussian(0.9, 0.2)}], alpha=2.0, epsilon=0.5)
     n = budget.max_releases(3 * budget.scale_one)
     assert n == 9  # precision budget: 9 releases at 3 theta_1 are worth one at theta_1
     for _ in range(n):
@@ -155,7 +156,7 @@ def test_budget_mixed_priors_and_class():
 
 
 def test_budget_semantics_are_enforced():
-    budget = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0, rng=2)
+    budget = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0)
     big = 10 * budget.scale_one
     budget.release(1.0, scale=big)
     with pytest.raises(ValueError, match="value"):
@@ -173,14 +174,16 @@ def test_budget_semantics_are_enforced():
         ReleaseBudget(PRIORS, alpha=1.0, epsilon=1.0)
     with pytest.warns(rpp.PrivacyWarning), pytest.raises(ValueError, match="method"):
         ReleaseBudget({"a": rpp.Gaussian(0, 0.25), "b": rpp.Gaussian(0, 16)}, alpha=3, epsilon=0.5, method="bisection")
-    # the same seed gives the same noise; the noise has the released scale
-    a = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1e6, rng=7)
-    b = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1e6, rng=7)
-    ya = np.array([a.release(0.0, scale=50.0) for _ in range(200)])
-    yb = np.array([b.release(0.0, scale=50.0) for _ in range(200)])
-    assert np.array_equal(ya, yb)
-    ref = np.random.default_rng(7).normal(0.0, 50.0, size=200)
-    assert np.allclose(ya, ref, rtol=0, atol=1e-12)
+    # an int seed is refused; the same insecure_seed gives the same noise, the sampler's at the released scale
+    with pytest.raises(ValueError, match="insecure_seed"):
+        ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0, rng=7)
+    with pytest.warns(InsecureNoiseWarning):
+        a = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1e6, insecure_seed=7)
+        b = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1e6, insecure_seed=7)
+        ya = np.array([a.release(0.0, scale=50.0) for _ in range(200)])
+        yb = np.array([b.release(0.0, scale=50.0) for _ in range(200)])
+        ref = [secure_gaussian(0.0, scale=50.0, insecure_seed=(7, t)) for t in range(200)]
+    assert np.array_equal(ya, yb) and np.array_equal(ya, ref)
     report = a.report()
     assert report["releases"] == 200 and report["pairs"] == 3
     assert report["combined scale"] == pytest.approx(50.0 / np.sqrt(200), rel=1e-12)

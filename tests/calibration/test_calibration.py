@@ -12,6 +12,7 @@ from scipy import integrate
 import rpp
 from rpp.rules import log_psi_terms as _log_psi_terms
 from rpp.priors import components
+from rpp.sampling import InsecureNoiseWarning
 
 RTOL = 1e-9
 
@@ -350,9 +351,10 @@ def test_no_overflow_warnings_large_alpha_small_epsilon():
 
 def test_gaussian_noise_release():
     mech = rpp.GaussianNoise(2.0)
-    out = mech.release(np.zeros(100_000), rng=3)
+    with pytest.warns(InsecureNoiseWarning):  # reproducible noise is flagged
+        out = mech.release(np.zeros(100_000), insecure_seed=3)
+        assert np.array_equal(out, rpp.GaussianNoise(2.0).release(np.zeros(100_000), insecure_seed=3))
     assert np.std(out) == pytest.approx(2.0, rel=0.02)
-    assert np.array_equal(out, rpp.GaussianNoise(2.0).release(np.zeros(100_000), rng=3))
     with pytest.raises(ValueError, match="scale"):
         rpp.GaussianNoise(-1)
 
