@@ -296,6 +296,11 @@ class ReleaseBudget:
         )
         if not one.guaranteed:
             raise ValueError(f"method {method!r} does not meet (alpha, epsilon) for these priors; use method='exact'")
+        if not one.scale > 0:  # the budget would be an infinite precision: nothing to account
+            raise ValueError(
+                "epsilon: these priors meet (alpha, epsilon) without any noise, so a budget of releases "
+                "has nothing to spend; lower epsilon (a budget needs epsilon below the noise-free divergence)"
+            )
         #: Scale of a single release that spends the whole budget (calibrated with ``method``).
         self.scale_one = float(one.scale)
         self.method = method

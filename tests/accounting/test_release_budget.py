@@ -187,3 +187,15 @@ def test_budget_semantics_are_enforced():
     report = a.report()
     assert report["releases"] == 200 and report["pairs"] == 3
     assert report["combined scale"] == pytest.approx(50.0 / np.sqrt(200), rel=1e-12)
+
+
+def test_a_budget_that_needs_no_noise_is_refused_by_name():
+    # Gaussian(0, 1) against Gaussian(2, 1) at alpha = 3: the noise-free divergence is
+    # alpha * 2**2 / 2 = 6 < 1e6, so the calibrated single-release scale is 0 and the budget's
+    # total precision would be infinite (min_scale and report divided by zero before).
+    import pytest
+
+    import rpp
+
+    with pytest.raises(ValueError, match="epsilon"):
+        rpp.ReleaseBudget({"a": rpp.Gaussian(0.0, 1.0), "b": rpp.Gaussian(2.0, 1.0)}, alpha=3, epsilon=1e6)
