@@ -42,7 +42,7 @@ class FittedGaussianMixture(GaussianMixture):
         Weights of the selected mixture (see :class:`~rpp.GaussianMixture`).
     means : array_like
         Its means.
-    variances : array_like
+    vars : array_like
         Its variances.
     criterion : str
         The criterion used, ``"bic"`` or ``"aic"``.
@@ -69,7 +69,7 @@ class FittedGaussianMixture(GaussianMixture):
 
     Examples
     --------
-    >>> g = FittedGaussianMixture([1.0], [0.0], [1.0], criterion="bic", ks=np.array([1]),
+    >>> g = FittedGaussianMixture(weights=[1.0], means=[0.0], vars=[1.0], criterion="bic", ks=np.array([1]),
     ...                           scores=np.array([3.2]), bic=np.array([3.2]))
     >>> g.criterion_, g.ks_, g.mean
     ('bic', array([1]), 0.0)
@@ -77,23 +77,31 @@ class FittedGaussianMixture(GaussianMixture):
 
     def __init__(
         self,
+        *,
         weights: ArrayLike,
         means: ArrayLike,
-        variances: ArrayLike,
-        *,
+        vars: ArrayLike,
         criterion: str,
         ks: np.ndarray,
         scores: np.ndarray,
         bic: np.ndarray,
         reg_covar: float | None = None,
     ) -> None:
-        super().__init__(weights, means, variances)
+        super().__init__(weights=weights, means=means, vars=vars)
         floor = -np.inf if reg_covar is None else 2 * float(reg_covar)
-        self.at_floor_: np.ndarray = self.variances < floor
-        self.criterion_: str = criterion
-        self.ks_: np.ndarray = np.asarray(ks)
-        self.scores_: np.ndarray = np.asarray(scores, dtype=float)
-        self.bic_: np.ndarray = np.asarray(bic, dtype=float)
+        self._set(
+            at_floor_=self.vars < floor,
+            criterion_=criterion,
+            ks_=np.asarray(ks),
+            scores_=np.asarray(scores, dtype=float),
+            bic_=np.asarray(bic, dtype=float),
+        )
+
+    at_floor_: np.ndarray
+    criterion_: str
+    ks_: np.ndarray
+    scores_: np.ndarray
+    bic_: np.ndarray
 
 
 def _prepare(samples, max_components):
@@ -107,13 +115,14 @@ def _prepare(samples, max_components):
     return x, k_max
 
 
-def _seed(random_state):
+def _seed(rng):
     """scikit-learn's ``random_state`` from None, an int seed or a numpy Generator (one draw from it)."""
+    random_state = rng
     if isinstance(random_state, np.random.Generator):
         return int(random_state.integers(0, 2**32 - 1))
     if random_state is None:
         return None
-    v.rng_from(random_state, name="random_state")  # the same rules as every rng argument
+    v.rng_from(random_state, name="rng")  # the same rules as every rng argument
     return int(random_state)
 
 
@@ -137,7 +146,12 @@ def _fit_one(x, k, random_state, reg_covar, n_init):
 
 
 def bic_curve(
-    samples: ArrayLike, max_components: int = 10, random_state: int = 0, reg_covar: float = 1e-6, n_init: int = 1
+    samples: ArrayLike,
+    *,
+    max_components: int = 10,
+    rng: np.random.Generator | int | None = 0,
+    reg_covar: float = 1e-6,
+    n_init: int = 1,
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""BIC of the EM fit for ``K = 1 .. K_max`` (``K_max`` capped as in :func:`fit_gmm`).
 
@@ -152,8 +166,8 @@ def bic_curve(
         At least two finite, not all equal values.
     max_components : int
         :math:`K_{\max}`.
-    random_state : None, int or numpy.random.Generator
-        Seed of scikit-learn's EM (a Generator gives one seed drawn from it).
+    rng : None, int or numpy.random.Generator
+        Seed of scikit-learn's EM (its ``random_state``; a Generator gives one seed drawn from it).
     reg_covar : float
         Variance floor.
     n_init : int
@@ -171,7 +185,7 @@ def bic_curve(
     array([1, 2, 3])
     """
     x, k_max = _prepare(samples, max_components)
-    random_state = _seed(random_state)
+    random_state = _seed(rng)
     reg_covar = float(v.positive("reg_covar", reg_covar))
     n_init = v.integer("n_init", n_init, 1)
     ks = np.arange(1, k_max + 1)
@@ -181,9 +195,10 @@ def bic_curve(
 
 def fit_gmm(
     samples: ArrayLike,
+    *,
     max_components: int = 10,
     criterion: str = "bic",
-    random_state: int = 0,
+    rng: np.random.Generator | int | None = 0,
     reg_covar: float = 1e-6,
     n_init: int = 1,
 ) -> FittedGaussianMixture:
@@ -198,9 +213,9 @@ def fit_gmm(
         of distinct values (Yang et al. 2026, Sec. IV-A).
     criterion : {"bic", "aic"}
         Model-selection criterion (the paper uses BIC).
-    random_state : None, int or numpy.random.Generator
-        Seed of scikit-learn's EM initialisation (results are reproducible; a Generator gives
-        one seed drawn from it).
+    rng : None, int or numpy.random.Generator
+        Seed of scikit-learn's EM initialisation, its ``random_state`` (results are reproducible;
+        a Generator gives one seed drawn from it).
     reg_covar : float
         Added to every component variance by scikit-learn (its default 1e-6).
         On integer-valued data EM may place a component on a single value; the
@@ -225,7 +240,7 @@ def fit_gmm(
     -----
     VarianceFloorWarning
         When a selected component's variance is below ``2 * reg_covar`` (``at_floor_``): EM put
-        it on a single value (e.g. ``fit_gmm(x, 5)`` on two points, or integer data).  A warning
+        it on a single value (e.g. ``fit_gmm(x, max_components=5)`` on two points, or integer data).  A warning
         rather than an error because the floor is a legitimate, documented outcome on discrete
         data (the mixture chapter shows it); it must not be silent.
 
@@ -241,7 +256,7 @@ def fit_gmm(
         raise ValueError(f"criterion must be 'bic' or 'aic', got {criterion!r}")
     reg_covar = float(v.positive("reg_covar", reg_covar))
     x, k_max = _prepare(samples, max_components)
-    random_state = _seed(random_state)
+    random_state = _seed(rng)
     n_init = v.integer("n_init", n_init, 1)
     ks = np.arange(1, k_max + 1)
     models = [_fit_one(x, k, random_state, reg_covar, n_init) for k in ks]
@@ -251,9 +266,9 @@ def fit_gmm(
     w = best.weights_[order]
     bic = scores if criterion == "bic" else np.array([m.bic(x[:, None]) for m in models])
     fit = FittedGaussianMixture(
-        w / w.sum(),
-        best.means_.ravel()[order],
-        best.covariances_.ravel()[order],
+        weights=w / w.sum(),
+        means=best.means_.ravel()[order],
+        vars=best.covariances_.ravel()[order],
         criterion=criterion,
         ks=ks,
         scores=scores,

@@ -144,7 +144,7 @@ class GaussianNoise(AdditiveNoise):
     >>> noise = GaussianNoise(2.0)
     >>> noise.variance
     4.0
-    >>> value, error = noise.divergence(Gaussian(0, 1), Gaussian(1, 1), alpha=2.0)  # alpha Delta / (2 (1 + 4))
+    >>> value, error = noise.divergence(Gaussian(mean=0, var=1), Gaussian(mean=1, var=1), alpha=2.0)  # alpha Delta / (2 (1 + 4))
     >>> value, bool(0 <= error < 1e-15)
     (0.2, True)
     >>> (noise.release(0.0) / 2.0**-9).is_integer()  # exact, on the grid, from OS entropy

@@ -18,14 +18,15 @@ r"""Optimal transport in one dimension and between mixture components.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
+
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
 from ._lib import validation as v
-from .priors import Components, Empirical, Gaussian, GaussianMixture, Prior, components
+from .priors import Components, Empirical, Gaussian, GaussianMixture, Prior
 
 __all__ = [
     "quantile_coupling",
@@ -46,10 +47,12 @@ def _as_empirical(name: str, p: Prior | ArrayLike) -> Empirical:
         return p
     if isinstance(p, (Gaussian, GaussianMixture)):
         raise ValueError(f"{name} must be an rpp.Empirical sample here, got {type(p).__name__}")
-    return Empirical(p)
+    return Empirical(cast(ArrayLike, p))
 
 
-def quantile_coupling(p: Prior | ArrayLike, q: Prior | ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def quantile_coupling(
+    prior_i: Prior | ArrayLike, prior_j: Prior | ArrayLike
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""Monotone coupling of two empirical distributions.
 
     The pairs :math:`(F_p^{-1}(u), F_q^{-1}(u))` are constant on the intervals
@@ -58,7 +61,7 @@ def quantile_coupling(p: Prior | ArrayLike, q: Prior | ArrayLike) -> tuple[np.nd
 
     Parameters
     ----------
-    p, q : Empirical or array_like
+    prior_i, prior_j : Empirical or array_like
         The two samples (arrays are wrapped in :class:`~rpp.Empirical`).
 
     Returns
@@ -76,8 +79,8 @@ def quantile_coupling(p: Prior | ArrayLike, q: Prior | ArrayLike) -> tuple[np.nd
     >>> quantile_coupling(Empirical([0, 1]), Empirical([1, 2, 3, 4]))
     (array([0., 0., 1., 1.]), array([1., 2., 3., 4.]), array([0.25, 0.25, 0.25, 0.25]))
     """
-    p = _as_empirical("p", p)
-    q = _as_empirical("q", q)
+    p = _as_empirical("prior_i", prior_i)
+    q = _as_empirical("prior_j", prior_j)
     cp = np.cumsum(p.probs)
     cq = np.cumsum(q.probs)
     cp[-1] = cq[-1] = 1.0
@@ -95,8 +98,8 @@ def quantile_coupling(p: Prior | ArrayLike, q: Prior | ArrayLike) -> tuple[np.nd
     return p.support[ip][keep], q.support[iq][keep], mass[keep]
 
 
-def w_infinity(p: Prior | ArrayLike, q: Prior | ArrayLike) -> float:
-    r""":math:`W_\infty(p, q) = \sup_{u\in(0,1)} |F_p^{-1}(u) - F_q^{-1}(u)|`.
+def w_infinity(prior_i: Prior | ArrayLike, prior_j: Prior | ArrayLike) -> float:
+    r""":math:`W_\infty(P_i, P_j) = \sup_{u\in(0,1)} |F_p^{-1}(u) - F_q^{-1}(u)|`.
 
     * Two empirical samples: exact, from :func:`quantile_coupling`.
     * Two Gaussians: :math:`|\mu_p - \mu_q|` when the variances are equal and
@@ -107,7 +110,7 @@ def w_infinity(p: Prior | ArrayLike, q: Prior | ArrayLike) -> float:
 
     Parameters
     ----------
-    p, q : Empirical or Gaussian
+    prior_i, prior_j : Empirical or Gaussian
         Two empirical samples or two Gaussians.
 
     Returns
@@ -125,6 +128,7 @@ def w_infinity(p: Prior | ArrayLike, q: Prior | ArrayLike) -> float:
     >>> w_infinity(Empirical([0, 1]), Empirical([1, 2, 3, 4]))
     3.0
     """
+    p, q = prior_i, prior_j
     if isinstance(p, Gaussian) and isinstance(q, Gaussian):
         return abs(p.mean - q.mean) if p.var == q.var else np.inf
     if isinstance(p, GaussianMixture) or isinstance(q, GaussianMixture):
@@ -136,12 +140,12 @@ def w_infinity(p: Prior | ArrayLike, q: Prior | ArrayLike) -> float:
     return float(np.max(np.abs(x - y)))
 
 
-def wasserstein(p: Prior | ArrayLike, q: Prior | ArrayLike, order: float = 1.0) -> float:
-    r""":math:`W_p(p, q) = (\int |x-x'|^p d\pi^*)^{1/p}` from the monotone coupling; ``order=inf`` gives :math:`W_\infty`.
+def wasserstein(prior_i: Prior | ArrayLike, prior_j: Prior | ArrayLike, *, order: float = 1.0) -> float:
+    r""":math:`W_p(P_i, P_j) = (\int |x-x'|^p d\pi^*)^{1/p}` from the monotone coupling; ``order=inf`` gives :math:`W_\infty`.
 
     Parameters
     ----------
-    p, q : Empirical or array_like
+    prior_i, prior_j : Empirical or array_like
         The two samples.
     order : float
         :math:`p \ge 1` (``inf`` allowed).
@@ -165,19 +169,19 @@ def wasserstein(p: Prior | ArrayLike, q: Prior | ArrayLike, order: float = 1.0) 
     if order < 1:
         raise ValueError(f"order must be >= 1, got {order}")
     if np.isinf(order):
-        return w_infinity(p, q)
-    x, y, m = quantile_coupling(p, q)
+        return w_infinity(prior_i, prior_j)
+    x, y, m = quantile_coupling(prior_i, prior_j)
     return float(np.dot(m, np.abs(x - y) ** order) ** (1 / order))
 
 
-def gaussian_w2_squared(mu0: ArrayLike, var0: ArrayLike, mu1: ArrayLike, var1: ArrayLike) -> Any:
-    r"""Squared 2-Wasserstein distance between 1-D Gaussians, :math:`(\mu_0-\mu_1)^2 + (\sigma_0-\sigma_1)^2`.
+def gaussian_w2_squared(mean_i: ArrayLike, var_i: ArrayLike, mean_j: ArrayLike, var_j: ArrayLike) -> np.ndarray:
+    r"""Squared 2-Wasserstein distance between 1-D Gaussians, :math:`(\mu_i-\mu_j)^2 + (\sigma_i-\sigma_j)^2`.
 
     Variances may be 0 (point masses).  Broadcasts.
 
     Parameters
     ----------
-    mu0, var0, mu1, var1 : array_like
+    mean_i, var_i, mean_j, var_j : array_like
         Means and variances (``>= 0``).
 
     Returns
@@ -190,7 +194,7 @@ def gaussian_w2_squared(mu0: ArrayLike, var0: ArrayLike, mu1: ArrayLike, var1: A
     >>> float(gaussian_w2_squared(0.0, 1.0, 3.0, 4.0))  # 3^2 + (1 - 2)^2
     10.0
     """
-    return (np.asarray(mu0) - mu1) ** 2 + (np.sqrt(var0) - np.sqrt(var1)) ** 2
+    return np.asarray((np.asarray(mean_i) - mean_j) ** 2 + (np.sqrt(var_i) - np.sqrt(var_j)) ** 2)
 
 
 def optimal_plan(a: ArrayLike, b: ArrayLike, cost: ArrayLike) -> np.ndarray:
@@ -252,6 +256,7 @@ def _linprog_plan(a, b, C):
 def component_coupling(
     prior_i: Prior,
     prior_j: Prior,
+    *,
     cost: str | ArrayLike = "w2",
 ) -> np.ndarray:
     r"""Optimal coupling of the mixture weights of two priors (Yang et al. 2026, Sec. IV-B).
@@ -280,16 +285,16 @@ def component_coupling(
 
     Examples
     --------
-    >>> P = GaussianMixture([0.5, 0.5], [0, 10], [1, 1])
-    >>> component_coupling(P, GaussianMixture([0.5, 0.5], [10, 0], [1, 1]))
+    >>> P = GaussianMixture(weights=[0.5, 0.5], means=[0, 10], vars=[1, 1])
+    >>> component_coupling(P, GaussianMixture(weights=[0.5, 0.5], means=[10, 0], vars=[1, 1]))
     array([[0. , 0.5],
            [0.5, 0. ]])
     """
-    ci, cj = components(prior_i), components(prior_j)
+    ci, cj = prior_i.components(), prior_j.components()
     if isinstance(cost, str):
         if cost != "w2":
             raise ValueError(f"cost must be 'w2' or a (K, L) array, got {cost!r}")
-        C = gaussian_w2_squared(ci.means[:, None], ci.variances[:, None], cj.means[None, :], cj.variances[None, :])
+        C = gaussian_w2_squared(ci.means[:, None], ci.vars[:, None], cj.means[None, :], cj.vars[None, :])
     else:
         C = v.as_float_array("cost", cost)
         if C.shape != (ci.weights.size, cj.weights.size):
@@ -367,11 +372,11 @@ def mixture_quantile_at_score(c: Components, z: ArrayLike) -> np.ndarray:
 
     Examples
     --------
-    >>> mixture_quantile_at_score(components(Gaussian(1.0, 4.0)), [-1.0, 0.0]).round(6)
+    >>> mixture_quantile_at_score(Gaussian(mean=1.0, var=4.0).components(), [-1.0, 0.0]).round(6)
     array([-1.,  1.])
     """
     z = np.asarray(z, float)
-    s = np.sqrt(c.variances)
+    s = np.sqrt(c.vars)
     if c.weights.size == 1:
         return c.means[0] + s[0] * z
     lw = np.log(c.weights)
@@ -448,13 +453,13 @@ def quantile_difference_tail(ci: Components, cj: Components, Z: float) -> tuple[
 
     Examples
     --------
-    >>> a, C = quantile_difference_tail(components(Gaussian(0.0, 1.0)), components(Gaussian(1.0, 4.0)), 3.0)
+    >>> a, C = quantile_difference_tail(Gaussian(mean=0.0, var=1.0).components(), Gaussian(mean=1.0, var=4.0).components(), 3.0)
     >>> float(a), float(C)
     (1.0, 1.0)
     """
 
     def bounds(c):
-        s = np.sqrt(c.variances)
+        s = np.sqrt(c.vars)
         smax = s.max()
         widest = np.flatnonzero(s == smax)
         K = widest[np.argmax(c.means[widest])]
@@ -492,10 +497,10 @@ def mirrored(c: Components) -> Components:
 
     Examples
     --------
-    >>> mirrored(components(Gaussian(1.0, 4.0))).means
+    >>> mirrored(Gaussian(mean=1.0, var=4.0).components()).means
     array([-1.])
     """
-    return Components(c.weights, -c.means, c.variances)
+    return Components(c.weights, -c.means, c.vars)
 
 
 class QuantileDifference:
@@ -511,7 +516,7 @@ class QuantileDifference:
 
     Examples
     --------
-    >>> d = QuantileDifference(components(Gaussian(1.0, 4.0)), components(Gaussian(0.0, 1.0)))
+    >>> d = QuantileDifference(Gaussian(mean=1.0, var=4.0).components(), Gaussian(mean=0.0, var=1.0).components())
     >>> d(np.array([-1.0, 0.0, 1.0])).round(6)
     array([0., 1., 2.])
     """

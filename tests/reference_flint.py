@@ -62,7 +62,7 @@ def mixture_view(prior):
     if isinstance(prior, rpp.Gaussian):
         return np.ones(1), np.array([prior.mean], float), np.array([prior.var], float)
     if isinstance(prior, rpp.GaussianMixture):
-        return np.asarray(prior.weights, float), np.asarray(prior.means, float), np.asarray(prior.variances, float)
+        return np.asarray(prior.weights, float), np.asarray(prior.means, float), np.asarray(prior.vars, float)
     if isinstance(prior, rpp.Empirical):
         return np.asarray(prior.probs, float), np.asarray(prior.support, float), np.zeros(prior.support.size)
     raise TypeError(type(prior).__name__)

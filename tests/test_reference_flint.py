@@ -53,10 +53,10 @@ def _assert_within(value, error, ref, alpha):
 
 def _random_prior(rng, kind):
     if kind == "gauss":
-        return rpp.Gaussian(float(rng.normal(0, 2)), float(np.exp(rng.uniform(-1.5, 1))))
+        return rpp.Gaussian(mean=float(rng.normal(0, 2)), var=float(np.exp(rng.uniform(-1.5, 1))))
     if kind == "mix":
         k = int(rng.integers(2, 4))
-        return rpp.GaussianMixture(rng.dirichlet(np.ones(k)), rng.normal(0, 3, k), np.exp(rng.uniform(-2, 1, k)))
+        return rpp.GaussianMixture(weights=rng.dirichlet(np.ones(k)), means=rng.normal(0, 3, k), vars=np.exp(rng.uniform(-2, 1, k)))
     return rpp.Empirical(np.round(rng.normal(0, 2, int(rng.integers(2, 6))), 3))
 
 
@@ -97,8 +97,8 @@ def test_laplace_noise_value_within_error(case):
 # Chapter 4 (sec-mix-single): P_i = .5 N(-3, .25) + .5 N(3, .25), P_j = N(0, 9.25), alpha = 3.
 # The exact calibration lands on the edge of the tail condition, theta^2 = 17.75, where the
 # integrand of D_3(P_j || P_i) decays only exponentially.
-CH4_I = rpp.GaussianMixture([0.5, 0.5], [-3.0, 3.0], [0.25, 0.25])
-CH4_J = rpp.GaussianMixture([1.0], [0.0], [9.25])
+CH4_I = rpp.GaussianMixture(weights=[0.5, 0.5], means=[-3.0, 3.0], vars=[0.25, 0.25])
+CH4_J = rpp.GaussianMixture(weights=[1.0], means=[0.0], vars=[9.25])
 
 
 def test_chapter4_near_edge_value_within_error():
@@ -109,7 +109,7 @@ def test_chapter4_near_edge_value_within_error():
 
 def test_reference_detects_a_wrong_value():
     """The comparison can fail: a value off by 1e-9 (the chapter-4 discrepancy) is caught."""
-    p, q = rpp.Gaussian(0.0, 1.0), rpp.Gaussian(1.0, 2.0)
+    p, q = rpp.Gaussian(mean=0.0, var=1.0), rpp.Gaussian(mean=1.0, var=2.0)
     value, error = rpp.divergence.renyi_divergence_bound(p, q, 3.0, 0.5)
     ref = gaussian_noise_divergence(p, q, 3.0, 0.5)
     _assert_within(value, error, ref, 3.0)
@@ -130,10 +130,10 @@ def test_reference_edge_of_tail_condition():
 # ---------------------------------------------------------------------------------------------
 
 CAL_CASES = {
-    "gaussians": (rpp.Gaussian(0.0, 0.25), rpp.Gaussian(1.0, 4.0), 3.0, 0.5),
+    "gaussians": (rpp.Gaussian(mean=0.0, var=0.25), rpp.Gaussian(mean=1.0, var=4.0), 3.0, 0.5),
     "mixtures": (
-        rpp.GaussianMixture([0.5, 0.5], [-2.0, 2.0], [0.5, 0.5]),
-        rpp.GaussianMixture([0.3, 0.7], [-2.0, 2.5], [0.5, 1.0]),
+        rpp.GaussianMixture(weights=[0.5, 0.5], means=[-2.0, 2.0], vars=[0.5, 0.5]),
+        rpp.GaussianMixture(weights=[0.3, 0.7], means=[-2.0, 2.5], vars=[0.5, 1.0]),
         2.5,
         0.3,
     ),

@@ -143,7 +143,7 @@ def calibrate_all_pairs(
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> priors = {"a": Gaussian(0, 1), "b": Gaussian(1, 1), "c": Gaussian(2, 1)}
+    >>> priors = {"a": Gaussian(mean=0, var=1), "b": Gaussian(mean=1, var=1), "c": Gaussian(mean=2, var=1)}
     >>> worst, table = calibrate_all_pairs(priors, alpha=3, epsilon=0.5)
     >>> worst.details["pair"], round(worst.variance, 9)  # alpha 2^2 / (2 eps) - 1
     (('a', 'c'), 11.0)
@@ -256,7 +256,7 @@ class ReleaseBudget:
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> budget = ReleaseBudget({"a": Gaussian(0, 1), "b": Gaussian(2, 1)}, alpha=3, epsilon=0.5)
+    >>> budget = ReleaseBudget({"a": Gaussian(mean=0, var=1), "b": Gaussian(mean=2, var=1)}, alpha=3, epsilon=0.5)
     >>> round(budget.min_scale() ** 2, 9)  # one release: theta^2 = 11
     11.0
     >>> budget.max_releases(np.sqrt(22.0))  # two releases at theta^2 = 22 are worth one at 11

@@ -182,7 +182,7 @@ def releases_divergence(
     θ²/k, :math:`\alpha\Delta^2/(2(\sigma^2 + \theta^2/k))`:
 
     >>> from rpp import Gaussian
-    >>> releases_divergence(Gaussian(0, 1), Gaussian(2, 1), alpha=3, scale=2.0, k=[1, 4])
+    >>> releases_divergence(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3, scale=2.0, k=[1, 4])
     array([1.2, 3. ])
     """
     check_prior("prior_i", prior_i)
@@ -283,8 +283,8 @@ def calibrate_releases(
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> one = calibrate_releases(Gaussian(0, 1), Gaussian(2, 1), alpha=3, epsilon=0.5, k=1)
-    >>> four = calibrate_releases(Gaussian(0, 1), Gaussian(2, 1), alpha=3, epsilon=0.5, k=4)
+    >>> one = calibrate_releases(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3, epsilon=0.5, k=1)
+    >>> four = calibrate_releases(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3, epsilon=0.5, k=4)
     >>> round(one.variance, 9), round(four.variance, 9), four.guaranteed
     (11.0, 44.0, True)
     """

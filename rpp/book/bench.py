@@ -38,7 +38,7 @@ def _timed(fn, repeat=3):
 
 
 def gaussian_grid(n_eps: int = 1000, n_alpha: int = 100) -> dict[str, float]:
-    P, Q = Gaussian(0.0, 0.25), Gaussian(1.0, 16.0)
+    P, Q = Gaussian(mean=0.0, var=0.25), Gaussian(mean=1.0, var=16.0)
     eps = np.geomspace(1e-3, 10, n_eps)
     alpha = np.geomspace(1.01, 100, n_alpha)[:, None]
     t_cf, cf = _timed(lambda: calibrate(P, Q, alpha=alpha, epsilon=eps, method="closed-form"))
@@ -52,8 +52,12 @@ def mixture_pairs(n_pairs: int = 5, seed: int = 0) -> dict[str, tuple[float, flo
     rng = np.random.default_rng(seed)
     rows: dict[str, list[float]] = {m: [] for m in ("exact", "gmm-ot", "gmm-ot-tight")}
     for _ in range(n_pairs):
-        P = GaussianMixture(rng.dirichlet(np.ones(3)), rng.normal(0, 3, 3), np.exp(rng.uniform(-1.5, 1, 3)))
-        Q = GaussianMixture(rng.dirichlet(np.ones(3)), rng.normal(0, 3, 3), np.exp(rng.uniform(-1.5, 1, 3)))
+        P = GaussianMixture(
+            weights=rng.dirichlet(np.ones(3)), means=rng.normal(0, 3, 3), vars=np.exp(rng.uniform(-1.5, 1, 3))
+        )
+        Q = GaussianMixture(
+            weights=rng.dirichlet(np.ones(3)), means=rng.normal(0, 3, 3), vars=np.exp(rng.uniform(-1.5, 1, 3))
+        )
         a, e = float(rng.uniform(1.5, 10)), float(rng.uniform(0.1, 3))
         for m in rows:
             t, cal = _timed(partial(calibrate, P, Q, alpha=a, epsilon=e, method=m), repeat=1)
@@ -63,13 +67,13 @@ def mixture_pairs(n_pairs: int = 5, seed: int = 0) -> dict[str, tuple[float, flo
 
 
 FIXED_CASES = [
-    ("N(0,.5^2) vs N(1,4^2), a=5, e=1", Gaussian(0, 0.25), Gaussian(1, 16), 5.0, 1.0),
-    ("N(0,1) vs N(3.5,1.1^2), a=3, e=0.5", Gaussian(0, 1), Gaussian(3.5, 1.21), 3.0, 0.5),
-    ("N(0,1) vs N(2,1), a=2, e=0.2", Gaussian(0, 1), Gaussian(2, 1), 2.0, 0.2),
+    ("N(0,.5^2) vs N(1,4^2), a=5, e=1", Gaussian(mean=0, var=0.25), Gaussian(mean=1, var=16), 5.0, 1.0),
+    ("N(0,1) vs N(3.5,1.1^2), a=3, e=0.5", Gaussian(mean=0, var=1), Gaussian(mean=3.5, var=1.21), 3.0, 0.5),
+    ("N(0,1) vs N(2,1), a=2, e=0.2", Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), 2.0, 0.2),
     (
         "mixtures .5/.5 vs .3/.7 at +-3, a=3, e=0.05",
-        GaussianMixture([0.5, 0.5], [-3, 3], [0.5, 0.5]),
-        GaussianMixture([0.3, 0.7], [-3, 3], [0.5, 0.5]),
+        GaussianMixture(weights=[0.5, 0.5], means=[-3, 3], vars=[0.5, 0.5]),
+        GaussianMixture(weights=[0.3, 0.7], means=[-3, 3], vars=[0.5, 0.5]),
         3.0,
         0.05,
     ),
@@ -134,7 +138,11 @@ def scaling_pair(family: str, size: int, seed: int = 0) -> tuple[Any, Any]:
         return Empirical(x), Empirical(y)
     if family == "mixture":
         return tuple(  # type: ignore[return-value]
-            GaussianMixture(rng.dirichlet(np.ones(size)), rng.normal(shift, 3, size), np.exp(rng.uniform(-3, -1, size)))
+            GaussianMixture(
+                weights=rng.dirichlet(np.ones(size)),
+                means=rng.normal(shift, 3, size),
+                vars=np.exp(rng.uniform(-3, -1, size)),
+            )
             for shift in (0.0, 2.0)
         )
     raise ValueError(f"family must be 'empirical' or 'mixture', got {family!r}")

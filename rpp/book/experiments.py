@@ -41,8 +41,8 @@ from ..calibration.result import PrivacyWarning
 from ..calibration.search import calibrate, methods
 from ..priors import Empirical, Gaussian, GaussianMixture
 from ..divergence.gaussian_noise import renyi_divergence_bound
-from ..rules.pierquin import pierquin_variance
 from ..transport import w_infinity
+from .. import rules
 from .queries import QueryPriors, paper_method, query_priors
 
 __all__ = [
@@ -50,7 +50,6 @@ __all__ = [
     "PAPER_SETTINGS",
     "AWASS_SETTINGS",
     "load_setting",
-    "pierquin_variance",
     "sweep",
     "resolve_rule",
 ]
@@ -210,7 +209,7 @@ def resolve_rule(priors: QueryPriors, rule: str) -> tuple[Any, Any, Any, str]:
     --------
     >>> from rpp import Gaussian
     >>> from rpp.book.queries import quantile_discretization
-    >>> p, q = Gaussian(0.0, 1.0), Gaussian(1.0, 2.0)
+    >>> p, q = Gaussian(mean=0.0, var=1.0), Gaussian(mean=1.0, var=2.0)
     >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 5), quantile_discretization(q, 5), 10, 10)
     >>> resolve_rule(pr, "paper")[0], resolve_rule(pr, "pierquin")[3], resolve_rule(pr, "exact:baseline")[0]
     ('closed-form', 'gaussian', 'exact')
@@ -332,7 +331,7 @@ def sweep(
     --------
     >>> from rpp import Gaussian
     >>> from rpp.book.queries import quantile_discretization
-    >>> p, q = Gaussian(2.0, 1 / 6), Gaussian(6.25, 0.4)
+    >>> p, q = Gaussian(mean=2.0, var=1 / 6), Gaussian(mean=6.25, var=0.4)
     >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 10), quantile_discretization(q, 10), 4, 4)
     >>> tab = sweep(pr, ["paper", "exact", "pierquin"], alpha=3.0, epsilon=[1.0, 2.0], dataset="toy")
     >>> tab[["rule", "epsilon", "theta", "guaranteed"]].round(2)
@@ -398,7 +397,7 @@ def _sweep_rule(priors, rule, a_f, e_f, directed):
     w_inf = w_infinity(p, q) if method == "pierquin" else np.nan
     model = p is mp and q is mq
     if method == "pierquin" and plabel == "quantiles":
-        var = pierquin_variance(w_inf, a_f, e_f)
+        var = rules.sensitivity_scale(w_inf, alpha=a_f, epsilon=e_f) ** 2
         pairs = [_model_divergence(mp, mq, a_f[k], var[k], directed) for k in range(a_f.size)]
         div, err = np.array([r[0] for r in pairs]), np.array([r[1] for r in pairs])
         guar = div + err <= e_f * (1 + _RTOL)

@@ -149,7 +149,7 @@ def gp_priors(
     priors, models = [], []
     for Z, y, _ in data:
         m, var, gp = _gp_latent(Z, y, zq, random_state)
-        priors.append(Gaussian(m, var))
+        priors.append(Gaussian(mean=m, var=var))
         models.append(gp)
     return _model_query(
         "gp",
@@ -301,7 +301,7 @@ def bnn_priors(
         W, c = _hidden_layer(Z, y, int(n_hidden), feature_map, random_state)
         Phi, phi_q = np.tanh(Z @ W + c), np.tanh(zq @ W + c)[0]
         mean, var, info = _bayes_last_layer(Phi, y, phi_q)
-        priors.append(Gaussian(mean, var))
+        priors.append(Gaussian(mean=mean, var=var))
         fits.append({"W": W, "c": c, **info})
     return _model_query(
         "bnn",

@@ -150,8 +150,8 @@ def raw_priors(
         # single grid values are part of that model, discussed in chapters 4 and 6); the floor is reported
         # in details["reg_covar"], and fit_gmm's at_floor_ lists the components it holds.
         warnings.simplefilter("ignore", VarianceFloorWarning)
-        gi = fit_gmm(xi, max_components=max_components, random_state=random_state, reg_covar=reg)
-        gj = fit_gmm(xj, max_components=max_components, random_state=random_state, reg_covar=reg)
+        gi = fit_gmm(xi, max_components=max_components, rng=random_state, reg_covar=reg)
+        gj = fit_gmm(xj, max_components=max_components, rng=random_state, reg_covar=reg)
     return QueryPriors(
         "raw",
         gi,
@@ -194,7 +194,7 @@ def mean_priors(df: pd.DataFrame, x: str, secret: str, s_i: Any, s_j: Any, *, n_
     >>> import pandas as pd
     >>> df = pd.DataFrame({"x": [1.0, 2, 2, 3, 5, 6, 6, 8], "s": list("aaaabbbb")})
     >>> pr = mean_priors(df, "x", "s", "a", "b", n_quantiles=10)
-    >>> pr.prior_i.mean, round(pr.prior_i.var, 6), pr.baseline_i.samples.size  # var = (2/3) / 4
+    >>> pr.prior_i.mean, round(pr.prior_i.var, 6), pr.baseline_i.atoms.size  # var = (2/3) / 4
     (2.0, 0.166667, 10)
     """
     sub_i, sub_j = secret_subsets(df, x, secret, s_i, s_j)
@@ -204,7 +204,7 @@ def mean_priors(df: pd.DataFrame, x: str, secret: str, s_i: Any, s_j: Any, *, n_
         se2 = np.var(z, ddof=1) / z.size
         if se2 <= 0:
             raise ValueError(f"column {x!r} is constant in a secret subset: the MEAN prior has no spread")
-        priors.append(Gaussian(np.mean(z), se2))
+        priors.append(Gaussian(mean=np.mean(z), var=se2))
     return QueryPriors(
         "mean",
         priors[0],
@@ -285,9 +285,9 @@ def paper_method(priors: QueryPriors) -> str:
     Examples
     --------
     >>> from rpp import Gaussian, GaussianMixture
-    >>> paper_method((Gaussian(0, 1), Gaussian(1, 2)))
+    >>> paper_method((Gaussian(mean=0, var=1), Gaussian(mean=1, var=2)))
     'closed-form'
-    >>> paper_method((Gaussian(0, 1), GaussianMixture([0.5, 0.5], [0, 2], [1, 1])))
+    >>> paper_method((Gaussian(mean=0, var=1), GaussianMixture(weights=[0.5, 0.5], means=[0, 2], vars=[1, 1])))
     'gmm-ot'
     """
     p, q = (priors.prior_i, priors.prior_j) if isinstance(priors, QueryPriors) else priors

@@ -60,9 +60,9 @@ class QueryPriors:
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> p, q = Gaussian(0.0, 1.0), Gaussian(1.0, 1.0)
+    >>> p, q = Gaussian(mean=0.0, var=1.0), Gaussian(mean=1.0, var=1.0)
     >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 3), quantile_discretization(q, 3), 20, 30)
-    >>> pr.query, pr.n_i + pr.n_j, pr.baseline_j.samples.size
+    >>> pr.query, pr.n_i + pr.n_j, pr.baseline_j.atoms.size
     ('mean', 50, 3)
     """
 
@@ -213,7 +213,7 @@ def quantile_discretization(prior: Gaussian | GaussianMixture, n_quantiles: int 
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> quantile_discretization(Gaussian(0.0, 1.0), 4).samples.round(4)
+    >>> quantile_discretization(Gaussian(mean=0.0, var=1.0), 4).atoms.round(4)
     array([-1.1503, -0.3186,  0.3186,  1.1503])
     """
     if int(n_quantiles) != n_quantiles or n_quantiles < 1:

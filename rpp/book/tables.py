@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike
 import pandas as pd
 
 from ..divergence.renyi import renyi_divergence
-from ..rules.pierquin import pierquin_variance
+from .. import rules
 from ..transport import w_infinity
 from .experiments import resolve_rule
 from .query_data import QueryPriors, quantile_discretization
@@ -319,7 +319,7 @@ def verify_table(table: pd.DataFrame, priors: Mapping[str, Mapping[str, QueryPri
     --------
     >>> from rpp import Gaussian
     >>> from rpp.book.experiments import sweep
-    >>> p, q = Gaussian(0.0, 0.04), Gaussian(1.0, 0.09)
+    >>> p, q = Gaussian(mean=0.0, var=0.04), Gaussian(mean=1.0, var=0.09)
     >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 50), quantile_discretization(q, 50), 10, 10)
     >>> tab = sweep(pr, ["exact", "pierquin"], alpha=3.0, epsilon=[0.5, 1.0], dataset="toy")
     >>> ver = verify_table(tab, {"toy": {"mean": pr}}, stride=1)
@@ -377,7 +377,7 @@ def quantile_w_inf(priors: QueryPriors, n_quantiles: int) -> float:
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> p, q = Gaussian(0.0, 1.0), Gaussian(1.0, 4.0)
+    >>> p, q = Gaussian(mean=0.0, var=1.0), Gaussian(mean=1.0, var=4.0)
     >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 2), quantile_discretization(q, 2), 5, 5)
     >>> round(quantile_w_inf(pr, 1000), 6)  # 1 + (2 - 1) * z_{0.9995}
     4.290527
@@ -396,7 +396,7 @@ def rebaseline(
 
     For every row with ``rule == "pierquin"`` and ``query != "raw"`` the noise
     becomes :math:`\theta^2 = \alpha\,W^2 / (2\varepsilon)` (Pierquin et al. 2024;
-    :func:`rpp.rules.pierquin_variance`) with :math:`W` = ``w_inf(priors[dataset][query])``,
+    :func:`rpp.rules.sensitivity_scale`) with :math:`W` = ``w_inf(priors[dataset][query])``,
     and ``divergence`` and ``guaranteed`` are recomputed exactly on the Gaussian
     priors (both orders unless the row is ``directed``). Other rows are unchanged.
 
@@ -426,7 +426,7 @@ def rebaseline(
     --------
     >>> from rpp import Gaussian
     >>> from rpp.book.experiments import sweep
-    >>> p, q = Gaussian(0.0, 0.04), Gaussian(1.0, 0.09)
+    >>> p, q = Gaussian(mean=0.0, var=0.04), Gaussian(mean=1.0, var=0.09)
     >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 50), quantile_discretization(q, 50), 10, 10)
     >>> tab = sweep(pr, ["pierquin"], alpha=3.0, epsilon=[1.0], dataset="toy")
     >>> shift = rebaseline(tab, {"toy": {"mean": pr}}, lambda p: abs(p.prior_i.mean - p.prior_j.mean))
@@ -442,7 +442,7 @@ def rebaseline(
             raise ValueError(f"priors has no entry for dataset {name!r}, query {query!r}") from None
         w = w_inf(p)
         alphas, eps = out.loc[idx, "alpha"].to_numpy(), out.loc[idx, "epsilon"].to_numpy()
-        var = pierquin_variance(w, alphas, eps)
+        var = np.asarray(rules.sensitivity_scale(w, alpha=alphas, epsilon=eps)) ** 2
         div = [
             _divergence(p.prior_i, p.prior_j, a, v_, directed)
             for a, v_, directed in zip(alphas, var, out.loc[idx, "directed"], strict=True)

@@ -99,12 +99,12 @@ def _topk(scores: np.ndarray, k: int) -> np.ndarray:
 
 
 def em_topk(
-    counts: ArrayLike, eps_run: float, k: int, reps: int, rng: Any = None, sensitivity: float = 1.0
+    counts: ArrayLike, epsilon: float, k: int, reps: int, rng: Any = None, sensitivity: float = 1.0
 ) -> np.ndarray:
     r"""``reps`` draws of :math:`k` sequential exponential mechanisms (no replacement).
 
     Each selection is :math:`\epsilon_{run}`-DP: :math:`\Pr(j)\propto\exp(\epsilon_{run}c_j/(2\Delta))`.
-    ``eps_run = 0`` gives uniformly random rankings. Sampled as the top-:math:`k` of the
+    ``epsilon = 0`` gives uniformly random rankings. Sampled as the top-:math:`k` of the
     Gumbel-perturbed scores :math:`\epsilon_{run}c_j/(2\Delta)+G_j` (McSherry & Talwar 2007;
     Bai et al. 2026, Sec. 7, "Ours-Exp").
 
@@ -112,7 +112,7 @@ def em_topk(
     ----------
     counts : array_like, shape (K,)
         Counts :math:`c_j \ge 0` (the utility), finite.
-    eps_run : float
+    epsilon : float
         Budget of each selection, :math:`\ge0`.
     k : int
         Number of selections, :math:`1\le k\le K`.
@@ -131,7 +131,7 @@ def em_topk(
     Raises
     ------
     ValueError
-        If ``counts`` is not a finite 1-D array of counts ``>= 0``, ``eps_run < 0``,
+        If ``counts`` is not a finite 1-D array of counts ``>= 0``, ``epsilon < 0``,
         ``k`` is not in ``[1, K]``, ``reps < 1`` or ``sensitivity <= 0``.
 
     Examples
@@ -140,12 +140,12 @@ def em_topk(
     (3, 2)
     """
     c = v.counts("counts", counts)
-    eps_run = float(v.positive("eps_run", eps_run, allow_zero=True))
+    epsilon = float(v.positive("epsilon", epsilon, allow_zero=True))
     k = v.k_of("k", k, c.size)
     reps = v.integer("reps", reps, 1)
     sensitivity = float(v.positive("sensitivity", sensitivity))
     g = v.rng_from(rng).gumbel(size=(reps, c.size))
-    return _topk(eps_run * c[None, :] / (2 * sensitivity) + g, k)
+    return _topk(epsilon * c[None, :] / (2 * sensitivity) + g, k)
 
 
 def laplace_topk(counts: ArrayLike, scale: float, k: int, reps: int, rng: Any = None) -> np.ndarray:

@@ -33,7 +33,7 @@ def _random_mixture(rng, k, centre, spread):
     w = np.maximum(w, 1e-12)
     w = w / w.sum()
     sd = np.exp(rng.uniform(np.log(0.05), np.log(3.0), k))
-    return GaussianMixture(w, rng.normal(centre, spread, k), sd**2)
+    return GaussianMixture(weights=w, means=rng.normal(centre, spread, k), vars=sd**2)
 
 
 def random_case(family: str, index: int, seed: int = 21) -> dict[str, Any]:
@@ -89,14 +89,14 @@ def random_case(family: str, index: int, seed: int = 21) -> dict[str, Any]:
     if family == "gaussian":
         sd = np.exp(rng.uniform(np.log(0.01), np.log(10.0), 2))
         m = rng.normal(0.0, 3.0, 2) + offset
-        p, q = Gaussian(m[0], sd[0] ** 2), Gaussian(m[1], sd[1] ** 2)
+        p, q = Gaussian(mean=m[0], var=sd[0] ** 2), Gaussian(mean=m[1], var=sd[1] ** 2)
         label = f"N({m[0]:.3g},{sd[0]:.2g}^2) vs N({m[1]:.3g},{sd[1]:.2g}^2)"
     elif family == "mixture":
         ki, kj = (int(k) for k in rng.integers(2, 51, 2))
         p = _random_mixture(rng, ki, offset, 3.0)
         if rng.uniform() < 1 / 3:
             shift = _log_uniform(rng, 0.01, 10.0)
-            q = GaussianMixture(p.weights, p.means + shift, p.variances)
+            q = GaussianMixture(weights=p.weights, means=p.means + shift, vars=p.vars)
             label = f"K={ki} vs itself shifted by {shift:.3g}"
         else:
             delta = float(rng.uniform(0.0, 3.0))
@@ -109,7 +109,7 @@ def random_case(family: str, index: int, seed: int = 21) -> dict[str, Any]:
         for n in sizes:
             src = _random_mixture(rng, int(rng.integers(1, 4)), 0.0, 2.0)
             k = rng.choice(src.weights.size, size=n, p=src.weights)
-            x = rng.normal(src.means[k], np.sqrt(src.variances[k])) + offset
+            x = rng.normal(src.means[k], np.sqrt(src.vars[k])) + offset
             samples.append(np.round(x) if ties else x)
         p, q = Empirical(samples[0]), Empirical(samples[1])
         label = f"n={sizes[0]} vs n={sizes[1]}" + (" (rounded)" if ties else "")
@@ -123,8 +123,11 @@ def warm_up(noises: tuple[str, ...] = ("gaussian", "laplace")) -> None:
     import warnings
 
     small = [
-        (Gaussian(0.0, 1.0), Gaussian(1.0, 2.0)),
-        (GaussianMixture([0.5, 0.5], [0.0, 1.0], [1.0, 0.5]), GaussianMixture([1.0], [0.5], [1.0])),
+        (Gaussian(mean=0.0, var=1.0), Gaussian(mean=1.0, var=2.0)),
+        (
+            GaussianMixture(weights=[0.5, 0.5], means=[0.0, 1.0], vars=[1.0, 0.5]),
+            GaussianMixture(weights=[1.0], means=[0.5], vars=[1.0]),
+        ),
         (Empirical([0.0, 1.0, 2.0]), Empirical([0.5, 1.0])),
     ]
     for noise in noises:
@@ -198,12 +201,16 @@ def named_cases() -> list[dict[str, Any]]:
     >>> [c["label"][:9] for c in named_cases()]
     ['issue #21', 'issue #21', 'mixture #']
     """
-    p5 = GaussianMixture([0.1, 0.2, 0.3, 0.25, 0.15], [-4.0, -1.5, 0.0, 2.0, 5.0], [0.05, 0.3, 0.01, 0.2, 0.1])
-    q3 = GaussianMixture([0.5, 0.3, 0.2], [-2.0, 1.0, 3.5], [0.5, 0.02, 0.15])
-    p6 = GaussianMixture(
-        [0.3, 0.2, 0.15, 0.15, 0.1, 0.1], [-3.0, -1.0, 0.5, 2.0, 3.0, 6.0], [0.2, 0.05, 0.5, 0.01, 0.3, 0.1]
+    p5 = GaussianMixture(
+        weights=[0.1, 0.2, 0.3, 0.25, 0.15], means=[-4.0, -1.5, 0.0, 2.0, 5.0], vars=[0.05, 0.3, 0.01, 0.2, 0.1]
     )
-    q6 = GaussianMixture(p6.weights, p6.means + 0.5, p6.variances)
+    q3 = GaussianMixture(weights=[0.5, 0.3, 0.2], means=[-2.0, 1.0, 3.5], vars=[0.5, 0.02, 0.15])
+    p6 = GaussianMixture(
+        weights=[0.3, 0.2, 0.15, 0.15, 0.1, 0.1],
+        means=[-3.0, -1.0, 0.5, 2.0, 3.0, 6.0],
+        vars=[0.2, 0.05, 0.5, 0.01, 0.3, 0.1],
+    )
+    q6 = GaussianMixture(weights=p6.weights, means=p6.means + 0.5, vars=p6.vars)
     found = random_case("mixture", 1)
     return [
         dict(

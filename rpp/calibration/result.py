@@ -17,7 +17,7 @@ class PrivacyWarning(UserWarning):
     >>> from rpp import Gaussian, calibrate
     >>> with warnings.catch_warnings(record=True) as w:
     ...     warnings.simplefilter("always")
-    ...     cal = calibrate(Gaussian(0, 0.25), Gaussian(0, 16), alpha=3, epsilon=0.5, method="bisection")
+    ...     cal = calibrate(Gaussian(mean=0, var=0.25), Gaussian(mean=0, var=16), alpha=3, epsilon=0.5, method="bisection")
     >>> w[0].category.__name__, cal.guaranteed
     ('PrivacyWarning', False)
     """
@@ -66,7 +66,7 @@ class Calibration:
     Examples
     --------
     >>> from rpp import Gaussian, calibrate
-    >>> cal = calibrate(Gaussian(0, 1), Gaussian(2, 1), alpha=3, epsilon=0.5)
+    >>> cal = calibrate(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3, epsilon=0.5)
     >>> round(cal.variance, 9), cal.guaranteed, cal.details["orders"], sorted(cal.details["seconds"])
     (11.0, True, 2, ['check', 'rule'])
     """

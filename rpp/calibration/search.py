@@ -21,8 +21,8 @@ The methods are one explicit table, :data:`METHODS` (noise family → method nam
 =================  ===========================  ==============================================
 noise              method                       rule (one order)
 =================  ===========================  ==============================================
-``"gaussian"``     ``"exact"``                  :func:`rpp.rules.exact_variance` (two Gaussians:
-                                                :func:`rpp.rules.gaussian_exact_variance`)
+``"gaussian"``     ``"exact"``                  :func:`rpp.rules.exact` (two Gaussians:
+                                                :func:`rpp.rules.gaussian.gaussian_exact_variance`)
 ``"gaussian"``     ``"closed-form"``            Theorem III.5, eq. (6) (Gaussian priors)
 ``"gaussian"``     ``"bisection"``              Algorithm 1 as published (Gaussian priors); it
                                                 may under-noise -- kept to show the flaw,
@@ -32,7 +32,7 @@ noise              method                       rule (one order)
 ``"gaussian"``     ``"pierquin"``               :math:`\theta^2 = \alpha W_\infty^2/(2\varepsilon)`
 ``"gaussian"``     ``"w-alpha"``,               Theorem 2 of ``awass2026`` (for Gaussian noise
                    ``"w-alpha-tight"``          the two rules are the same computation)
-``"laplace"``      ``"exact"``                  :func:`rpp.rules.exact_laplace_scale`
+``"laplace"``      ``"exact"``                  :func:`rpp.rules.exact`
 ``"laplace"``      ``"pierquin"``               Mironov's Prop. 6 at sensitivity :math:`W_\infty`
 ``"laplace"``      ``"w-alpha"``                Theorem 1 of ``awass2026`` (rule ``"paper"``)
 ``"laplace"``      ``"w-alpha-tight"``          exact shifted-Laplace cost (rule ``"tight"``)
@@ -53,21 +53,13 @@ from numpy.typing import ArrayLike
 
 from .._lib import validation as v
 from ..divergence.centre import centred_orders as _orders  # rules and divergences are translation invariant
-from .._lib.numerics import sqrt_up, step_up
+from .._lib.numerics import step_up
 from ..priors import Gaussian, check_prior
 from ..noise import GaussianNoise, LaplaceNoise
 from ..divergence.gaussian_noise import certified_gaussian_divergence
 from .result import Calibration, PrivacyWarning
-from ..rules.exact import exact_laplace_scale, exact_variance, order_probe
-from ..rules.gaussian import (
-    closed_form_variance,
-    gaussian_exact_variance,
-    published_bisection_variance,
-)
-from ..rules.mixture import gmm_ot_tight_variance, gmm_ot_variance
-from ..rules.pierquin import pierquin_laplace_scale, pierquin_variance
-from ..rules.w_alpha import w_alpha_scale
-from ..transport import w_infinity
+from .. import rules
+from ..rules.exact import DivergenceMemo, order_probe, search
 
 __all__ = ["calibrate", "methods", "pair_divergence", "METHODS", "NOISES"]
 
@@ -82,70 +74,33 @@ _MAX_SCALE = 1e150
 class _Method:
     """One row of the method table."""
 
-    scale: Callable[[Any, Any, float, float], float]  # (prior_i, prior_j, alpha, epsilon) -> scale, one order
-    gaussian_variance: Callable[..., Any] | None = None  # vectorised variance for two Gaussian priors
+    scale: Callable[..., Any]  # rule(prior_i, prior_j, *, alpha, epsilon) -> scale, one order (rpp.rules)
+    gaussian_grid: bool = False  # the rule broadcasts over alpha and epsilon for two Gaussian priors
     step_up: bool = True  # round-off guard on the result (not for "bisection")
     # The rule is the minimal feasible scale of one order ("exact"): the order probed as needing more
-    # noise (rules.order_probe) is solved first; if the check at its root passes for both orders (the
-    # divergence does not increase with the scale) the second root is not computed, otherwise the
+    # noise (rules.exact.order_probe) is solved first; if the check at its root passes for both orders
+    # (the divergence does not increase with the scale) the second root is not computed, otherwise the
     # second order's search starts at the first root (``above=``), where it failed.
     minimal: bool = False
-
-
-def _scale_of_variance(rule: Callable[[Any, Any, float, float], float]) -> Callable[[Any, Any, float, float], float]:
-    """Turn a rule returning a Gaussian noise variance into one returning the scale θ."""
-
-    def scale(p, q, alpha, epsilon):
-        return sqrt_up(rule(p, q, alpha, epsilon))  # exact square >= the variance (the domain's edge)
-
-    return scale
-
-
-def _exact_scale(p, q, alpha, epsilon, above=0.0, known=None):
-    """The exact rule for Gaussian noise as a scale θ (``above``: a scale believed infeasible)."""
-    return sqrt_up(exact_variance(p, q, alpha, epsilon, above=above**2, known=known))
-
-
-def _on_gaussians(name: str, rule: Callable[..., Any]) -> Callable[[Any, Any, float, float], float]:
-    """A vectorised rule of :mod:`rpp.rules.gaussian`, applied to two rpp.Gaussian priors."""
-
-    def variance(p, q, alpha, epsilon):
-        if not (isinstance(p, Gaussian) and isinstance(q, Gaussian)):
-            raise ValueError(
-                f"method {name!r} applies to two rpp.Gaussian priors, got {type(p).__name__} and {type(q).__name__}"
-            )
-        return float(rule(p.mean, p.var, q.mean, q.var, alpha, epsilon))
-
-    return variance
-
-
-def _pierquin_gaussian_variance(p, q, alpha, epsilon):
-    return pierquin_variance(w_infinity(p, q), alpha, epsilon)
 
 
 #: The method table, ``METHODS[noise][method]`` (noise family, then method name) -> rule.
 METHODS: dict[str, dict[str, _Method]] = {
     "gaussian": {
-        "exact": _Method(_exact_scale, gaussian_exact_variance, minimal=True),
-        "closed-form": _Method(
-            _scale_of_variance(_on_gaussians("closed-form", closed_form_variance)), closed_form_variance
-        ),
-        "bisection": _Method(
-            _scale_of_variance(_on_gaussians("bisection", published_bisection_variance)),
-            published_bisection_variance,
-            step_up=False,
-        ),
-        "gmm-ot": _Method(_scale_of_variance(gmm_ot_variance)),
-        "gmm-ot-tight": _Method(_scale_of_variance(gmm_ot_tight_variance)),
-        "pierquin": _Method(_scale_of_variance(_pierquin_gaussian_variance)),
-        "w-alpha": _Method(partial(w_alpha_scale, noise="gaussian", rule="paper")),
-        "w-alpha-tight": _Method(partial(w_alpha_scale, noise="gaussian", rule="paper")),
+        "exact": _Method(partial(rules.exact, noise="gaussian"), gaussian_grid=True, minimal=True),
+        "closed-form": _Method(rules.closed_form, gaussian_grid=True),
+        "bisection": _Method(rules.published_bisection, gaussian_grid=True, step_up=False),
+        "gmm-ot": _Method(rules.gmm_ot),
+        "gmm-ot-tight": _Method(rules.gmm_ot_tight),
+        "pierquin": _Method(partial(rules.pierquin, noise="gaussian")),
+        "w-alpha": _Method(partial(rules.w_alpha, noise="gaussian", rule="paper")),
+        "w-alpha-tight": _Method(partial(rules.w_alpha, noise="gaussian", rule="paper")),
     },
     "laplace": {
-        "exact": _Method(exact_laplace_scale, minimal=True),
-        "pierquin": _Method(pierquin_laplace_scale),
-        "w-alpha": _Method(partial(w_alpha_scale, noise="laplace", rule="paper")),
-        "w-alpha-tight": _Method(partial(w_alpha_scale, noise="laplace", rule="tight")),
+        "exact": _Method(partial(rules.exact, noise="laplace"), minimal=True),
+        "pierquin": _Method(partial(rules.pierquin, noise="laplace")),
+        "w-alpha": _Method(partial(rules.w_alpha, noise="laplace", rule="paper")),
+        "w-alpha-tight": _Method(partial(rules.w_alpha, noise="laplace", rule="tight")),
     },
 }
 
@@ -217,7 +172,7 @@ def pair_divergence(
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> value, error = pair_divergence(Gaussian(0, 1), Gaussian(2, 1), alpha=3.0, scale=np.sqrt(11.0))
+    >>> value, error = pair_divergence(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3.0, scale=np.sqrt(11.0))
     >>> round(value, 12), bool(error < 1e-15)  # alpha Delta / (2 (1 + 11))
     (0.5, True)
     """
@@ -241,9 +196,10 @@ def _certify(noise_cls, orders, alpha, scale):
 def _gaussian_grid(rule, orders, a_b, e_b, seconds):
     """Two Gaussian priors, Gaussian noise: one vectorised call per order, certified closed forms."""
     t0 = time.perf_counter()
-    var = np.zeros(a_b.shape)
+    scale = np.zeros(a_b.shape)
     for p, q in orders:
-        var = np.maximum(var, rule(p.mean, p.var, q.mean, q.var, a_b, e_b))
+        scale = np.maximum(scale, rule(p, q, alpha=a_b, epsilon=e_b))
+    var = scale**2  # the variance of GaussianNoise(scale), checked below
     t1 = time.perf_counter()
     seconds["rule"] += t1 - t0
     div = np.zeros(a_b.shape)
@@ -252,7 +208,7 @@ def _gaussian_grid(rule, orders, a_b, e_b, seconds):
         d, de = certified_gaussian_divergence(p.mean, p.var, q.mean, q.var, a_b, var)
         div, err = np.maximum(div, d), np.maximum(err, de)
     seconds["check"] += time.perf_counter() - t1
-    return np.sqrt(var), var, div, err
+    return scale, var, div, err
 
 
 def _round_off_guard(s: float, certified: Callable, a: float, e: float, noise: str) -> float:
@@ -288,29 +244,25 @@ def _point(entry, noise_cls, orders, a, e, seconds):
     divergence at the returned scale (and the round-off guard's steps).
     """
     memo: dict[float, tuple[float, float]] = {}
-    known: list[dict] = [{} for _ in orders]  # each order's divergences, shared by a minimal rule and the checks
-    squared = noise_cls is GaussianNoise  # the variance θ**2, computed as GaussianNoise does; b for Laplace
-
-    def key(x: float) -> float:
-        return float(x) ** 2 if squared else float(x)
+    noise = "gaussian" if noise_cls is GaussianNoise else "laplace"
+    # each order's divergences at noise scales, shared by a minimal rule's search and the checks
+    memos = [DivergenceMemo(p, q, alpha=a, noise=noise) for p, q in orders]
 
     def certified(x):
         if x not in memo:
             if np.isinf(x) or not entry.minimal:
                 memo[x] = _certify(noise_cls, orders, a, x)
             else:
-                for k, (p, q) in enumerate(orders):
-                    if key(x) not in known[k]:
-                        known[k][key(x)] = noise_cls(x).divergence(p, q, a)
-                res = [known[k][key(x)] for k in range(len(orders))]
+                res = [m(x) for m in memos]
                 memo[x] = (max(r[0] for r in res), max(r[1] for r in res))
         return memo[x]
 
     t0 = time.perf_counter()
-    noise = "gaussian" if squared else "laplace"  # a minimal rule: the order probed as needing more noise first
-    first, second = order_probe(orders, a, e, known, noise=noise) if entry.minimal else (0, 1)
-    extra = {"known": known[first]} if entry.minimal else {}
-    s = float(entry.scale(*orders[first], a, e, **extra))
+    if entry.minimal:  # the order probed as needing more noise first, its search sharing the memos
+        first, second = order_probe(orders, alpha=a, epsilon=e, noise=noise, memos=memos)
+        s = search(*orders[first], alpha=a, epsilon=e, noise=noise, memo=memos[first])
+    else:
+        s = float(entry.scale(*orders[0], alpha=a, epsilon=e))
     t_check = 0.0
     if len(orders) > 1:
         if entry.minimal:
@@ -318,9 +270,9 @@ def _point(entry, noise_cls, orders, a, e, seconds):
             feasible = s > 0 and sum(certified(s)) <= e * (1 + _RTOL)  # the final check, memoised
             t_check = time.perf_counter() - t_c
             if not feasible:
-                s = max(s, float(entry.scale(*orders[second], a, e, above=s, known=known[second])))
+                s = max(s, search(*orders[second], alpha=a, epsilon=e, noise=noise, above=s, memo=memos[second]))
         else:
-            s = max(s, float(entry.scale(*orders[1], a, e)))
+            s = max(s, float(entry.scale(*orders[1], alpha=a, epsilon=e)))
     t1 = time.perf_counter()
     seconds["rule"] += t1 - t0 - t_check
     seconds["check"] += t_check
@@ -398,10 +350,10 @@ def calibrate(
     Two Gaussian priors with equal variances (Yang et al. 2026, eq. (5): θ² = αΔ/(2ε) − σ²):
 
     >>> from rpp import Gaussian
-    >>> cal = calibrate(Gaussian(0, 1), Gaussian(2, 1), alpha=3, epsilon=0.5)
+    >>> cal = calibrate(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3, epsilon=0.5)
     >>> round(cal.variance, 9), cal.guaranteed
     (11.0, True)
-    >>> calibrate(Gaussian(0, 1), Gaussian(2, 1), alpha=3, epsilon=[0.5, 1.0]).scale.shape
+    >>> calibrate(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3, epsilon=[0.5, 1.0]).scale.shape
     (2,)
     """
     check_prior("prior_i", prior_i)
@@ -418,8 +370,8 @@ def calibrate(
     a_b, e_b = np.broadcast_arrays(alpha, epsilon)
 
     seconds = {"rule": 0.0, "check": 0.0}
-    if entry.gaussian_variance is not None and isinstance(prior_i, Gaussian) and isinstance(prior_j, Gaussian):
-        scale, var, div, err = _gaussian_grid(entry.gaussian_variance, orders, a_b, e_b, seconds)
+    if entry.gaussian_grid and isinstance(prior_i, Gaussian) and isinstance(prior_j, Gaussian):
+        scale, var, div, err = _gaussian_grid(entry.scale, orders, a_b, e_b, seconds)
     else:
         scale, div, err = np.empty(a_b.shape), np.empty(a_b.shape), np.empty(a_b.shape)
         for idx in np.ndindex(a_b.shape):

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..priors import Empirical, Gaussian, GaussianMixture, Prior, components
+from ..priors import Prior, check_prior
 
 __all__ = ["centre_pair", "centre_of", "centred_orders", "shifted"]
 
@@ -47,12 +47,13 @@ def centre_of(*priors: Prior) -> float:
 
     Examples
     --------
-    >>> centre_of(Empirical([1e9, 1e9 + 1.0]), Gaussian(1e9 + 0.5, 1.0))
+    >>> from rpp import Empirical, Gaussian
+    >>> centre_of(Empirical([1e9, 1e9 + 1.0]), Gaussian(mean=1e9 + 0.5, var=1.0))
     1000000000.5
     >>> centre_of(Empirical([-1.0, 1.0]))  # already centred
     0.0
     """
-    x = np.concatenate([components(p).means for p in priors])
+    x = np.concatenate([p.components().means for p in priors])
     lo, hi = float(x.min()), float(x.max())
     mid = 0.5 * lo + 0.5 * hi
     if mid == 0 or abs(mid) <= 0.5 * (hi - lo):  # already centred to within its spread
@@ -76,16 +77,7 @@ def shifted(prior: Prior, c: float) -> Prior:
     """
     if c == 0:
         return prior
-    if isinstance(prior, Gaussian):
-        return Gaussian(prior.mean - c, prior.var)
-    if isinstance(prior, GaussianMixture):
-        mixture = GaussianMixture.__new__(GaussianMixture)
-        mixture.weights, mixture.means, mixture.variances = prior.weights, prior.means - c, prior.variances
-        return mixture
-    assert isinstance(prior, Empirical)
-    atoms = Empirical.__new__(Empirical)
-    atoms.samples, atoms.support, atoms.probs = prior.samples - c, prior.support - c, prior.probs
-    return atoms
+    return check_prior("prior", prior)._shifted(c)  # each prior moves its own parameters, exactly
 
 
 def centre_pair(p: Prior, q: Prior) -> tuple[Prior, Prior, float]:
@@ -93,7 +85,8 @@ def centre_pair(p: Prior, q: Prior) -> tuple[Prior, Prior, float]:
 
     Examples
     --------
-    >>> p, q, c = centre_pair(Gaussian(1e9, 1.0), Empirical([1e9 + 2.0]))
+    >>> from rpp import Empirical, Gaussian
+    >>> p, q, c = centre_pair(Gaussian(mean=1e9, var=1.0), Empirical([1e9 + 2.0]))
     >>> p.mean, q.support, c
     (0.0, array([2.]), 1000000000.0)
     """
@@ -109,7 +102,8 @@ def centred_orders(p: Prior, q: Prior, directed: bool) -> list[tuple[Prior, Prio
 
     Examples
     --------
-    >>> [(a.mean, b.mean) for a, b in centred_orders(Gaussian(1e9, 1.0), Gaussian(1e9 + 4.0, 1.0), False)]
+    >>> from rpp import Empirical, Gaussian
+    >>> [(a.mean, b.mean) for a, b in centred_orders(Gaussian(mean=1e9, var=1.0), Gaussian(mean=1e9 + 4.0, var=1.0), False)]
     [(0.0, 4.0), (4.0, 0.0)]
     """
     p, q, _ = centre_pair(p, q)

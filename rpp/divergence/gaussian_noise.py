@@ -102,7 +102,7 @@ from scipy import special
 from .._lib import validation as v
 from .._lib.accurate import log_ratio
 from .._lib.numerics import integrate_log, lse
-from ..priors import Empirical, Gaussian, Prior, check_prior, components
+from ..priors import Empirical, Gaussian, Prior, check_prior
 from .centre import centre_pair
 from .closed_forms import discrete_renyi_divergence, gaussian_renyi
 
@@ -283,8 +283,8 @@ def _mixture_log_integral(P, Q, alpha):
 
 
 def _as_noisy_components(prior, noise_var):
-    c = components(prior)
-    return (c.weights, c.means, c.variances + noise_var)
+    c = prior.components()
+    return (c.weights, c.means, c.vars + noise_var)
 
 
 def _validate_pair(p, q):
@@ -332,7 +332,7 @@ def renyi_divergence_bound(p: Prior, q: Prior, alpha: float, noise_var: float = 
 
     Examples
     --------
-    >>> renyi_divergence_bound(Gaussian(0, 1), Gaussian(1, 1), 2.0, 1.0)  # closed form: no error
+    >>> renyi_divergence_bound(Gaussian(mean=0, var=1), Gaussian(mean=1, var=1), 2.0, 1.0)  # closed form: no error
     (0.5, 0.0)
     """
     _validate_pair(p, q)
@@ -345,7 +345,7 @@ def renyi_divergence_bound(p: Prior, q: Prior, alpha: float, noise_var: float = 
         return gaussian_renyi(p.mean, p.var + noise_var, q.mean, q.var + noise_var, alpha), 0.0
     p, q, _ = centre_pair(p, q)  # D is translation invariant: quadrature on exactly centred data
     P, Q = _as_noisy_components(p, noise_var), _as_noisy_components(q, noise_var)
-    edge = edge_log_integral(components(p), components(q), noise_var, alpha)
+    edge = edge_log_integral(p.components(), q.components(), noise_var, alpha)
     log_i, rel = _mixture_log_integral(P, Q, alpha) if edge is None else edge
     if not np.isfinite(log_i):
         return np.inf, 0.0
@@ -600,7 +600,7 @@ def _log_right_tail(alpha, U, P, Q):
 
 def _as_tuple(comp):
     """``(weights, means, variances)`` of a tuple or of an object with those attributes."""
-    return (comp.weights, comp.means, comp.variances) if hasattr(comp, "weights") else tuple(comp)
+    return (comp.weights, comp.means, comp.vars) if hasattr(comp, "weights") else tuple(comp)
 
 
 def _mirror(comp):

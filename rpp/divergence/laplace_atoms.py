@@ -265,9 +265,9 @@ def atoms_log_integral(P, Q, alpha, b, dense=False):
 
     Examples
     --------
-    >>> from rpp.priors import components
+    >>>
     >>> from rpp import Empirical
-    >>> P, Q = components(Empirical([0.0])), components(Empirical([1.0]))
+    >>> P, Q = Empirical([0.0]).components(), Empirical([1.0]).components()
     >>> li, rel = atoms_log_integral(P, Q, 2.0, 1.0)
     >>> bool(abs(li - np.log(2 / 3 * np.e + 1 / 3 * np.exp(-2))) < 1e-14 and rel < 1e-12)  # Mironov, Prop. 6
     True

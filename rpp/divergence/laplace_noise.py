@@ -64,7 +64,7 @@ from ..priors import Prior
 from .._lib import validation as v
 from .centre import centre_pair
 from .._lib.numerics import integrate_log, lse
-from ..priors import Empirical, Gaussian, check_prior, components
+from ..priors import Empirical, Gaussian, check_prior
 from .renyi import renyi_divergence
 from .gaussian_noise import renyi_divergence_bound
 from .laplace_atoms import atoms_log_integral
@@ -125,7 +125,7 @@ def _log_density(y, comp, b):
     if y.size > step:
         return np.concatenate([_log_density(y[i : i + step], comp, b) for i in range(0, y.size, step)])
     lw = np.log(comp.weights)
-    s = np.sqrt(comp.variances)
+    s = np.sqrt(comp.vars)
     atom = s == 0
     parts = np.empty((y.size, comp.weights.size))
     if atom.any():
@@ -168,7 +168,7 @@ def laplace_noisy_logpdf(prior: Prior, y: ArrayLike, scale: float) -> Any:
     check_prior("prior", prior)
     b = float(v.positive("scale", scale))
     y = v.finite("y", y)
-    out = _log_density(np.atleast_1d(y).ravel(), components(prior), b).reshape(np.shape(y))
+    out = _log_density(np.atleast_1d(y).ravel(), prior.components(), b).reshape(np.shape(y))
     return out if out.ndim else float(out)
 
 
@@ -179,7 +179,7 @@ def laplace_noisy_logpdf(prior: Prior, y: ArrayLike, scale: float) -> Any:
 
 def _tail_log_amplitude(comp, b, sign):
     r"""log A with :math:`2b\,p(y) \approx A e^{-\mathrm{sign}\cdot y/b}` in the ``sign`` tail."""
-    s2 = comp.variances
+    s2 = comp.vars
     return lse(np.log(comp.weights) + s2 / (2 * b**2) + sign * comp.means / b)
 
 
@@ -197,7 +197,7 @@ def _nested_points(m, s, reach=12.0):
 
 
 def _smooth_log_integral(P, Q, alpha, b):
-    s = np.sqrt(np.concatenate([P.variances, Q.variances]))
+    s = np.sqrt(np.concatenate([P.vars, Q.vars]))
     mu = np.concatenate([P.means, Q.means])
     hi = float(np.max(mu + s**2 / b + 10 * s))
     lo = float(np.min(mu - s**2 / b - 10 * s))
@@ -330,8 +330,8 @@ def laplace_renyi_divergence_bound(p: Prior, q: Prior, alpha: float, scale: floa
             return float(renyi_divergence(p, q, alpha, 0.0)), 0.0
         return renyi_divergence_bound(p, q, alpha, 0.0)
     p, q, _ = centre_pair(p, q)  # D is translation invariant: quadrature on exactly centred data
-    P, Q = components(p), components(q)
-    atoms = np.all(P.variances == 0) and np.all(Q.variances == 0)
+    P, Q = p.components(), q.components()
+    atoms = np.all(P.vars == 0) and np.all(Q.vars == 0)
     if atoms and P.weights.size == 1 and Q.weights.size == 1:
         return _single_atoms(abs(P.means[0] - Q.means[0]), b, alpha)
     if (

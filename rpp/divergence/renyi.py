@@ -61,7 +61,7 @@ def renyi_divergence(p: Prior, q: Prior, alpha: ArrayLike, noise_var: ArrayLike 
 
     Examples
     --------
-    >>> float(renyi_divergence(Gaussian(0, 1), Gaussian(1, 1), 2.0, noise_var=1.0))  # 2 * 1 / (2 * 2)
+    >>> float(renyi_divergence(Gaussian(mean=0, var=1), Gaussian(mean=1, var=1), 2.0, noise_var=1.0))  # 2 * 1 / (2 * 2)
     0.5
     """
     _validate_pair(p, q)

@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 
-def randomized_response_mechanism(n: int, eps_dp: ArrayLike, k: int = 2) -> np.ndarray:
+def randomized_response_mechanism(n: int, epsilon: ArrayLike, k: int = 2) -> np.ndarray:
     r"""Per-entry :math:`\epsilon_{DP}`-DP randomized response on :math:`n` entries with :math:`k` values.
 
     Each entry goes through :func:`rpp.pufferfish.finite.randomized_response` independently
@@ -38,7 +38,7 @@ def randomized_response_mechanism(n: int, eps_dp: ArrayLike, k: int = 2) -> np.n
     ----------
     n : int
         Number of entries.
-    eps_dp : float or array_like
+    epsilon : float or array_like
         Per-entry DP budget(s), ``>= 0``.
     k : int
         Values per entry, ``>= 2``.
@@ -51,7 +51,7 @@ def randomized_response_mechanism(n: int, eps_dp: ArrayLike, k: int = 2) -> np.n
     Raises
     ------
     ValueError
-        For ``n < 1``, ``eps_dp < 0`` or ``k < 2``.
+        For ``n < 1``, ``epsilon < 0`` or ``k < 2``.
 
     Examples
     --------
@@ -60,11 +60,11 @@ def randomized_response_mechanism(n: int, eps_dp: ArrayLike, k: int = 2) -> np.n
            [0.25, 0.75]])
     """
     n = v.integer("n", n, 1)
-    eps_dp = float(v.positive("eps_dp", eps_dp, allow_zero=True))
+    epsilon = float(v.positive("epsilon", epsilon, allow_zero=True))
     k = v.integer("k", k, 2)
-    if eps_dp == 0:
+    if epsilon == 0:
         return np.full((k**n, k**n), float(k) ** -n)
-    return product_channel(*[randomized_response(eps_dp, k)] * n)
+    return product_channel(*[randomized_response(epsilon, k)] * n)
 
 
 def secret_conditionals(

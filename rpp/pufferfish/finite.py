@@ -16,7 +16,6 @@ probability mass functions is :func:`rpp.discrete_renyi_divergence`.
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -35,7 +34,7 @@ __all__ = [
 ]
 
 
-def hockey_stick_divergence(p: ArrayLike, q: ArrayLike, epsilon: float) -> Any:
+def hockey_stick_divergence(p: ArrayLike, q: ArrayLike, epsilon: float) -> float | np.ndarray:
     r"""Smallest ``delta`` such that ``P(A) <= e^epsilon Q(A) + delta`` for every event ``A``.
 
     .. math::
@@ -250,7 +249,9 @@ def pufferfish_epsilon(prior: ArrayLike, channel: ArrayLike, secret_i: ArrayLike
     return max(discrete_renyi_divergence(p_i, p_j, np.inf), discrete_renyi_divergence(p_j, p_i, np.inf))
 
 
-def posterior_odds(prior: ArrayLike, channel: ArrayLike, secret_i: ArrayLike, secret_j: ArrayLike) -> tuple[Any, ...]:
+def posterior_odds(
+    prior: ArrayLike, channel: ArrayLike, secret_i: ArrayLike, secret_j: ArrayLike
+) -> tuple[float | np.ndarray, ...]:
     r"""Prior odds and posterior odds of ``s_i`` against ``s_j`` after each output.
 
     Bayes' rule gives, for each output ``y``,
@@ -318,7 +319,7 @@ def posterior_odds(prior: ArrayLike, channel: ArrayLike, secret_i: ArrayLike, se
     return float(prior[secret_i].sum() / prior[secret_j].sum()), post
 
 
-def pufferfish_leakage(p: ArrayLike, q: ArrayLike, axis: int = -1) -> Any:
+def pufferfish_leakage(p: ArrayLike, q: ArrayLike, axis: int = -1) -> float | np.ndarray:
     r"""Pufferfish leakage :math:`\max_\omega|\log p(\omega)/q(\omega)|` of one secret pair.
 
     Equals :math:`\max\{D_\infty(p\|q), D_\infty(q\|p)\}`: the smallest

@@ -206,7 +206,7 @@ def chain_ab_curve(
 def mqm_sigma_chain(
     P: ArrayLike,
     n: int,
-    eps: float,
+    epsilon: float,
     start: ArrayLike | None = None,
     uncertainty: tuple[float, float] | None = None,
     table: list[Any] | None = None,
@@ -226,7 +226,7 @@ def mqm_sigma_chain(
         Row-stochastic transition matrix.
     n : int
         Chain length.
-    eps : float
+    epsilon : float
         Target :math:`\epsilon>0`.
     start, uncertainty, table
         As in :func:`chain_ab_curve`.
@@ -241,20 +241,20 @@ def mqm_sigma_chain(
     Raises
     ------
     ValueError
-        If ``eps <= 0`` or ``P``, ``n``, ``start`` is invalid.
+        If ``epsilon <= 0`` or ``P``, ``n``, ``start`` is invalid.
 
     Examples
     --------
     >>> round(mqm_sigma_chain([[0.9, 0.1], [0.2, 0.8]], 3, 5.0)[0], 6)
     0.6
     """
-    v.positive("eps", eps)
+    v.positive("epsilon", epsilon)
     table = chain_quilt_table(P, n, start, uncertainty) if table is None else table
     sig = np.full(n, np.inf)
     for i, _dL, _dR, size, leak in table:
         e = float(np.max(leak))
-        if e < eps:
-            sig[i] = min(sig[i], size / (eps - e))
+        if e < epsilon:
+            sig[i] = min(sig[i], size / (epsilon - e))
     return float(sig.max()), sig
 
 
@@ -411,7 +411,7 @@ def chain_ab_interior(
 
 def mqm_sigma_interior(
     P: ArrayLike,
-    eps: float,
+    epsilon: float,
     chain_length: int,
     uncertainty: tuple[float, float] | None = None,
     profile: dict[str, Any] | None = None,
@@ -430,7 +430,7 @@ def mqm_sigma_interior(
     ----------
     P : array_like, shape (K, K)
         Row-stochastic transition matrix (ignored when ``profile`` is given).
-    eps : float
+    epsilon : float
         Target :math:`\epsilon>0`.
     chain_length : int
         :math:`n`, the number of nodes.
@@ -447,24 +447,26 @@ def mqm_sigma_interior(
     Raises
     ------
     ValueError
-        If ``eps <= 0`` or the quilt search is not certified complete.
+        If ``epsilon <= 0`` or the quilt search is not certified complete.
 
     Examples
     --------
     >>> round(mqm_sigma_interior([[0.9, 0.1], [0.2, 0.8]], 5.0, 100, smax=20), 6)
     1.188895
     """
-    v.positive("eps", eps)
+    v.positive("epsilon", epsilon)
     if profile is None:
         profile = interior_leak_profile(P, int(smax or 100), uncertainty)
     sizes = np.arange(1, profile["smax"] + 1)
     e = profile["e_min"][1:]
-    ok = e < eps
-    sigma = chain_length / eps
+    ok = e < epsilon
+    sigma = chain_length / epsilon
     if ok.any():
-        sigma = min(sigma, float(np.min(sizes[ok] / (eps - e[ok]))))
+        sigma = min(sigma, float(np.min(sizes[ok] / (epsilon - e[ok]))))
     floor = profile["e_floor"]
-    certified = floor >= eps or (profile["smax"] + 1) / (eps - floor) >= sigma or chain_length <= profile["smax"] + 1
+    certified = (
+        floor >= epsilon or (profile["smax"] + 1) / (epsilon - floor) >= sigma or chain_length <= profile["smax"] + 1
+    )
     if not certified:
-        raise ValueError(f"quilt search incomplete for eps={eps}: increase smax (now {profile['smax']})")
+        raise ValueError(f"quilt search incomplete for epsilon={epsilon}: increase smax (now {profile['smax']})")
     return float(sigma)

@@ -33,11 +33,11 @@ from .._lib.numerics import lse
 __all__ = ["nfc_matrix", "nfc_primal", "nfc_dual", "nfc_min_epsilon", "composed_leakage_exact", "nfc_violation"]
 
 
-def nfc_matrix(p_d: ArrayLike, p_others: ArrayLike, eps: ArrayLike = 0.0) -> np.ndarray:
+def nfc_matrix(p_d: ArrayLike, p_others: ArrayLike, epsilon: ArrayLike = 0.0) -> np.ndarray:
     r"""Payoff matrix :math:`A_{j\ell}=\log p_D(\omega_j)-\epsilon_j-\log p_{D_\ell}(\omega_j)`.
 
     ``p_d``: (Ω,) output distribution of :math:`D`; ``p_others``: (m, Ω) output
-    distributions of the datasets :math:`D_\ell` of the other secret; ``eps`` scalar or (Ω,).
+    distributions of the datasets :math:`D_\ell` of the other secret; ``epsilon`` scalar or (Ω,).
     Outputs with :math:`p_D(\omega)=0` are dropped (they impose no constraint); an output
     with :math:`p_D>0=p_{D_\ell}` gives :math:`+\infty`, replaced by a large finite number
     (1e6) so the LP stays well posed.
@@ -48,7 +48,7 @@ def nfc_matrix(p_d: ArrayLike, p_others: ArrayLike, eps: ArrayLike = 0.0) -> np.
         Output distribution of the dataset :math:`D`.
     p_others : array_like, shape (m, Ω)
         Output distributions of the datasets of the other secret.
-    eps : float or array_like
+    epsilon : float or array_like
         Budget (scalar or per output).
 
     Returns
@@ -70,7 +70,7 @@ def nfc_matrix(p_d: ArrayLike, p_others: ArrayLike, eps: ArrayLike = 0.0) -> np.
     p_others = v.pmf("p_others", np.atleast_2d(p_others), axis=1)
     keep = p_d > 0
     with np.errstate(divide="ignore"):
-        A = np.log(p_d)[:, None] - np.broadcast_to(np.asarray(eps, float), p_d.shape)[:, None] - np.log(p_others.T)
+        A = np.log(p_d)[:, None] - np.broadcast_to(np.asarray(epsilon, float), p_d.shape)[:, None] - np.log(p_others.T)
     A = A[keep]
     return np.minimum(A, 1e6)
 
@@ -272,7 +272,7 @@ def composed_leakage_exact(mechanism: ArrayLike, prior: ArrayLike, s1_mask: Arra
     return float(np.max(np.where(np.isnan(d), 0.0, d)))
 
 
-def nfc_violation(p_d: ArrayLike, p_others: ArrayLike, beta: ArrayLike, eps: ArrayLike) -> float:
+def nfc_violation(p_d: ArrayLike, p_others: ArrayLike, beta: ArrayLike, epsilon: ArrayLike) -> float:
     r"""Largest violation :math:`\max_\omega[\log p_D(\omega)-\epsilon-\sum_\ell\beta_\ell\log p_{D_\ell}(\omega)]`.
 
     Non-positive means the NfC constraint with weights ``beta`` holds.
@@ -285,7 +285,7 @@ def nfc_violation(p_d: ArrayLike, p_others: ArrayLike, beta: ArrayLike, eps: Arr
         Output distributions of the datasets of the other secret.
     beta : array_like
         Weights of the constraint (a probability vector).
-    eps : float or array_like
+    epsilon : float or array_like
         Budget (scalar or per output).
 
     Returns
@@ -306,9 +306,9 @@ def nfc_violation(p_d: ArrayLike, p_others: ArrayLike, beta: ArrayLike, eps: Arr
     p_d = v.positive("p_d", v.finite("p_d", p_d), allow_zero=True)  # a measure (it may sum to < 1)
     p_others = v.positive("p_others", v.finite("p_others", np.atleast_2d(p_others)), allow_zero=True)
     beta = v.pmf("beta", beta)
-    eps = v.finite("eps", eps)
+    epsilon = v.finite("epsilon", epsilon)
     with np.errstate(divide="ignore", invalid="ignore"):
-        rhs = eps + np.where(beta[:, None] > 0, beta[:, None] * np.log(p_others), 0.0).sum(0)
+        rhs = epsilon + np.where(beta[:, None] > 0, beta[:, None] * np.log(p_others), 0.0).sum(0)
         lhs = np.log(p_d)
     gap = np.where(p_d > 0, lhs - rhs, -np.inf)
     return float(np.max(gap))

@@ -25,12 +25,12 @@ __all__ = [
 ]
 
 
-def epsilon_puffer_from_curve(eps_dp: ArrayLike, bs: ArrayLike, a: ArrayLike) -> float | np.ndarray:
-    r"""Best Theorem-3 guarantee :math:`\min_b\,(b\,\epsilon_{DP}+a(b))` (vectorised in ``eps_dp``).
+def epsilon_puffer_from_curve(epsilon: ArrayLike, bs: ArrayLike, a: ArrayLike) -> float | np.ndarray:
+    r"""Best Theorem-3 guarantee :math:`\min_b\,(b\,\epsilon_{DP}+a(b))` (vectorised in ``epsilon``).
 
     Parameters
     ----------
-    eps_dp : float or array_like
+    epsilon : float or array_like
         Per-entry DP budget(s), ``>= 0``.
     bs : array_like
         Values of :math:`b`.
@@ -47,20 +47,20 @@ def epsilon_puffer_from_curve(eps_dp: ArrayLike, bs: ArrayLike, a: ArrayLike) ->
     >>> float(epsilon_puffer_from_curve(0.5, [0, 1, 2], [np.inf, 0.3, 0.0]))  # min(inf, 0.8, 1.0)
     0.8
     """
-    eps_dp = v.positive("eps_dp", eps_dp, allow_zero=True)
+    epsilon = v.positive("epsilon", epsilon, allow_zero=True)
     bs, a = v.curve("bs", bs, "a", a)
-    with np.errstate(invalid="ignore"):  # 0 * inf where eps_dp = 0 and a(b) = inf: the term is inf
-        vals = bs[None, :] * np.atleast_1d(eps_dp)[:, None] + a[None, :]
+    with np.errstate(invalid="ignore"):  # 0 * inf where epsilon = 0 and a(b) = inf: the term is inf
+        vals = bs[None, :] * np.atleast_1d(epsilon)[:, None] + a[None, :]
     out = np.where(np.isnan(vals), np.inf, vals).min(axis=1)
-    return out[0] if np.ndim(eps_dp) == 0 else out
+    return out[0] if np.ndim(epsilon) == 0 else out
 
 
-def best_b(eps_dp: ArrayLike, bs: ArrayLike, a: ArrayLike) -> int | np.ndarray:
-    r""":math:`\arg\min_b\,b\,\epsilon_{DP}+a(b)` (vectorised in ``eps_dp``).
+def best_b(epsilon: ArrayLike, bs: ArrayLike, a: ArrayLike) -> int | np.ndarray:
+    r""":math:`\arg\min_b\,b\,\epsilon_{DP}+a(b)` (vectorised in ``epsilon``).
 
     Parameters
     ----------
-    eps_dp : float or array_like
+    epsilon : float or array_like
         Per-entry DP budget(s), ``>= 0``.
     bs : array_like
         Values of :math:`b`.
@@ -77,16 +77,16 @@ def best_b(eps_dp: ArrayLike, bs: ArrayLike, a: ArrayLike) -> int | np.ndarray:
     >>> int(best_b(0.5, [0, 1, 2], [np.inf, 0.3, 0.0]))
     1
     """
-    eps_dp = v.positive("eps_dp", eps_dp, allow_zero=True)
+    epsilon = v.positive("epsilon", epsilon, allow_zero=True)
     v.curve("bs", bs, "a", a)
     bs, a = np.asarray(bs), np.asarray(a, float)
     with np.errstate(invalid="ignore"):  # 0 * inf: the term is inf
-        vals = bs[None, :] * np.atleast_1d(eps_dp)[:, None] + a[None, :]
+        vals = bs[None, :] * np.atleast_1d(epsilon)[:, None] + a[None, :]
     out = bs[np.argmin(np.where(np.isnan(vals), np.inf, vals), axis=1)]
-    return out[0] if np.ndim(eps_dp) == 0 else out
+    return out[0] if np.ndim(epsilon) == 0 else out
 
 
-def epsilon_dp_from_curve(eps_puffer: float, bs: ArrayLike, a: ArrayLike) -> tuple[float, int | None]:
+def epsilon_dp_from_curve(epsilon: float, bs: ArrayLike, a: ArrayLike) -> tuple[float, int | None]:
     r"""Largest admissible :math:`\epsilon_{DP}=\max_{b:\,a(b)<\epsilon_{puffer}}(\epsilon_{puffer}-a(b))/b`.
 
     Returns ``(eps_dp, b)``. If no point has :math:`a(b)<\epsilon_{puffer}` the target is
@@ -95,7 +95,7 @@ def epsilon_dp_from_curve(eps_puffer: float, bs: ArrayLike, a: ArrayLike) -> tup
 
     Parameters
     ----------
-    eps_puffer : float
+    epsilon : float
         Target Pufferfish budget, ``> 0``.
     bs : array_like
         Values of :math:`b`.
@@ -112,31 +112,31 @@ def epsilon_dp_from_curve(eps_puffer: float, bs: ArrayLike, a: ArrayLike) -> tup
     Raises
     ------
     ValueError
-        If ``eps_puffer <= 0`` or some ``b <= 0``.
+        If ``epsilon <= 0`` or some ``b <= 0``.
 
     Examples
     --------
     >>> epsilon_dp_from_curve(1.0, [1, 2], [0.3, 0.0])  # max(0.7 / 1, 1.0 / 2)
     (0.7, 1)
     """
-    eps_puffer = float(v.positive("eps_puffer", eps_puffer))
+    epsilon = float(v.positive("epsilon", epsilon))
     bs, a = v.curve("bs", bs, "a", a)
     if np.any(bs <= 0):
         raise ValueError("bs must be positive (b = 0 would need a(0) < eps, i.e. no DP at all)")
-    ok = a < eps_puffer
+    ok = a < epsilon
     if not ok.any():
         return 0.0, None
-    vals = np.where(ok, (eps_puffer - a) / bs, -np.inf)
+    vals = np.where(ok, (epsilon - a) / bs, -np.inf)
     k = int(np.argmax(vals))
     return float(vals[k]), int(bs[k])
 
 
-def theorem4_epsilon(eps_puffers: ArrayLike, a_points: ArrayLike) -> float:
+def theorem4_epsilon(epsilon: ArrayLike, a_points: ArrayLike) -> float:
     r"""Theorem 4: joint guarantee :math:`\max_\ell a_\ell+\sum_\ell(\epsilon_{puffer,\ell}-a_\ell)`.
 
     Parameters
     ----------
-    eps_puffers : array_like
+    epsilon : array_like
         Budgets :math:`\epsilon_{puffer,\ell}` of the mechanisms.
     a_points : array_like
         Their points :math:`a_\ell = a(b_\ell)`.
@@ -156,10 +156,10 @@ def theorem4_epsilon(eps_puffers: ArrayLike, a_points: ArrayLike) -> float:
     >>> theorem4_epsilon([1.0, 1.0], [0.2, 0.3])  # 0.3 + 0.8 + 0.7
     1.8
     """
-    e = v.positive("eps_puffers", eps_puffers)
+    e = v.positive("epsilon", epsilon)
     a = v.positive("a_points", a_points, allow_zero=True)
     if e.shape != a.shape or e.ndim != 1:
-        raise ValueError("eps_puffers and a_points must be 1-D arrays of equal length")
+        raise ValueError("epsilon and a_points must be 1-D arrays of equal length")
     if np.any(a >= e):
         raise ValueError("each a_l must be < eps_puffer_l (Theorem 3 hypothesis)")
     return float(a.max() + np.sum(e - a))
@@ -252,7 +252,7 @@ def dependent_dp_curve(bs: ArrayLike, L: int) -> np.ndarray:
 
 
 def misspecified_epsilon(
-    eps_puffer: float, b_star: int, a1_at_bstar: float, bs: ArrayLike, a2: ArrayLike
+    epsilon: float, b_star: int, a1_at_bstar: float, bs: ArrayLike, a2: ArrayLike
 ) -> tuple[float, float]:
     r"""Sec. 6.3.3: true guarantee when calibrated with a wrong curve :math:`a_1`.
 
@@ -264,7 +264,7 @@ def misspecified_epsilon(
 
     Parameters
     ----------
-    eps_puffer : float
+    epsilon : float
         Target Pufferfish budget, ``> 0``.
     b_star : int
         The :math:`b` used by the curator (one of ``bs``).
@@ -292,14 +292,14 @@ def misspecified_epsilon(
     >>> misspecified_epsilon(1.0, 1, 0.2, np.array([1, 2]), np.array([0.3, 0.1]))
     (1.1, 1.1)
     """
-    eps_puffer = float(v.positive("eps_puffer", eps_puffer))
+    epsilon = float(v.positive("epsilon", epsilon))
     a1_at_bstar = float(v.positive("a1_at_bstar", a1_at_bstar, allow_zero=True))
     bs, a2 = v.curve("bs", bs, "a2", a2)
     if b_star not in bs:
         raise ValueError("b_star must be one of bs")
-    eps_dp = (eps_puffer - a1_at_bstar) / b_star
+    eps_dp = (epsilon - a1_at_bstar) / b_star
     if eps_dp <= 0:
-        raise ValueError("need a1(b*) < eps_puffer")
+        raise ValueError("need a1(b*) < epsilon")
     eps_true = float(np.min(a2 + bs * eps_dp))
-    bound = float(eps_puffer + a2[bs == b_star][0] - a1_at_bstar)
+    bound = float(epsilon + a2[bs == b_star][0] - a1_at_bstar)
     return eps_true, bound

@@ -10,29 +10,88 @@ sufficient rule as the feasible upper end.  The error is a proved bound for two 
 and for Laplace noise on two empirical priors, and a quadrature error *estimate* otherwise
 (see :class:`rpp.Calibration`).
 
-* :func:`exact_variance` -- Gaussian noise, any priors (two Gaussians: the vectorised
-  :func:`rpp.rules.gaussian_exact_variance`);
-* :func:`exact_laplace_scale` -- Laplace noise;
+* :func:`exact` -- the rule: Gaussian or Laplace noise, any priors, a noise scale (two
+  Gaussians with Gaussian noise: the vectorised kernel
+  :func:`rpp.rules.gaussian.gaussian_exact_variance`, broadcasting over ``alpha``/``epsilon``);
+* :func:`search` -- the same search for a caller that shares its divergences
+  (:class:`DivergenceMemo`, one per order) and knows a scale below the root (``above``):
+  :func:`rpp.calibrate` does;
 * :func:`order_probe` -- which of the two orders of a secret pair to solve first.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._lib import validation as v
-from .._lib.numerics import min_feasible
+from .._lib.numerics import min_feasible, sqrt_up
 from ..noise import GaussianNoise, LaplaceNoise
-from ..priors import Empirical, Gaussian, check_prior, components
-from ..divergence.gaussian_noise import renyi_divergence_bound
-from ..divergence.laplace_noise import laplace_renyi_divergence_bound
-from .gaussian import gaussian_exact_variance
-from .mixture import gmm_ot_variance
-from .w_alpha import w_alpha_scale
+from ..priors import Empirical, Gaussian, Prior, check_prior
+from .gaussian import gaussian_exact_variance, scale_of_variance
+from .mixture import _gmm_ot_variance
+from .w_alpha import w_alpha
 
-__all__ = ["exact_variance", "exact_laplace_scale", "order_probe"]
+__all__ = ["exact", "search", "order_probe", "DivergenceMemo"]
+
+NOISES = ("gaussian", "laplace")
+
+
+class DivergenceMemo:
+    r"""The divergence of one order at noise scales, each computed once: ``memo(scale) -> (value, error)``.
+
+    :math:`D_\alpha(P_i * Z\|P_j * Z)` with :math:`Z` the noise of family ``noise`` at ``scale``
+    (θ or ``b``), computed by the noise object (:class:`rpp.noise.GaussianNoise`,
+    :class:`rpp.noise.LaplaceNoise`), ``value + error`` its upper bound.  The search of
+    :func:`exact` reads it; a caller that checks scales itself (:func:`rpp.calibrate`) passes its
+    own memo to :func:`search` and :func:`order_probe` so that no divergence is computed twice.
+
+    Parameters
+    ----------
+    prior_i, prior_j : Gaussian, GaussianMixture or Empirical
+        The priors of the order.
+    alpha : float
+        Rényi order, ``> 1``.
+    noise : {"gaussian", "laplace"}
+        The noise family.
+
+    Examples
+    --------
+    >>> from rpp import Empirical
+    >>> memo = DivergenceMemo(Empirical([0.0]), Empirical([1.0]), alpha=2.0, noise="gaussian")
+    >>> value, error = memo(1.0)  # a shift of 1 at theta = 1: alpha / 2
+    >>> round(value, 12), len(memo.known())
+    (1.0, 1)
+    """
+
+    def __init__(self, prior_i: Prior, prior_j: Prior, *, alpha: float, noise: str = "gaussian") -> None:
+        self.prior_i = check_prior("prior_i", prior_i)
+        self.prior_j = check_prior("prior_j", prior_j)
+        self.alpha = float(v.alpha_order(alpha))
+        self.noise = v.one_of("noise", noise, NOISES)
+        self._values: dict[float, tuple[float, float]] = {}
+
+    def __call__(self, scale: float) -> tuple[float, float]:
+        """``(value, error)`` at the noise scale ``scale``."""
+        scale = float(scale)
+        if scale not in self._values:
+            cls = GaussianNoise if self.noise == "gaussian" else LaplaceNoise
+            result = cls(scale=scale).divergence(self.prior_i, self.prior_j, alpha=self.alpha)
+            self._values[scale] = _value_error(result)
+        return self._values[scale]
+
+    def known(self) -> dict[float, tuple[float, float]]:
+        """A copy of ``{scale: (value, error)}`` computed so far."""
+        return dict(self._values)
+
+
+def _value_error(result: object) -> tuple[float, float]:
+    """``(value, error)`` of a noise object's divergence (a pair, or a result with ``value``/``error``)."""
+    if isinstance(result, tuple):
+        return float(result[0]), float(result[1])
+    return float(result.value), float(result.error)  # type: ignore[attr-defined]
 
 
 def _log_ratio(d, epsilon):
@@ -40,183 +99,225 @@ def _log_ratio(d, epsilon):
     return float(np.log(d / epsilon)) if d > 0 else -1e300
 
 
-def _known_bracket(memo, epsilon, lo, hi, proved, above):
-    """``(hi, proved, hint)`` tightened by the divergences already known (``memo``, e.g. a probe's).
+def _known_bracket(known, epsilon, lo, hi, proved, above):
+    """``(hi, proved, hint)`` tightened by the divergences already known (``{point: (value, error)}``).
 
     The smallest feasible point known becomes the upper end if it is below the rule's, the
     largest infeasible point known below that end (or ``above``) the lower hint.
     """
-    feasible = [z for z, (val, err) in memo.items() if z > lo and val + err <= epsilon]
+    feasible = [z for z, (val, err) in known.items() if z > lo and val + err <= epsilon]
     if feasible and (min(feasible) < hi or not proved):
         hi, proved = float(min(feasible)), False
-    infeasible = [z for z, (val, err) in memo.items() if lo < z < hi and val + err > epsilon]
+    infeasible = [z for z, (val, err) in known.items() if lo < z < hi and val + err > epsilon]
     infeasible += [float(above)] if lo < above < hi else []
     return hi, proved, (max(infeasible) if infeasible else None)
 
 
 def _domain_lower_bound(p, q, alpha):
     """Largest noise variance at which ``D_alpha(p * N || q * N)`` is certainly infinite."""
-    ci, cj = components(p), components(q)
-    return max(0.0, (alpha - 1) * ci.variances.max() - alpha * cj.variances.max())
+    ci, cj = p.components(), q.components()
+    return max(0.0, (alpha - 1) * ci.vars.max() - alpha * cj.vars.max())
 
 
-def exact_variance(
-    prior_i: Any,
-    prior_j: Any,
-    alpha: float,
-    epsilon: float,
-    *,
-    above: float = 0.0,
-    known: dict | None = None,
-) -> float:
-    r"""Minimal :math:`\theta^2` with :math:`D_\alpha(P_i * N(0,\theta^2)\|P_j * N(0,\theta^2))` + error :math:`\le \varepsilon`.
+def exact(
+    prior_i: Prior, prior_j: Prior, *, alpha: ArrayLike, epsilon: ArrayLike, noise: str = "gaussian"
+) -> float | np.ndarray:
+    r"""Minimal noise scale with :math:`D_\alpha(P_i * Z\|P_j * Z)` + its error :math:`\le \varepsilon` (one order).
 
-    Two Gaussians: :func:`rpp.rules.gaussian_exact_variance` (closed form, Yang et al. 2026,
-    Cor. III.3).  Otherwise the quadrature of :func:`rpp.divergence.renyi_divergence_bound`
-    (``value + error``), bracketed by the domain edge below and :func:`rpp.rules.gmm_ot_variance`
-    above (a proved sufficient rule, so it is not evaluated; :func:`rpp.calibrate` checks the
-    returned variance in any case).
+    Gaussian noise :math:`Z = N(0,\theta^2)` (returns θ) or Laplace noise
+    :math:`Z = \mathrm{Lap}(b)` (returns ``b``).  The divergence is non-increasing in the scale
+    (module docstring), so the scale is found by monotone root finding on ``value + error``
+    (:func:`search`).  Two Gaussians with Gaussian noise: the closed form of Yang et al. 2026,
+    Cor. III.3, with its round-off bound (:func:`rpp.rules.gaussian.gaussian_exact_variance`),
+    vectorised: ``alpha`` and ``epsilon`` broadcast.  Otherwise they are scalars.
+
+    The error is a proved bound for two Gaussians and for Laplace noise on two empirical
+    priors, and a quadrature error *estimate* otherwise.  A variance θ² is turned into θ by a
+    rounded-up square root, so θ² (exactly) is at least the variance checked.
 
     Parameters
     ----------
     prior_i, prior_j : Gaussian, GaussianMixture or Empirical
         The secret-conditioned priors.
-    alpha : float
+    alpha : float or array_like
         Rényi order, ``> 1``.
-    epsilon : float
+    epsilon : float or array_like
         Budget, ``> 0``.
-    above : float
-        A variance believed infeasible (e.g. the other order's root, where this order
-        failed the check): the search starts there.  It is evaluated first; if it is feasible
-        after all, the search continues below it, so a wrong hint costs time, never noise.
-    known : dict, optional
-        ``{variance: (value, error)}`` of :func:`rpp.divergence.renyi_divergence_bound` for this order,
-        shared with the caller: values found there are reused, new ones are added
-        (:func:`rpp.calibrate` shares its checks this way).
+    noise : {"gaussian", "laplace"}
+        The noise family.
 
     Returns
     -------
-    float
-        :math:`\theta^2 \ge 0`.
+    float or ndarray
+        The scale (θ or ``b``), ``>= 0``.
 
     Raises
     ------
     TypeError
         If a prior is not an rpp distribution.
     ValueError
-        If ``alpha`` or ``epsilon`` is out of range.
+        If ``alpha``, ``epsilon`` or ``noise`` is out of range, or ``alpha``/``epsilon`` are
+        arrays for priors other than two Gaussians with Gaussian noise.
 
     Examples
     --------
-    >>> from rpp import Gaussian
-    >>> round(exact_variance(Gaussian(0, 1), Gaussian(2, 1), 3.0, 0.5), 9)  # alpha Delta / (2 eps) - 1
+    >>> from rpp import Empirical, Gaussian
+    >>> theta = exact(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3.0, epsilon=0.5)
+    >>> round(theta**2, 9)  # alpha Delta / (2 eps) - 1
     11.0
-    """
-    check_prior("prior_i", prior_i)
-    check_prior("prior_j", prior_j)
-    alpha = float(v.alpha_order(alpha))
-    epsilon = float(v.epsilon_budget(epsilon))
-    if isinstance(prior_i, Gaussian) and isinstance(prior_j, Gaussian):
-        return float(gaussian_exact_variance(prior_i.mean, prior_i.var, prior_j.mean, prior_j.var, alpha, epsilon))
-
-    memo = {} if known is None else known
-
-    def f(z):  # log((value + error) / epsilon): smoother in log z than the difference
-        if z not in memo:
-            memo[z] = renyi_divergence_bound(prior_i, prior_j, alpha, z)
-        val, err = memo[z]
-        return _log_ratio(val + err, epsilon)
-
-    lo = _domain_lower_bound(prior_i, prior_j, alpha)
-    hint = float(above) if above > lo else None
-    if hint is None and lo == 0 and f(0.0) <= 0:
-        return 0.0
-    hi = gmm_ot_variance(prior_i, prior_j, alpha, epsilon)
-    # two samples: the sort-based gmm-ot variance is within a small factor of the root; bracket
-    # it by steps of e (the default steps of e^8 probe tiny noises, costly for large samples)
-    step = 1.0 if isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical) else 8.0
-    proved = bool(np.isfinite(hi) and hi > lo)
-    hi, proved, hint = _known_bracket(memo, epsilon, lo, hi, proved, above)
-    return min_feasible(f, lo, max(hi, lo), rtol=1e-9, step=step, hi_feasible=proved, infeasible=hint, closest=True)
-
-
-def exact_laplace_scale(
-    prior_i: Any,
-    prior_j: Any,
-    alpha: float,
-    epsilon: float,
-    *,
-    above: float = 0.0,
-    known: dict | None = None,
-) -> float:
-    r"""Minimal Laplace scale ``b`` whose divergence plus its error is at most ε (one order).
-
-    The divergence is :func:`rpp.divergence.laplace_renyi_divergence_bound`.  For two samples the
-    joint-convexity scale of ``"w-alpha-tight"`` (:func:`rpp.rules.w_alpha_scale`, rule ``"tight"``)
-    is a feasible upper end, not evaluated since it is proved; for continuous priors the
-    Laplace scale of the ``"gmm-ot"`` variance (:math:`2b^2 = \theta^2`; the coupling rule
-    would integrate over mixture quantiles, seconds at 50 components), and 1 for mixed priors,
-    are checked and grown by doubling; :func:`rpp.calibrate` checks the returned scale in any
-    case.
-
-    Parameters
-    ----------
-    prior_i, prior_j : Gaussian, GaussianMixture or Empirical
-        The secret-conditioned priors.
-    alpha : float
-        Rényi order, ``> 1``.
-    epsilon : float
-        Budget, ``> 0``.
-    above : float
-        A scale believed infeasible, where the search starts (as in :func:`exact_variance`).
-    known : dict, optional
-        ``{scale: (value, error)}`` of :func:`rpp.divergence.laplace_renyi_divergence_bound` for this
-        order, shared with the caller (as in :func:`exact_variance`).
-
-    Returns
-    -------
-    float
-        ``b >= 0``.
-
-    Raises
-    ------
-    TypeError
-        If a prior is not an rpp distribution.
-    ValueError
-        If ``alpha`` or ``epsilon`` is out of range.
-
-    Examples
-    --------
-    >>> from rpp import Empirical
-    >>> b = exact_laplace_scale(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0)
+    >>> b = exact(Empirical([0.0]), Empirical([1.0]), alpha=2.0, epsilon=1.0, noise="laplace")
     >>> from rpp.divergence import laplace_rdp
     >>> bool(laplace_rdp(1.0, b, 2.0) <= 1.0 < laplace_rdp(1.0, 0.999 * b, 2.0))
     True
     """
     check_prior("prior_i", prior_i)
     check_prior("prior_j", prior_j)
+    v.one_of("noise", noise, NOISES)
+    a, e = v.alpha_order(alpha), v.epsilon_budget(epsilon)
+    if noise == "gaussian" and isinstance(prior_i, Gaussian) and isinstance(prior_j, Gaussian):
+        var = gaussian_exact_variance(prior_i.mean, prior_i.var, prior_j.mean, prior_j.var, alpha=a, epsilon=e)
+        return scale_of_variance(var)
+    if np.ndim(a) or np.ndim(e):
+        raise ValueError(
+            "alpha and epsilon must be scalars (arrays broadcast only for two rpp.Gaussian priors with "
+            f"Gaussian noise), got shapes {np.shape(a)} and {np.shape(e)}"
+        )
+    return search(prior_i, prior_j, alpha=float(a), epsilon=float(e), noise=noise)
+
+
+def search(
+    prior_i: Prior,
+    prior_j: Prior,
+    *,
+    alpha: float,
+    epsilon: float,
+    noise: str = "gaussian",
+    above: float = 0.0,
+    memo: DivergenceMemo | None = None,
+) -> float:
+    r"""The minimal scale of :func:`exact` (scalars), reading and filling a caller's divergences.
+
+    Gaussian noise: the root in the variance :math:`\theta^2` is bracketed by the domain edge
+    below and the ``"gmm-ot"`` variance above (a proved sufficient rule, so it is not
+    evaluated); every variance ``z`` tried is evaluated at the scale ``sqrt_up(z)``, the scale
+    returned.  Laplace noise: the root in ``b``, with the upper end of ``_laplace_start``.
+    Divergences already in ``memo`` (e.g. :func:`order_probe`'s) tighten the bracket.
+
+    Parameters
+    ----------
+    prior_i, prior_j : Gaussian, GaussianMixture or Empirical
+        The secret-conditioned priors.
+    alpha : float
+        Rényi order, ``> 1``.
+    epsilon : float
+        Budget, ``> 0``.
+    noise : {"gaussian", "laplace"}
+        The noise family.
+    above : float
+        A scale believed infeasible (e.g. the other order's root, where this order failed the
+        check): the search starts there.  It is evaluated first; if it is feasible after all,
+        the search continues below it, so a wrong hint costs time, never noise.
+    memo : DivergenceMemo, optional
+        The divergences of this order (its priors, ``alpha`` and ``noise`` must match); a new
+        one by default.
+
+    Returns
+    -------
+    float
+        The scale, ``>= 0``.
+
+    Raises
+    ------
+    TypeError
+        If a prior is not an rpp distribution.
+    ValueError
+        If an argument is out of range, or ``memo`` is for other priors, order or noise.
+
+    Examples
+    --------
+    >>> from rpp import Empirical
+    >>> p, q = Empirical([0.0, 1.0]), Empirical([0.0, 3.0])
+    >>> memo = DivergenceMemo(p, q, alpha=2.0)
+    >>> theta = search(p, q, alpha=2.0, epsilon=1.0, memo=memo)
+    >>> value, error = memo(theta)  # the returned scale was checked, and is remembered
+    >>> bool(value + error <= 1.0)
+    True
+    """
+    check_prior("prior_i", prior_i)
+    check_prior("prior_j", prior_j)
+    v.one_of("noise", noise, NOISES)
     alpha = float(v.alpha_order(alpha))
     epsilon = float(v.epsilon_budget(epsilon))
+    above = float(v.positive("above", above, allow_zero=True, allow_inf=True))
+    if memo is None:
+        memo = DivergenceMemo(prior_i, prior_j, alpha=alpha, noise=noise)
+    elif not _same(memo, prior_i, prior_j, alpha, noise):
+        raise ValueError("memo must hold the divergences of the same priors, alpha and noise")
+    if noise == "gaussian":
+        return _search_gaussian(prior_i, prior_j, alpha, epsilon, above, memo)
+    return _search_laplace(prior_i, prior_j, alpha, epsilon, above, memo)
 
-    memo = {} if known is None else known
 
-    def f(b):
-        if b not in memo:
-            memo[b] = laplace_renyi_divergence_bound(prior_i, prior_j, alpha, b)
-        val, err = memo[b]
+def _same(memo, prior_i, prior_j, alpha, noise):
+    """Whether ``memo`` holds the divergences of these priors (the same objects, or equal ones), order and noise."""
+    if (memo.alpha, memo.noise) != (alpha, noise):
+        return False
+    return (memo.prior_i is prior_i or memo.prior_i == prior_i) and (memo.prior_j is prior_j or memo.prior_j == prior_j)
+
+
+def _var_of_scale(s: float) -> float:
+    """The largest variance ``z`` with ``sqrt_up(z) == s`` (about ``s**2``, rounded down)."""
+    from fractions import Fraction
+
+    z = s * s
+    if Fraction(z) > Fraction(s) ** 2:
+        z = float(np.nextafter(z, 0.0))
+    return z
+
+
+def _search_gaussian(prior_i, prior_j, alpha, epsilon, above, memo):
+    if isinstance(prior_i, Gaussian) and isinstance(prior_j, Gaussian):
+        var = gaussian_exact_variance(
+            prior_i.mean, prior_i.var, prior_j.mean, prior_j.var, alpha=alpha, epsilon=epsilon
+        )
+        return sqrt_up(float(var))
+
+    def f(z):  # log((value + error) / epsilon) at the scale returned for z: smoother in log z
+        val, err = memo(sqrt_up(z))
         return _log_ratio(val + err, epsilon)
 
-    hint = float(above) if above > 0 else None
+    lo = _domain_lower_bound(prior_i, prior_j, alpha)
+    hint_var = above * above
+    hint = hint_var if hint_var > lo else None
+    if hint is None and lo == 0 and f(0.0) <= 0:
+        return 0.0
+    hi = _gmm_ot_variance(prior_i, prior_j, alpha, epsilon)
+    # two samples: the sort-based gmm-ot variance is within a small factor of the root; bracket
+    # it by steps of e (the default steps of e^8 probe tiny noises, costly for large samples)
+    step = 1.0 if isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical) else 8.0
+    proved = bool(np.isfinite(hi) and hi > lo)
+    known = {_var_of_scale(s): r for s, r in memo.known().items()}
+    hi, proved, hint = _known_bracket(known, epsilon, lo, hi, proved, hint_var)
+    z = min_feasible(f, lo, max(hi, lo), rtol=1e-9, step=step, hi_feasible=proved, infeasible=hint, closest=True)
+    return sqrt_up(z)
+
+
+def _search_laplace(prior_i, prior_j, alpha, epsilon, above, memo):
+    def f(b):
+        val, err = memo(b)
+        return _log_ratio(val + err, epsilon)
+
+    hint = above if above > 0 else None
     if hint is None and f(0.0) <= 0:
         return 0.0
     hi, proved = _laplace_start(prior_i, prior_j, alpha, epsilon)
-    hi, proved, hint = _known_bracket(memo, epsilon, 0.0, hi, proved, above)
+    hi, proved, hint = _known_bracket(memo.known(), epsilon, 0.0, hi, proved, above)
     # the upper end is within a small factor of the root: bracket it by steps of e
-    return min_feasible(f, 0.0, hi, rtol=1e-10, step=1.0, hi_feasible=proved, infeasible=hint, closest=True)
+    return float(min_feasible(f, 0.0, hi, rtol=1e-10, step=1.0, hi_feasible=proved, infeasible=hint, closest=True))
 
 
 def _laplace_start(prior_i, prior_j, alpha, epsilon):
-    """``(b, proved)``: the upper end of the Laplace search.
+    r"""``(b, proved)``: the upper end of the Laplace search.
 
     Two samples: the joint-convexity scale of ``"w-alpha-tight"`` (a sort; proved).  Two
     continuous priors: that rule integrates over mixture quantiles (seconds at 50 components),
@@ -224,15 +325,22 @@ def _laplace_start(prior_i, prior_j, alpha, epsilon):
     checked and grown by doubling.  Mixed priors: 1, likewise.
     """
     if isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical):
-        b = w_alpha_scale(prior_i, prior_j, alpha, epsilon, noise="laplace", rule="tight")
+        b = w_alpha(prior_i, prior_j, alpha=alpha, epsilon=epsilon, noise="laplace", rule="tight")
         return (float(b), True) if np.isfinite(b) and b > 0 else (1.0, False)
     if isinstance(prior_i, Empirical) or isinstance(prior_j, Empirical):
         return 1.0, False
-    b = float(np.sqrt(gmm_ot_variance(prior_i, prior_j, alpha, epsilon) / 2))
+    b = float(np.sqrt(_gmm_ot_variance(prior_i, prior_j, alpha, epsilon) / 2))
     return (b, False) if np.isfinite(b) and b > 0 else (1.0, False)
 
 
-def order_probe(orders: list, alpha: float, epsilon: float, known: list[dict], *, noise: str) -> tuple[int, int]:
+def order_probe(
+    orders: Sequence[tuple[Prior, Prior]],
+    *,
+    alpha: float,
+    epsilon: float,
+    noise: str,
+    memos: Sequence[DivergenceMemo],
+) -> tuple[int, int]:
     r"""Which order of a secret pair needs more noise: ``(first, second)``, the order to solve first.
 
     The root of :math:`\max(D_\alpha(i\|j), D_\alpha(j\|i))` is the larger of the two
@@ -241,27 +349,27 @@ def order_probe(orders: list, alpha: float, epsilon: float, known: list[dict], *
     divergences are computed at a probe scale one step of :math:`e` (in the variance
     :math:`\theta^2`, or in the Laplace scale ``b``) below the smaller of the two orders'
     cheap sufficient scales (``"gmm-ot"``; for Laplace noise the upper end of
-    :func:`exact_laplace_scale`'s search),
-    and stored in ``known`` (the callers' shared ``{θ² or b: (value, error)}`` dicts, one per
-    order), where :func:`exact_variance` and :func:`exact_laplace_scale` find them and start
-    from the tightest bracket they give.  If one order meets the budget at the probe and the
-    other does not, the latter is solved first; otherwise both are computed at a second point
-    a step of :math:`e` towards their roots, each order's root is estimated by the secant of
-    :math:`\log(D/\varepsilon)` against the log of the noise parameter through its two
-    points, and the larger is solved first (a divergence that is larger at the probe but flat
-    can need less noise than a steep one).  A wrong guess costs the second root, never noise:
-    the caller checks both orders at the result.
+    :func:`exact`'s search), and kept in ``memos`` (one per order), where :func:`search`
+    finds them and starts from the tightest bracket they give.  If one order meets the budget at
+    the probe and the other does not, the latter is solved first; otherwise both are computed
+    at a second point a step of :math:`e` towards their roots, each order's root is estimated by
+    the secant of :math:`\log(D/\varepsilon)` against the log of the noise parameter through
+    its two points, and the larger is solved first (a divergence that is larger at the probe
+    but flat can need less noise than a steep one).  A wrong guess costs the second root, never
+    noise: the caller checks both orders at the result.
 
     Parameters
     ----------
-    orders : list of two (prior, prior) pairs
+    orders : sequence of two (prior, prior) pairs
+        The two orders.
     alpha : float
         Rényi order, ``> 1``.
     epsilon : float
         Budget, ``> 0``.
-    known : list of two dict
-        Divergences already computed, per order (updated in place).
     noise : {"gaussian", "laplace"}
+        The noise family.
+    memos : sequence of two DivergenceMemo
+        The orders' divergences (filled in place).
 
     Returns
     -------
@@ -272,32 +380,26 @@ def order_probe(orders: list, alpha: float, epsilon: float, known: list[dict], *
     --------
     >>> from rpp import Empirical
     >>> p, q = Empirical([0.0, 0.1]), Empirical([0.0, 3.0])
-    >>> known = [{}, {}]
-    >>> order_probe([(p, q), (q, p)], 2.0, 1.0, known, noise="gaussian")  # D(q||p) needs more
+    >>> memos = [DivergenceMemo(p, q, alpha=2.0), DivergenceMemo(q, p, alpha=2.0)]
+    >>> order_probe([(p, q), (q, p)], alpha=2.0, epsilon=1.0, noise="gaussian", memos=memos)  # D(q||p) needs more
     (1, 0)
-    >>> [len(k) for k in known]  # one probe each, kept for the root finder: D(p||q) meets the budget there
+    >>> [len(m.known()) for m in memos]  # one probe each, kept for the root finder
     [1, 1]
     """
     if len(orders) < 2:
         return 0, 1
     gauss = noise == "gaussian"
     if gauss:
-        bounds = [float(np.sqrt(gmm_ot_variance(p, q, alpha, epsilon))) for p, q in orders]
+        bounds = [float(np.sqrt(_gmm_ot_variance(p, q, alpha, epsilon))) for p, q in orders]
     else:
         bounds = [_laplace_start(p, q, alpha, epsilon)[0] for p, q in orders]
     probe = min(bounds) * np.exp(-0.5 if gauss else -1.0)  # a step of e in theta^2 or in b
     if not (np.isfinite(probe) and probe > 0):
         return 0, 1
-    key = (lambda s: float(s) ** 2) if gauss else float
-    noise_cls = GaussianNoise if gauss else LaplaceNoise
+    probe = sqrt_up(probe * probe) if gauss else float(probe)  # a scale the search itself evaluates
 
-    def log_ratios(scale):  # log((value + error) / epsilon) of both orders, kept in known
-        out = []
-        for k, (p, q) in enumerate(orders):
-            if key(scale) not in known[k]:
-                known[k][key(scale)] = noise_cls(scale).divergence(p, q, alpha)
-            out.append(_log_ratio(sum(known[k][key(scale)]), epsilon))
-        return out
+    def log_ratios(scale):  # log((value + error) / epsilon) of both orders, kept in the memos
+        return [_log_ratio(sum(memos[k](scale)), epsilon) for k in range(len(orders))]
 
     g0 = log_ratios(probe)
     if (g0[0] > 0) != (g0[1] > 0):  # one order infeasible at the probe, the other not: decided
@@ -306,8 +408,9 @@ def order_probe(orders: list, alpha: float, epsilon: float, known: list[dict], *
     # by the secant through its two points (slope -1 when it is not negative and finite): an order
     # whose divergence falls steeply may need more noise than one that is larger but flat
     second = probe * np.exp((1.0 if g0[0] > 0 else -1.0) * (0.5 if gauss else 1.0))
+    second = sqrt_up(second * second) if gauss else float(second)
     g1 = log_ratios(second)
-    dy = np.log(key(probe) / key(second))
+    dy = np.log(probe / second) * (2.0 if gauss else 1.0)
     roots = []
     for a, b in zip(g0, g1, strict=True):
         slope = (a - b) / dy if np.isfinite(a) and np.isfinite(b) else -1.0

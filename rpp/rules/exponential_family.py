@@ -1,11 +1,11 @@
 r"""Exponential-family noise and the :math:`\alpha < 1` condition of the α-Wasserstein paper (``awass2026``).
 
-* :func:`exponential_family_eta` -- the largest rate :math:`\eta` of noise
+* :func:`exponential_family` -- the smallest scale :math:`1/\eta` of noise
   :math:`p(z)\propto e^{-\eta c(z)}` meeting eq. (13);
 * :func:`two_sided_geometric_renyi` -- the exact divergence after two-sided geometric
-  (discrete Laplace) noise, to check it;
-* :func:`alpha_below_one_laplace_scale` -- the sufficient condition for :math:`\alpha\in(0,1)`
-  (the paper's Appendix Proposition).
+  (discrete Laplace) noise of a scale, to check it;
+* :func:`alpha_below_one` -- the Laplace scale of the sufficient condition for
+  :math:`\alpha\in(0,1)` (the paper's Appendix Proposition).
 
 All three take two :class:`~rpp.Empirical` priors coupled monotonically
 (:func:`rpp.quantile_coupling`).
@@ -19,24 +19,24 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..priors import Prior
 from .._lib import validation as v
 from .._lib.numerics import largest_feasible, lse, step_up
-from ..priors import Empirical
+from ..priors import Empirical, Prior
 from ..transport import quantile_coupling
 
-__all__ = ["exponential_family_eta", "two_sided_geometric_renyi", "alpha_below_one_laplace_scale"]
+__all__ = ["exponential_family", "two_sided_geometric_renyi", "alpha_below_one"]
 
 
-def exponential_family_eta(
+def exponential_family(
     prior_i: Prior,
     prior_j: Prior,
+    *,
     alpha: float,
     epsilon: float,
     cost: Callable[[np.ndarray], ArrayLike] | None = None,
     rule: str = "paper",
 ) -> float:
-    r"""Largest rate :math:`\eta` of the noise :math:`p(z)\propto e^{-\eta c(z)}` meeting eq. (13).
+    r"""Smallest scale :math:`1/\eta` of the noise :math:`p(z)\propto e^{-\eta c(z)}` meeting eq. (13).
 
     For a metric cost :math:`c` (symmetric, :math:`c(0)=0`, triangle inequality)
     the noise satisfies :math:`p(y-x) \le e^{\eta c(x-x')}p(y-x')`, hence
@@ -53,22 +53,27 @@ def exponential_family_eta(
 
     Any coupling gives a valid condition; the monotone one of the two
     :class:`~rpp.Empirical` samples is used (optimal when :math:`c` is a convex
-    function of :math:`x - x'`).  The noise scale :math:`\theta` follows from
-    :math:`\eta(\theta)`; for Laplace noise :math:`\eta = 1/b`.
+    function of :math:`x - x'`).  The condition is solved for the largest rate :math:`\eta`
+    and the scale :math:`1/\eta` returned, rounded up so that the rate it stands for still
+    meets it; for the Laplace cost :math:`|z|` it is the Laplace scale ``b``.
 
     Parameters
     ----------
     prior_i, prior_j : Empirical
-    alpha : float (> 1)
-    epsilon : float (> 0)
+        The two samples.
+    alpha : float
+        Order, ``> 1``.
+    epsilon : float
+        Budget, ``> 0``.
     cost : callable, optional
         Vectorised metric :math:`c(z)`; default :math:`|z|`.
     rule : {"paper", "sharp"}
+        The bound behind eq. (13) (above).
 
     Returns
     -------
     float
-        :math:`\eta` (``inf`` when the priors coincide).
+        The scale :math:`1/\eta` (0 when the priors coincide).
 
     Raises
     ------
@@ -78,11 +83,11 @@ def exponential_family_eta(
     Examples
     --------
     >>> from rpp import Empirical
-    >>> round(exponential_family_eta(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0), 12)  # (alpha-1) eps / (alpha |d|)
-    0.5
+    >>> round(exponential_family(Empirical([0.0]), Empirical([1.0]), alpha=2.0, epsilon=1.0), 12)  # alpha |d| / ((alpha-1) eps)
+    2.0
     """
     if not (isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical)):
-        raise ValueError("exponential_family_eta needs two rpp.Empirical samples")
+        raise ValueError("exponential_family needs two rpp.Empirical samples")
     if rule not in ("paper", "sharp"):
         raise ValueError(f"rule must be 'paper' or 'sharp', got {rule!r}")
     alpha = float(v.alpha_order(alpha))
@@ -98,7 +103,7 @@ def exponential_family_eta(
     if c0.shape != (1,) or c0[0] != 0 or cm.shape != c.shape or not np.allclose(cm, c, rtol=1e-12, atol=0):
         raise ValueError("cost must be a metric: cost(0) = 0 and cost(-z) = cost(z)")
     if np.all(c == 0):
-        return np.inf
+        return 0.0
     kappa = alpha if rule == "paper" else alpha - 1
     lm = np.log(m)
     target = (alpha - 1) * epsilon
@@ -106,13 +111,16 @@ def exponential_family_eta(
     def g(eta):
         return lse(lm + kappa * eta * c) - target
 
-    return float(largest_feasible(g, target / (kappa * c.max())))
+    eta = float(largest_feasible(g, target / (kappa * c.max())))
+    # the scale 1/eta, rounded up until the rate it stands for (1/scale) meets the condition
+    return float(step_up(1.0 / eta, lambda s: g(1.0 / s) <= 0))
 
 
-def two_sided_geometric_renyi(p: Empirical, q: Empirical, alpha: float, eta: float) -> float:
+def two_sided_geometric_renyi(prior_i: Empirical, prior_j: Empirical, *, alpha: float, scale: float) -> float:
     r"""Exact :math:`D_\alpha` after two-sided geometric (discrete Laplace) noise on integer data.
 
-    The noise :math:`P(Z = z) = \frac{1-r}{1+r}r^{|z|}`, :math:`r = e^{-\eta}`,
+    The noise :math:`P(Z = z) = \frac{1-r}{1+r}r^{|z|}`, :math:`r = e^{-1/b}` with ``b`` the
+    scale (the rate :math:`\eta = 1/b`),
     :math:`z\in\mathbb{Z}`, is the exponential-family noise of eq. (13) with the
     metric :math:`c(z) = |z|` on the integers.  For two integer-valued
     :class:`~rpp.Empirical` priors the outputs are integer-valued; the sum
@@ -122,12 +130,12 @@ def two_sided_geometric_renyi(p: Empirical, q: Empirical, alpha: float, eta: flo
 
     Parameters
     ----------
-    p, q : Empirical
+    prior_i, prior_j : Empirical
         Integer-valued samples.
     alpha : float
         Order in (0, 1) or (1, inf).
-    eta : float
-        Rate, ``> 0``.
+    scale : float
+        The scale ``b = 1/eta``, ``> 0``.
 
     Returns
     -------
@@ -142,16 +150,17 @@ def two_sided_geometric_renyi(p: Empirical, q: Empirical, alpha: float, eta: flo
     Examples
     --------
     >>> from rpp import Empirical
-    >>> round(two_sided_geometric_renyi(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0), 12)
+    >>> round(two_sided_geometric_renyi(Empirical([0.0]), Empirical([1.0]), alpha=2.0, scale=1.0), 12)
     0.735325664056
     """
-    for name, d in (("p", p), ("q", q)):
+    p, q = prior_i, prior_j
+    for name, d in (("prior_i", p), ("prior_j", q)):
         if not isinstance(d, Empirical):
             raise ValueError(f"{name} must be an rpp.Empirical sample, got {type(d).__name__}")
         if np.any(d.support != np.round(d.support)):
             raise ValueError(f"{name} must be integer-valued for two-sided geometric noise")
     alpha = float(v.alpha_order(alpha, allow_below_one=True))
-    eta = float(v.positive("eta", eta))
+    eta = 1.0 / float(v.positive("scale", scale))
     lo = min(p.support.min(), q.support.min())
     hi = max(p.support.max(), q.support.max())
     if hi - lo > 10**6:
@@ -169,9 +178,7 @@ def two_sided_geometric_renyi(p: Empirical, q: Empirical, alpha: float, eta: flo
     return float(max(0.0, log_i / (alpha - 1)))
 
 
-def alpha_below_one_laplace_scale(
-    prior_i: Prior, prior_j: Prior, alpha: float, epsilon: float, rule: str = "paper"
-) -> float:
+def alpha_below_one(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float, rule: str = "paper") -> float:
     r"""Smallest Laplace scale meeting the sufficient condition for :math:`\alpha \in (0,1)`.
 
     For :math:`\alpha\in(0,1)`, :math:`D_\alpha \le \varepsilon` iff
@@ -207,11 +214,11 @@ def alpha_below_one_laplace_scale(
     Examples
     --------
     >>> from rpp import Empirical
-    >>> round(alpha_below_one_laplace_scale(Empirical([0.0]), Empirical([1.0]), 0.5, 0.1), 6)
+    >>> round(alpha_below_one(Empirical([0.0]), Empirical([1.0]), alpha=0.5, epsilon=0.1), 6)
     10.0
     """
     if not (isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical)):
-        raise ValueError("alpha_below_one_laplace_scale needs two rpp.Empirical samples")
+        raise ValueError("alpha_below_one needs two rpp.Empirical samples")
     alpha = float(v.alpha_order(alpha, allow_below_one=True))
     if not alpha < 1:
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")

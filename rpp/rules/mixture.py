@@ -1,34 +1,35 @@
 r"""Noise rules for Gaussian-mixture (and empirical) priors with Gaussian noise (Yang et al. 2026, Section IV).
 
-* :func:`gmm_ot_variance` -- Theorem IV.1 (the ψ condition, eq. (8)) with the domain of every
+* :func:`gmm_ot` -- Theorem IV.1 (the ψ condition, eq. (8)) with the domain of every
   coupled component pair enforced (as printed the theorem ignores it);
-* :func:`gmm_ot_tight_variance` -- joint convexity with the exact component divergences and
+* :func:`gmm_ot_tight` -- joint convexity with the exact component divergences and
   the coupling that minimises :math:`\sum\pi_{kl}e^{(\alpha-1)D_\alpha(P_k\|Q_l)}`.
 
-Both protect one order and return a noise variance :math:`\theta^2`.
+Both protect one order and return the noise scale θ: the conditions are solved in the
+variance :math:`\theta^2` (``_gmm_ot_variance``, ``_gmm_ot_tight_variance``), and θ is
+its square root rounded up (:func:`rpp._lib.numerics.sqrt_up`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..priors import Components
-from ..priors import Prior
-from .._lib.numerics import lse, min_feasible
-from ..priors import Empirical, components
+from .._lib import validation as v
+from .._lib.numerics import lse, min_feasible, sqrt_up
+from ..priors import Components, Empirical, Prior, check_prior
 from ..divergence.gaussian_noise import gaussian_divergence_upper
 from ..transport import component_coupling, optimal_plan, quantile_coupling
 
-__all__ = ["log_psi_terms", "gmm_ot_variance", "gmm_ot_tight_variance"]
+__all__ = ["gmm_ot", "gmm_ot_tight"]
 
 
-def log_psi_terms(ci: Components, cj: Components, alpha: float, z: float) -> np.ndarray:
+def _log_psi_terms(ci: Components, cj: Components, alpha: float, z: float) -> np.ndarray:
     r"""Log-cost ψ_kl(θ²) of Theorem IV.1 (eq. 8); +inf outside the pair's domain.
 
     Parameters
     ----------
     ci, cj : Components
-        The priors as mixtures (:func:`rpp.priors.components`).
+        The priors as mixtures (:func:`rpp.priors.Prior.components`).
     alpha : float
         Order, ``> 1``.
     z : float
@@ -42,12 +43,12 @@ def log_psi_terms(ci: Components, cj: Components, alpha: float, z: float) -> np.
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> from rpp.priors import components
-    >>> log_psi_terms(components(Gaussian(0, 1)), components(Gaussian(2, 1)), 3.0, 11.0)  # 2 * 3 * 4 / (2 * 12)
+    >>>
+    >>> _log_psi_terms(Gaussian(mean=0, var=1).components(), Gaussian(mean=2, var=1).components(), 3.0, 11.0)  # 2 * 3 * 4 / (2 * 12)
     array([[1.]])
     """
-    x = ci.variances[:, None] + z
-    d = cj.variances[None, :] - ci.variances[:, None]
+    x = ci.vars[:, None] + z
+    d = cj.vars[None, :] - ci.vars[:, None]
     dm2 = (ci.means[:, None] - cj.means[None, :]) ** 2
     s = x + alpha * d
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -59,8 +60,64 @@ def log_psi_terms(ci: Components, cj: Components, alpha: float, z: float) -> np.
     return psi
 
 
-def gmm_ot_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon: float) -> float:
-    r"""Theorem IV.1 of Yang et al. 2026 with the domain enforced.
+def _args(prior_i: Prior, prior_j: Prior, alpha: float, epsilon: float) -> tuple[float, float]:
+    check_prior("prior_i", prior_i)
+    check_prior("prior_j", prior_j)
+    return float(v.alpha_order(alpha)), float(v.epsilon_budget(epsilon))
+
+
+def gmm_ot(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float) -> float:
+    r"""Noise scale θ of Theorem IV.1 of Yang et al. 2026, with the domain enforced (one order).
+
+    θ is the rounded-up square root of the smallest variance :math:`\theta^2` meeting the
+    condition below (solved by ``_gmm_ot_variance``).
+
+    Sufficient condition :math:`\sum_{kl}\pi^*_{kl}e^{\psi_{kl}(\theta)} \le e^{(\alpha-1)\varepsilon}`
+    with :math:`\pi^*` the W2 component coupling and
+
+    .. math::
+
+        \psi_{kl}(\theta) = \frac{\alpha-1}{2(\sigma_{ik}^2+\theta^2+\alpha(\sigma_{jl}^2-\sigma_{ik}^2))}
+        \Bigl(\alpha(\mu_{ik}-\mu_{jl})^2 + \frac{\alpha^2(\sigma_{jl}^2-\sigma_{ik}^2)^2}{(\alpha-1)(\sigma_{ik}^2+\theta^2)}\Bigr).
+
+    As printed the theorem ignores that each ψ bound needs
+    :math:`\sigma_{ik}^2+\theta^2+\alpha(\sigma_{jl}^2-\sigma_{ik}^2) > 0`; here ψ is +inf
+    outside that domain, so the condition cannot hold there.
+
+    Parameters
+    ----------
+    prior_i, prior_j : Gaussian, GaussianMixture or Empirical
+        The secret-conditioned priors (read as mixtures).
+    alpha : float
+        Order, ``> 1``.
+    epsilon : float
+        Budget, ``> 0``.
+
+    Returns
+    -------
+    float
+        The Gaussian noise scale θ.
+
+    Raises
+    ------
+    TypeError
+        If a prior is not an rpp distribution.
+    ValueError
+        If ``alpha`` or ``epsilon`` is out of range.
+
+    Examples
+    --------
+    >>> from rpp import Gaussian
+    >>> theta = gmm_ot(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3.0, epsilon=0.5)
+    >>> round(theta**2, 9)  # one component: exact
+    11.0
+    """
+    alpha, epsilon = _args(prior_i, prior_j, alpha, epsilon)
+    return sqrt_up(_gmm_ot_variance(prior_i, prior_j, alpha, epsilon))
+
+
+def _gmm_ot_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon: float) -> float:
+    r"""The variance θ² of :func:`gmm_ot` (Theorem IV.1 with the domain enforced); arguments unchecked.
 
     Sufficient condition :math:`\sum_{kl}\pi^*_{kl}e^{\psi_{kl}(\theta)} \le e^{(\alpha-1)\varepsilon}`
     with :math:`\pi^*` the W2 component coupling and
@@ -91,25 +148,25 @@ def gmm_ot_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon: float
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> round(gmm_ot_variance(Gaussian(0, 1), Gaussian(2, 1), 3.0, 0.5), 9)  # one component: exact
+    >>> round(_gmm_ot_variance(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), 3.0, 0.5), 9)  # one component: exact
     11.0
     """
     if isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical):
         return _empirical_ot_variance(prior_i, prior_j, alpha, epsilon)
-    ci, cj = components(prior_i), components(prior_j)
+    ci, cj = prior_i.components(), prior_j.components()
     plan = component_coupling(prior_i, prior_j)
     mask = plan > 0
     logw = np.log(plan[mask])
     target = (alpha - 1) * epsilon
 
     def f(z):
-        psi = log_psi_terms(ci, cj, alpha, z)[mask]
+        psi = _log_psi_terms(ci, cj, alpha, z)[mask]
         if np.isinf(psi).any():
             return np.inf
         return lse(logw + psi) - target
 
-    lo = max(0.0, float(np.max(((alpha - 1) * ci.variances[:, None] - alpha * cj.variances[None, :])[mask])))
-    spread = float(np.max((ci.means[:, None] - cj.means[None, :]) ** 2) + np.max(ci.variances) + np.max(cj.variances))
+    lo = max(0.0, float(np.max(((alpha - 1) * ci.vars[:, None] - alpha * cj.vars[None, :])[mask])))
+    spread = float(np.max((ci.means[:, None] - cj.means[None, :]) ** 2) + np.max(ci.vars) + np.max(cj.vars))
     return min_feasible(f, lo, alpha * spread / (2 * epsilon) + lo)
 
 
@@ -141,8 +198,8 @@ def _empirical_ot_variance(prior_i, prior_j, alpha, epsilon):
 
 def _pair_log_costs(ci, cj, alpha, z):
     """(α-1)·D_α between every noisy component pair (+inf outside the domain)."""
-    vi = ci.variances[:, None] + z
-    vj = cj.variances[None, :] + z
+    vi = ci.vars[:, None] + z
+    vj = cj.vars[None, :] + z
     if np.any(vi <= 0) or np.any(vj <= 0):
         # point masses without noise: divergence is 0 for equal atoms, +inf otherwise
         same = (ci.means[:, None] == cj.means[None, :]) & (vi == vj)
@@ -152,16 +209,16 @@ def _pair_log_costs(ci, cj, alpha, z):
             shape = ok.shape
             out[ok] = (alpha - 1) * gaussian_divergence_upper(
                 np.broadcast_to(ci.means[:, None], shape)[ok],
-                np.broadcast_to(ci.variances[:, None], shape)[ok],
+                np.broadcast_to(ci.vars[:, None], shape)[ok],
                 np.broadcast_to(cj.means[None, :], shape)[ok],
-                np.broadcast_to(cj.variances[None, :], shape)[ok],
+                np.broadcast_to(cj.vars[None, :], shape)[ok],
                 alpha,
                 z,
             )
         return out
     # certified upper bound (robust to round-off at the edge of the domain)
     return (alpha - 1) * gaussian_divergence_upper(
-        ci.means[:, None], ci.variances[:, None], cj.means[None, :], cj.variances[None, :], alpha, z
+        ci.means[:, None], ci.vars[:, None], cj.means[None, :], cj.vars[None, :], alpha, z
     )
 
 
@@ -196,8 +253,45 @@ def _tight_value(ci, cj, wi, wj, alpha, z, w2_plan):
     return min(_plan_value(p, logc) for p in candidates)
 
 
-def gmm_ot_tight_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon: float) -> float:
-    r"""Joint convexity with exact component divergences and the best coupling.
+def gmm_ot_tight(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float) -> float:
+    r"""Noise scale θ of joint convexity with exact component divergences and the best coupling (one order).
+
+    θ is the rounded-up square root of the variance of ``_gmm_ot_tight_variance`` (below).
+
+    Parameters
+    ----------
+    prior_i, prior_j : Gaussian, GaussianMixture or Empirical
+        The secret-conditioned priors (read as mixtures).
+    alpha : float
+        Order, ``> 1``.
+    epsilon : float
+        Budget, ``> 0``.
+
+    Returns
+    -------
+    float
+        The Gaussian noise scale θ.
+
+    Raises
+    ------
+    TypeError
+        If a prior is not an rpp distribution.
+    ValueError
+        If ``alpha`` or ``epsilon`` is out of range.
+
+    Examples
+    --------
+    >>> from rpp import Gaussian
+    >>> theta = gmm_ot_tight(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3.0, epsilon=0.5)
+    >>> round(theta**2, 9)
+    11.0
+    """
+    alpha, epsilon = _args(prior_i, prior_j, alpha, epsilon)
+    return sqrt_up(_gmm_ot_tight_variance(prior_i, prior_j, alpha, epsilon))
+
+
+def _gmm_ot_tight_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon: float) -> float:
+    r"""The variance θ² of :func:`gmm_ot_tight`; arguments unchecked.
 
     For any coupling :math:`\pi` of the mixture weights, joint convexity of
     :math:`(p,q)\mapsto\int p^\alpha q^{1-\alpha}` (α > 1) gives
@@ -225,12 +319,12 @@ def gmm_ot_tight_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon:
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> round(gmm_ot_tight_variance(Gaussian(0, 1), Gaussian(2, 1), 3.0, 0.5), 9)
+    >>> round(_gmm_ot_tight_variance(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), 3.0, 0.5), 9)
     11.0
     """
     if isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical):
         return _empirical_ot_variance(prior_i, prior_j, alpha, epsilon)  # the same rule, see there
-    ci, cj = components(prior_i), components(prior_j)
+    ci, cj = prior_i.components(), prior_j.components()
     target = (alpha - 1) * epsilon
     wi, wj = ci.weights.astype(np.float64), cj.weights.astype(np.float64)
     w2_plan = component_coupling(prior_i, prior_j)
@@ -238,6 +332,6 @@ def gmm_ot_tight_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon:
     def f(z):
         return _tight_value(ci, cj, wi, wj, alpha, z, w2_plan) - target
 
-    lo = max(0.0, float(np.min((alpha - 1) * ci.variances[:, None] - alpha * cj.variances[None, :])))
-    hi = gmm_ot_variance(prior_i, prior_j, alpha, epsilon)
+    lo = max(0.0, float(np.min((alpha - 1) * ci.vars[:, None] - alpha * cj.vars[None, :])))
+    hi = _gmm_ot_variance(prior_i, prior_j, alpha, epsilon)
     return min_feasible(f, lo, max(hi, lo))

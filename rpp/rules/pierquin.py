@@ -4,47 +4,57 @@ Coupling the two secret-conditioned laws so that coupled points are at most
 :math:`W_\infty(P_i, P_j)` apart, the mechanism is as private as the additive-noise
 mechanism with sensitivity :math:`W_\infty`:
 
-* Gaussian noise: :math:`\theta^2 = \alpha W_\infty^2 / (2\varepsilon)` (:func:`pierquin_variance`);
+* Gaussian noise: :math:`\theta = W_\infty\sqrt{\alpha / (2\varepsilon)}`;
 * Laplace noise: the scale solving Mironov 2017, Prop. 6, at sensitivity :math:`W_\infty`
-  (:func:`pierquin_laplace_scale`, through :func:`rpp.divergence.laplace_rdp_scale`).
+  (through :func:`rpp.divergence.laplace_rdp_scale`).
+
+:func:`pierquin` is the rule (two priors); :func:`sensitivity_scale` the scale of an additive
+mechanism of a given sensitivity, vectorised.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib import validation as v
+from .._lib.numerics import sqrt_up
+from ..priors import Prior, check_prior
 from ..divergence.laplace_shift import laplace_rdp_scale
 from ..transport import w_infinity
 
-__all__ = ["pierquin_variance", "pierquin_laplace_scale"]
+__all__ = ["pierquin", "sensitivity_scale"]
 
 
-def pierquin_variance(w_inf: ArrayLike, alpha: ArrayLike, epsilon: ArrayLike) -> Any:
-    r"""Noise variance of the :math:`W_\infty` Gaussian mechanism of Pierquin et al. 2024.
+def sensitivity_scale(
+    sensitivity: ArrayLike, *, alpha: ArrayLike, epsilon: ArrayLike, noise: str = "gaussian"
+) -> float | np.ndarray:
+    r"""Noise scale of an additive mechanism of sensitivity :math:`w` with :math:`D_\alpha \le \varepsilon`.
 
-    :math:`\theta^2 = \alpha W_\infty^2 / (2\varepsilon)`: adding :math:`N(0,\theta^2)`
-    to a query whose two secret-conditioned laws have :math:`W_\infty \le w`
-    gives :math:`D_\alpha \le \alpha w^2/(2\theta^2)` (a shift of at most
-    :math:`w` between coupled points).  Vectorised; ``rpp.calibrate(...,
-    method="pierquin")`` uses it with :math:`w = W_\infty(P_i, P_j)`.
+    * Gaussian noise (Mironov 2017, Prop. 7): :math:`D_\alpha(N(0,\theta^2)\|N(w,\theta^2)) =
+      \alpha w^2/(2\theta^2)`, so :math:`\theta^2 = \alpha w^2 / (2\varepsilon)`; θ is its
+      square root rounded up.
+    * Laplace noise: the scale solving Mironov 2017, Prop. 6 at sensitivity :math:`w`
+      (:func:`rpp.divergence.laplace_rdp_scale`).
+
+    With :math:`w = W_\infty(P_i, P_j)` this is the baseline of Pierquin et al. 2024
+    (:func:`pierquin`).  Vectorised.
 
     Parameters
     ----------
-    w_inf : array_like
-        :math:`W_\infty \ge 0` (``inf`` allowed: the result is ``inf``).
+    sensitivity : array_like
+        :math:`w \ge 0` (``inf`` allowed: the scale is ``inf``).
     alpha : array_like
         Rényi order, ``> 1``.
     epsilon : array_like
         Budget, ``> 0``.
+    noise : {"gaussian", "laplace"}
+        The noise family.
 
     Returns
     -------
-    ndarray or float
-        :math:`\theta^2`.
+    float or ndarray
+        θ or ``b``.
 
     Raises
     ------
@@ -53,18 +63,29 @@ def pierquin_variance(w_inf: ArrayLike, alpha: ArrayLike, epsilon: ArrayLike) ->
 
     Examples
     --------
-    >>> float(pierquin_variance(1.5, 3.0, 0.5))
+    >>> round(float(sensitivity_scale(1.5, alpha=3.0, epsilon=0.5)) ** 2, 12)  # alpha w^2 / (2 eps)
     6.75
     """
-    w = v.positive("w_inf", w_inf, allow_zero=True, allow_inf=True)
+    v.one_of("noise", noise, ("gaussian", "laplace"))
+    w = v.positive("sensitivity", sensitivity, allow_zero=True, allow_inf=True)
     alpha = v.alpha_order(alpha)
     epsilon = v.epsilon_budget(epsilon)
+    if noise == "laplace":
+        return laplace_rdp_scale(w, alpha, epsilon)
     with np.errstate(invalid="ignore"):
-        return alpha * w**2 / (2 * epsilon)
+        var = np.asarray(alpha * np.asarray(w, float) ** 2 / (2 * epsilon), dtype=float)
+    if var.ndim == 0:
+        return sqrt_up(float(var))
+    return np.vectorize(sqrt_up, otypes=[float])(var)
 
 
-def pierquin_laplace_scale(prior_i: Any, prior_j: Any, alpha: float, epsilon: float) -> float:
-    r"""Laplace scale of the :math:`W_\infty` baseline: Mironov's Prop. 6 at sensitivity :math:`W_\infty(P_i, P_j)`.
+def pierquin(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float, noise: str = "gaussian") -> float:
+    r"""Noise scale of the :math:`W_\infty` baseline of Pierquin et al. 2024 (one order; in fact both).
+
+    Coupling the two secret-conditioned laws so that coupled points are at most
+    :math:`W_\infty(P_i, P_j)` apart, the mechanism is as private as the additive mechanism of
+    sensitivity :math:`W_\infty` (:func:`sensitivity_scale`): Gaussian noise
+    :math:`\theta = W_\infty\sqrt{\alpha/(2\varepsilon)}`, Laplace noise Mironov's Prop. 6.
 
     Parameters
     ----------
@@ -74,19 +95,30 @@ def pierquin_laplace_scale(prior_i: Any, prior_j: Any, alpha: float, epsilon: fl
         Rényi order, ``> 1``.
     epsilon : float
         Budget, ``> 0``.
+    noise : {"gaussian", "laplace"}
+        The noise family.
 
     Returns
     -------
     float
-        The scale ``b`` (``inf`` when :math:`W_\infty = \infty`, e.g. Gaussians with
+        The scale θ or ``b`` (``inf`` when :math:`W_\infty = \infty`, e.g. Gaussians with
         different variances).
+
+    Raises
+    ------
+    TypeError
+        If a prior is not an rpp distribution.
+    ValueError
+        If an argument is outside its range.
 
     Examples
     --------
     >>> from rpp import Empirical
     >>> from rpp.divergence import laplace_rdp
-    >>> b = pierquin_laplace_scale(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0)
+    >>> b = pierquin(Empirical([0.0]), Empirical([1.0]), alpha=2.0, epsilon=1.0, noise="laplace")
     >>> bool(laplace_rdp(1.0, b, 2.0) <= 1.0 < laplace_rdp(1.0, 0.9999 * b, 2.0))
     True
     """
-    return float(laplace_rdp_scale(w_infinity(prior_i, prior_j), alpha, epsilon))
+    check_prior("prior_i", prior_i)
+    check_prior("prior_j", prior_j)
+    return float(sensitivity_scale(w_infinity(prior_i, prior_j), alpha=alpha, epsilon=epsilon, noise=noise))

@@ -44,7 +44,7 @@ largest component standard deviations (the quantile difference grows like
 
 The Laplace closed forms are in :mod:`rpp.divergence.laplace_rdp`, the exponential-family and
 :math:`\alpha<1` conditions in :mod:`rpp.rules.exponential_family`, the continuous monotone
-coupling in :mod:`rpp.transport`.  :func:`rpp.calibrate` uses :func:`w_alpha_scale` for the
+coupling in :mod:`rpp.transport`.  :func:`rpp.calibrate` uses :func:`w_alpha` for the
 methods ``"w-alpha"`` (rule ``"paper"``) and ``"w-alpha-tight"`` (rule ``"tight"``).
 """
 
@@ -53,10 +53,10 @@ from __future__ import annotations
 import numpy as np
 from scipy import optimize, special
 
-from ..priors import Prior
 from .._lib import validation as v
-from .._lib.numerics import integrate_log, largest_feasible, lse, min_feasible, step_up
-from ..priors import Empirical, Gaussian, check_prior, components
+from .._lib.numerics import integrate_log, largest_feasible, lse, min_feasible, sqrt_up, step_up
+from ..noise import GaussianNoise, LaplaceNoise
+from ..priors import Empirical, Gaussian, Prior, check_prior
 from ..divergence.laplace_shift import log_laplace_shift_integral
 from ..transport import (
     QuantileDifference,
@@ -65,9 +65,9 @@ from ..transport import (
     quantile_difference_tail,
 )
 
-__all__ = ["w_alpha_log_moment", "alpha_wasserstein", "w_alpha_scale", "RULES"]
+__all__ = ["w_alpha_log_moment", "alpha_wasserstein", "w_alpha", "RULES"]
 
-#: The rules of :func:`w_alpha_scale` for each noise family.
+#: The rules of :func:`w_alpha` for each noise family.
 RULES = {"laplace": ("paper", "sharp", "tight"), "gaussian": ("paper", "tight")}
 
 
@@ -158,6 +158,15 @@ def _scale_of(noise, t):
         return float(1.0 / t if noise == "laplace" else 1.0 / np.sqrt(t))
 
 
+def _family_scale(noise: object) -> tuple[str, float]:
+    """``(family, scale)`` of a noise object (:class:`rpp.noise.GaussianNoise` or :class:`rpp.noise.LaplaceNoise`)."""
+    if isinstance(noise, GaussianNoise):
+        return "gaussian", float(noise.scale)
+    if isinstance(noise, LaplaceNoise):
+        return "laplace", float(noise.scale)
+    raise TypeError(f"noise must be an rpp.GaussianNoise or rpp.LaplaceNoise, got {type(noise).__name__}")
+
+
 def _check_args(noise, rule):
     v.one_of("noise", noise, tuple(RULES))
     if rule not in RULES[noise]:
@@ -214,10 +223,10 @@ def _breakpoints(dz, grid, Z):
 
 def _continuous_log_moment(prior_i, prior_j, cost, t, dz=None):
     r"""``(log E_{π*} c(X - X'), rel_err)`` for two continuous priors under the quantile coupling."""
-    ci, cj = components(prior_i), components(prior_j)
+    ci, cj = prior_i.components(), prior_j.components()
     if ci.weights.size == 1 and cj.weights.size == 1:
         m = ci.means[0] - cj.means[0]
-        var = (np.sqrt(ci.variances[0]) - np.sqrt(cj.variances[0])) ** 2
+        var = (np.sqrt(ci.vars[0]) - np.sqrt(cj.vars[0])) ** 2
         return cost.log_gauss_mean(m, var, t), 0.0
     ri, rj = mirrored(ci), mirrored(cj)
     Z = _initial_range(ci, cj, cost, t)
@@ -283,7 +292,7 @@ def _t_w(noise, scale, w):
 
 
 def w_alpha_log_moment(
-    prior_i: Prior, prior_j: Prior, alpha: float, scale: float, noise: str = "laplace", rule: str = "paper"
+    prior_i: Prior, prior_j: Prior, *, alpha: float, noise: GaussianNoise | LaplaceNoise, rule: str = "paper"
 ) -> float:
     r"""Left side of the α-Wasserstein condition, :math:`\log\int c(x-x')\,d\pi^*(x,x')`.
 
@@ -291,7 +300,7 @@ def w_alpha_log_moment(
     :math:`D_\alpha(P_i * N\|P_j * N) \le \varepsilon` (module docstring).
 
     ========================  ====================================================
-    ``noise, rule``           :math:`c(d)`
+    noise, ``rule``           :math:`c(d)`
     ========================  ====================================================
     laplace, ``"paper"``      :math:`e^{\alpha|d|/b}` -- Theorem 1, eq. (12)
     laplace, ``"sharp"``      :math:`e^{(\alpha-1)|d|/b}`
@@ -302,11 +311,12 @@ def w_alpha_log_moment(
     Parameters
     ----------
     prior_i, prior_j : Empirical, Empirical  or  Gaussian/GaussianMixture (both)
+        The priors.
     alpha : float
         ``alpha > 1``.
-    scale : float
-        Laplace scale ``b`` or Gaussian standard deviation ``sigma`` (``>= 0``).
-    noise : {"laplace", "gaussian"}
+    noise : GaussianNoise or LaplaceNoise
+        The noise, at its scale: Laplace scale ``b`` or Gaussian standard deviation ``sigma``
+        (``>= 0``).
     rule : str
         See the table.
 
@@ -327,22 +337,23 @@ def w_alpha_log_moment(
 
     Examples
     --------
-    >>> from rpp import Empirical
-    >>> round(w_alpha_log_moment(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0), 12)  # alpha |d| / b
+    >>> from rpp import Empirical, LaplaceNoise
+    >>> round(w_alpha_log_moment(Empirical([0.0]), Empirical([1.0]), alpha=2.0, noise=LaplaceNoise(scale=1.0)), 12)
     2.0
     """
-    _check_args(noise, rule)
+    family, scale = _family_scale(noise)
+    _check_args(family, rule)
     kind = _kind(prior_i, prior_j)
     alpha = float(v.alpha_order(alpha))
     scale = float(v.positive("scale", scale, allow_zero=True))
-    cost = _cost(noise, rule, alpha)
-    t = _t_of(noise, scale)
+    cost = _cost(family, rule, alpha)
+    t = _t_of(family, scale)
     if kind == "empirical":
         d, m = _empirical_coupling(prior_i, prior_j)
         if np.all(d == 0):
             return 0.0
         dn, w = _normalised(d)
-        return _empirical_log_moment(dn, m, cost, _t_w(noise, scale, w))
+        return _empirical_log_moment(dn, m, cost, _t_w(family, scale, w))
     if np.isinf(t):
         same = (
             isinstance(prior_i, Gaussian)
@@ -355,7 +366,7 @@ def w_alpha_log_moment(
     return float(val + np.log1p(rel)) if np.isfinite(val) else np.inf
 
 
-def alpha_wasserstein(prior_i: Prior, prior_j: Prior, alpha: float, scale: float, noise: str = "laplace") -> float:
+def alpha_wasserstein(prior_i: Prior, prior_j: Prior, *, alpha: float, noise: GaussianNoise | LaplaceNoise) -> float:
     r"""The paper's α-Wasserstein distance at a given noise scale (left sides of eqs. (12) and (14)).
 
     Laplace: :math:`W_\alpha = \bigl(\int e^{\alpha|x-x'|/b}d\pi^*\bigr)^{1/\alpha}` with
@@ -369,10 +380,8 @@ def alpha_wasserstein(prior_i: Prior, prior_j: Prior, alpha: float, scale: float
         Two empirical samples or two continuous priors.
     alpha : float
         Order, ``> 1``.
-    scale : float
-        Noise scale.
-    noise : {"laplace", "gaussian"}
-        The noise.
+    noise : GaussianNoise or LaplaceNoise
+        The noise, at its scale.
 
     Returns
     -------
@@ -389,16 +398,18 @@ def alpha_wasserstein(prior_i: Prior, prior_j: Prior, alpha: float, scale: float
     Examples
     --------
     >>> from rpp import Empirical
-    >>> round(alpha_wasserstein(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0), 12)  # e^{|d|/b}
+    >>> from rpp import LaplaceNoise
+    >>> round(alpha_wasserstein(Empirical([0.0]), Empirical([1.0]), alpha=2.0, noise=LaplaceNoise(scale=1.0)), 12)
     2.718281828459
     """
-    lm = w_alpha_log_moment(prior_i, prior_j, alpha, scale, noise=noise, rule="paper")
+    lm = w_alpha_log_moment(prior_i, prior_j, alpha=alpha, noise=noise, rule="paper")
     alpha = float(alpha)
-    return float(np.exp(lm / (alpha if noise == "laplace" else alpha * (alpha - 1))))
+    family, _ = _family_scale(noise)
+    return float(np.exp(lm / (alpha if family == "laplace" else alpha * (alpha - 1))))
 
 
-def w_alpha_scale(
-    prior_i: Prior, prior_j: Prior, alpha: float, epsilon: float, noise: str = "laplace", rule: str = "paper"
+def w_alpha(
+    prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float, noise: str = "gaussian", rule: str = "paper"
 ) -> float:
     r"""Smallest noise scale meeting the α-Wasserstein condition for one order :math:`D_\alpha(i\|j)`.
 
@@ -426,8 +437,8 @@ def w_alpha_scale(
         Order, ``> 1``.
     epsilon : float
         Budget, ``> 0``.
-    noise : {"laplace", "gaussian"}
-        The noise.
+    noise : {"gaussian", "laplace"}
+        The noise family.
     rule : str
         See :func:`w_alpha_log_moment`.
 
@@ -446,7 +457,7 @@ def w_alpha_scale(
     Examples
     --------
     >>> from rpp import Empirical
-    >>> round(w_alpha_scale(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0), 12)  # alpha Delta / ((alpha - 1) eps)
+    >>> round(w_alpha(Empirical([0.0]), Empirical([1.0]), alpha=2.0, epsilon=1.0, noise="laplace"), 12)  # alpha Delta / ((alpha - 1) eps)
     2.0
     """
     _check_args(noise, rule)
@@ -469,7 +480,7 @@ def w_alpha_scale(
         scale = w * _scale_of(noise, t_w)
         return float(step_up(scale, lambda s: g(_t_w(noise, s, w)) <= 0, tiny=float(np.spacing(scale))))
 
-    ci, cj = components(prior_i), components(prior_j)
+    ci, cj = prior_i.components(), prior_j.components()
     same = (
         isinstance(prior_i, Gaussian)
         and isinstance(prior_j, Gaussian)
@@ -479,7 +490,7 @@ def w_alpha_scale(
     if same:
         return 0.0
     spread = float(np.max(np.abs(ci.means[:, None] - cj.means[None, :]))) + float(
-        np.sqrt(ci.variances.max()) + np.sqrt(cj.variances.max())
+        np.sqrt(ci.vars.max()) + np.sqrt(cj.vars.max())
     )
     dz = QuantileDifference(ci, cj)
     if noise == "laplace":
@@ -492,7 +503,7 @@ def w_alpha_scale(
 
         # each evaluation integrates over mixture quantiles: the secant search (few evaluations)
         return float(min_feasible(f, 0.0, alpha * spread / ((alpha - 1) * epsilon), rtol=1e-10, step=1.0, closest=True))
-    ds = abs(np.sqrt(ci.variances.max()) - np.sqrt(cj.variances.max()))
+    ds = abs(np.sqrt(ci.vars.max()) - np.sqrt(cj.vars.max()))
     lo = alpha * (alpha - 1) * ds**2
 
     def h(z):
@@ -502,4 +513,4 @@ def w_alpha_scale(
         return val + np.log1p(rel) - target
 
     z = min_feasible(h, lo, 2 * lo + alpha * spread**2 / (2 * epsilon), rtol=1e-10, step=3.0, closest=True)  # e^3 steps
-    return float(np.sqrt(z))
+    return sqrt_up(float(z))  # sigma**2 (exactly) >= the variance checked

@@ -199,14 +199,14 @@ def test_discrete_renyi_list_alpha_names_alpha():
 def test_noise_objects_reject_the_same_orders(noise, alpha):
     """Both noise objects take 1 < alpha < inf; alpha = 1 was (nan, 0.0) for Gaussian noise, 0.5 was accepted."""
     with pytest.raises(ValueError, match=r"alpha must (satisfy 1 < alpha < inf|be a single number)"):
-        noise.divergence(rpp.Gaussian(0, 1), rpp.Gaussian(1, 1), alpha)
+        noise.divergence(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=1, var=1), alpha)
 
 
 def test_noise_objects_same_message():
     msgs = []
     for noise in (GaussianNoise(1.0), LaplaceNoise(1.0)):
         with pytest.raises(ValueError) as err:
-            noise.divergence(rpp.Gaussian(0, 1), rpp.Gaussian(1, 1), 1.0)  # Gaussian noise: (nan, 0.0)
+            noise.divergence(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=1, var=1), 1.0)  # Gaussian noise: (nan, 0.0)
         msgs.append(str(err.value))
     assert msgs[0] == msgs[1]
 
@@ -214,7 +214,7 @@ def test_noise_objects_same_message():
 def test_gaussian_noise_value_near_one_against_mpmath():
     """alpha = 1 + 1e-9 (just inside the range): value + error covers the mpmath value, error tiny."""
     a = 1 + 1e-9
-    val, err = GaussianNoise(1.0).divergence(rpp.Gaussian(0, 1), rpp.Gaussian(1, 3), a)
+    val, err = GaussianNoise(1.0).divergence(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=1, var=3), a)
     ref = _gauss_ref(0.0, 2.0, 1.0, 4.0, a)
     assert mp.mpf(val) + mp.mpf(err) >= ref and 0 <= err < 1e-13
     assert _rel(val, ref) < 1e-14
@@ -294,8 +294,8 @@ _SECRET = 123456.789  # a data value that must never appear in a message
         lambda: topk.true_topk([3.0, np.nan, 1.0], 2),
         lambda: topk.topk_metrics(np.array([[0, 5]]), [3.0, 2.0, 1.0], 2),
         lambda: rpp.Empirical([[0.0, 1.0], [2.0, 3.0]]),  # flattened silently
-        lambda: rpp.GaussianMixture([[0.5, 0.5]], [0.0, 1.0], [1.0, 1.0]),
-        lambda: rpp.fit_gmm(np.ones((4, 2)) * np.arange(4)[:, None], 2),
+        lambda: rpp.GaussianMixture(weights=[[0.5, 0.5]], means=[0.0, 1.0], vars=[1.0, 1.0]),
+        lambda: rpp.fit_gmm(np.ones((4, 2)) * np.arange(4)[:, None], max_components=2),
         lambda: pf.conditional_weights(np.ones((2, 2)), 0, [1]),  # s clamped to 1e-150
         lambda: pf.conditional_weights(np.array([[1.0, 0.5], [0.5, 1.0]]), 2, [1]),
     ],
@@ -318,7 +318,7 @@ def test_rng_is_int_generator_or_none_everywhere():
     P = [[0.9, 0.1], [0.2, 0.8]]
     assert np.array_equal(chain_data.simulate_chains(P, 3, 4, 0), chain_data.simulate_chains(P, 3, 4, np.random.default_rng(0)))
     x = np.r_[np.zeros(50), np.ones(50)] + np.linspace(0, 0.3, 100)
-    g1 = rpp.fit_gmm(x, 2, random_state=np.random.default_rng(1))
+    g1 = rpp.fit_gmm(x, max_components=2, rng=np.random.default_rng(1))
     assert g1.n_components >= 1
 
 
@@ -342,12 +342,12 @@ def test_topk_metrics_ndcg_exact():
 def test_fit_gmm_variance_floor_warns():
     """fit_gmm(x, 5) on two points returned components at the variance floor without a word."""
     with pytest.warns(UserWarning, match="floor reg_covar"):
-        fit = rpp.fit_gmm([0.0, 1.0], 5)
+        fit = rpp.fit_gmm([0.0, 1.0], max_components=5)
     assert fit.at_floor_.any()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         rng = np.random.default_rng(0)
-        rpp.fit_gmm(rng.normal(0, 1, 200), 2)  # an ordinary sample: no warning
+        rpp.fit_gmm(rng.normal(0, 1, 200), max_components=2)  # an ordinary sample: no warning
 
 
 def test_conditional_sd_not_clamped():
@@ -364,15 +364,15 @@ def test_conditional_sd_not_clamped():
     [
         lambda: rpp.Empirical([0.0, _SECRET, np.nan]),
         lambda: rpp.Empirical([[0.0, _SECRET]]),
-        lambda: rpp.GaussianMixture([0.5, 0.6], [0.0, _SECRET], [1.0, 1.0]),
-        lambda: rpp.GaussianMixture([0.5, 0.5], [0.0, _SECRET], [1.0, -_SECRET]),
-        lambda: rpp.Gaussian(_SECRET, -1.0),
-        lambda: rpp.Gaussian(np.inf, _SECRET),
+        lambda: rpp.GaussianMixture(weights=[0.5, 0.6], means=[0.0, _SECRET], vars=[1.0, 1.0]),
+        lambda: rpp.GaussianMixture(weights=[0.5, 0.5], means=[0.0, _SECRET], vars=[1.0, -_SECRET]),
+        lambda: rpp.Gaussian(mean=_SECRET, var=-1.0),
+        lambda: rpp.Gaussian(mean=np.inf, var=_SECRET),
         lambda: rpp.gaussian_renyi(_SECRET, -_SECRET, 0.0, 1.0, 2.0),
         lambda: rpp.discrete_renyi_divergence([0.5, 0.5], [_SECRET, 0.5], 2.0),
         lambda: topk.em_topk([3.0, -_SECRET, 1.0], 1.0, 2, 5, 0),
         lambda: pf.stationary_distribution([[0.5, 0.5], [_SECRET, 0.5]]),
-        lambda: rpp.fit_gmm([_SECRET, np.inf], 2),
+        lambda: rpp.fit_gmm([_SECRET, np.inf], max_components=2),
         lambda: GaussianNoise(1.0).release([_SECRET, np.nan]),
     ],
 )
@@ -434,12 +434,12 @@ def test_composition_sweep_bad_input(call):
 def test_accounting_messages_never_show_priors():
     """calibrate_all_pairs repeated a prior's repr (its mean and variance) in a message."""
     with pytest.raises(ValueError) as err:
-        rpp.calibrate_all_pairs([{"a": rpp.Gaussian(_SECRET, 1.0)}], alpha=2.0, epsilon=1.0)
+        rpp.calibrate_all_pairs([{"a": rpp.Gaussian(mean=_SECRET, var=1.0)}], alpha=2.0, epsilon=1.0)
     assert "123456" not in str(err.value)
 
 
 def test_distribution_samples_take_int_seeds():
-    for prior in (rpp.Gaussian(0, 1), rpp.GaussianMixture([0.5, 0.5], [0, 3], [1, 1]), rpp.Empirical([0.0, 1.0, 2.0])):
+    for prior in (rpp.Gaussian(mean=0, var=1), rpp.GaussianMixture(weights=[0.5, 0.5], means=[0, 3], vars=[1, 1]), rpp.Empirical([0.0, 1.0, 2.0])):
         assert np.array_equal(prior.sample(5, rng=0), prior.sample(5, rng=np.random.default_rng(0)))
         with pytest.raises(ValueError, match="n"):
             prior.sample(-1, rng=0)

@@ -16,13 +16,13 @@ from rpp.accounting.releases import releases_divergence
 from rpp.sampling import InsecureNoiseWarning, secure_gaussian
 
 PRIORS = {
-    "a": rpp.Gaussian(0.4, 0.004),
-    "b": rpp.Gaussian(1.5, 0.02),
-    "c": rpp.Gaussian(2.7, 0.13),
+    "a": rpp.Gaussian(mean=0.4, var=0.004),
+    "b": rpp.Gaussian(mean=1.5, var=0.02),
+    "c": rpp.Gaussian(mean=2.7, var=0.13),
 }
 MIXED = {
-    1: rpp.GaussianMixture([0.5, 0.5], [0.0, 1.0], [0.2, 0.3]),
-    2: rpp.Gaussian(0.8, 0.25),
+    1: rpp.GaussianMixture(weights=[0.5, 0.5], means=[0.0, 1.0], vars=[0.2, 0.3]),
+    2: rpp.Gaussian(mean=0.8, var=0.25),
     3: rpp.Empirical([0.1, 0.9, 1.4, 2.0]),
 }
 
@@ -59,7 +59,7 @@ def test_all_pairs_worst_pair_is_the_largest_single_calibration(priors):
 def test_prior_class_takes_the_worst_member():
     rng = np.random.default_rng(0)
     members = [
-        {s: rpp.Gaussian(p.mean + 0.05 * rng.normal(), p.var * rng.uniform(0.8, 1.25)) for s, p in PRIORS.items()}
+        {s: rpp.Gaussian(mean=p.mean + 0.05 * rng.normal(), var=p.var * rng.uniform(0.8, 1.25)) for s, p in PRIORS.items()}
         for _ in range(5)
     ]
     worst, table = calibrate_all_pairs(members, alpha=3.0, epsilon=1.0)
@@ -145,7 +145,7 @@ def test_budget_min_scale_is_tight_and_composes_unequal_scales():
 
 
 def test_budget_mixed_priors_and_class():
-    budget = ReleaseBudget([MIXED, {**MIXED, 2: rpp.Gaussian(0.9, 0.2)}], alpha=2.0, epsilon=0.5)
+    budget = ReleaseBudget([MIXED, {**MIXED, 2: rpp.Gaussian(mean=0.9, var=0.2)}], alpha=2.0, epsilon=0.5)
     n = budget.max_releases(3 * budget.scale_one)
     assert n == 9  # precision budget: 9 releases at 3 theta_1 are worth one at theta_1
     for _ in range(n):
@@ -173,7 +173,7 @@ def test_budget_semantics_are_enforced():
     with pytest.raises(ValueError, match="alpha"):
         ReleaseBudget(PRIORS, alpha=1.0, epsilon=1.0)
     with pytest.warns(rpp.PrivacyWarning), pytest.raises(ValueError, match="method"):
-        ReleaseBudget({"a": rpp.Gaussian(0, 0.25), "b": rpp.Gaussian(0, 16)}, alpha=3, epsilon=0.5, method="bisection")
+        ReleaseBudget({"a": rpp.Gaussian(mean=0, var=0.25), "b": rpp.Gaussian(mean=0, var=16)}, alpha=3, epsilon=0.5, method="bisection")
     # an int seed is refused; the same insecure_seed gives the same noise, the sampler's at the released scale
     with pytest.raises(ValueError, match="insecure_seed"):
         ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0, rng=7)
@@ -198,4 +198,4 @@ def test_a_budget_that_needs_no_noise_is_refused_by_name():
     import rpp
 
     with pytest.raises(ValueError, match="epsilon"):
-        rpp.ReleaseBudget({"a": rpp.Gaussian(0.0, 1.0), "b": rpp.Gaussian(2.0, 1.0)}, alpha=3, epsilon=1e6)
+        rpp.ReleaseBudget({"a": rpp.Gaussian(mean=0.0, var=1.0), "b": rpp.Gaussian(mean=2.0, var=1.0)}, alpha=3, epsilon=1e6)

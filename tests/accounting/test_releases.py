@@ -18,15 +18,15 @@ from rpp.accounting.releases import (
     releases_divergence,
 )
 
-G_I, G_J = rpp.Gaussian(0.3, 0.05), rpp.Gaussian(1.4, 0.6)  # unequal variances: both orders differ
-M_I = rpp.GaussianMixture([0.3, 0.7], [-1.0, 0.5], [0.2, 0.4])
-M_J = rpp.GaussianMixture([0.6, 0.4], [0.0, 2.0], [0.3, 0.25])
+G_I, G_J = rpp.Gaussian(mean=0.3, var=0.05), rpp.Gaussian(mean=1.4, var=0.6)  # unequal variances: both orders differ
+M_I = rpp.GaussianMixture(weights=[0.3, 0.7], means=[-1.0, 0.5], vars=[0.2, 0.4])
+M_J = rpp.GaussianMixture(weights=[0.6, 0.4], means=[0.0, 2.0], vars=[0.3, 0.25])
 
 
 def _components(prior):
     if isinstance(prior, rpp.Gaussian):
         return np.array([1.0]), np.array([prior.mean]), np.array([prior.var])
-    return np.asarray(prior.weights), np.asarray(prior.means), np.asarray(prior.variances)
+    return np.asarray(prior.weights), np.asarray(prior.means), np.asarray(prior.vars)
 
 
 def _joint_logpdf(prior, scales, Y):
@@ -170,7 +170,7 @@ def test_equal_variances_compose_at_most_linearly():
     rng = np.random.default_rng(3)
     for _ in range(50):
         m, s2, theta, alpha = rng.normal(), rng.uniform(0.01, 2), rng.uniform(0.2, 5), rng.uniform(1.1, 10)
-        p, q = rpp.Gaussian(0.0, s2), rpp.Gaussian(m, s2)
+        p, q = rpp.Gaussian(mean=0.0, var=s2), rpp.Gaussian(mean=m, var=s2)
         ks = np.arange(1, 30)
         d = releases_divergence(p, q, alpha=alpha, scale=theta, k=ks)
         assert np.all(d <= ks * d[0] * (1 + 1e-12))

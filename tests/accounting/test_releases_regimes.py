@@ -31,7 +31,7 @@ CASES = [  # (mu_i, var_i, mu_j, var_j, alpha, epsilon)
 @pytest.mark.parametrize("k", [1, 3, 25])
 def test_k_releases_meet_the_budget_in_both_orders_and_no_less_noise_suffices(case, k):
     mi, vi, mj, vj, a, e = case
-    cal = calibrate_releases(rpp.Gaussian(mi, vi), rpp.Gaussian(mj, vj), alpha=a, epsilon=e, k=k)
+    cal = calibrate_releases(rpp.Gaussian(mean=mi, var=vi), rpp.Gaussian(mean=mj, var=vj), alpha=a, epsilon=e, k=k)
     t = cal.scale**2 / k
     worst = max(closed_form(mi, vi + t, mj, vj + t, a), closed_form(mj, vj + t, mi, vi + t, a))
     assert worst <= e * (1 + 1e-9)

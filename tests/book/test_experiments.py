@@ -9,13 +9,14 @@ from hypothesis import strategies as st
 import rpp
 from rpp.book import experiments, queries, tables
 from rpp.book.data import ADULT_COLUMNS, HEART_COLUMNS, STUDENT_COLUMNS
+from rpp import rules
 
 ALPHA = 3.0
 EPS = np.array([0.5, 1.0, 3.0])
 
 
 def gauss_priors(mi=0.0, vi=0.04, mj=1.0, vj=0.09, B=200):
-    p, q = rpp.Gaussian(mi, vi), rpp.Gaussian(mj, vj)
+    p, q = rpp.Gaussian(mean=mi, var=vi), rpp.Gaussian(mean=mj, var=vj)
     return queries.QueryPriors(
         "mean", p, q, queries.quantile_discretization(p, B), queries.quantile_discretization(q, B), 100, 50
     )
@@ -52,19 +53,19 @@ def test_pierquin_variance_matches_calibrate(seed, alpha, eps):
     q = rpp.Empirical(rng.integers(1, 8, 9))
     w = rpp.w_infinity(p, q)
     cal = rpp.calibrate(p, q, alpha=alpha, epsilon=eps, method="pierquin")
-    assert np.isclose(experiments.pierquin_variance(w, alpha, eps), cal.variance, rtol=1e-12)
+    assert np.isclose((rules.sensitivity_scale(w, alpha=alpha, epsilon=eps) ** 2), cal.variance, rtol=1e-12)
 
 
 def test_pierquin_variance_vectorised_and_validated():
-    v = experiments.pierquin_variance(2.0, np.array([2.0, 4.0]), np.array([1.0, 2.0]))
+    v = (rules.sensitivity_scale(2.0, alpha=np.array([2.0, 4.0]), epsilon=np.array([1.0, 2.0])) ** 2)
     assert np.allclose(v, [4.0, 4.0])
-    assert np.isinf(experiments.pierquin_variance(np.inf, 3.0, 1.0))
+    assert np.isinf((rules.sensitivity_scale(np.inf, alpha=3.0, epsilon=1.0) ** 2))
     with pytest.raises(ValueError, match="alpha"):
-        experiments.pierquin_variance(1.0, 1.0, 1.0)
+        (rules.sensitivity_scale(1.0, alpha=1.0, epsilon=1.0) ** 2)
     with pytest.raises(ValueError, match="epsilon"):
-        experiments.pierquin_variance(1.0, 2.0, 0.0)
-    with pytest.raises(ValueError, match="w_inf"):
-        experiments.pierquin_variance(-1.0, 2.0, 1.0)
+        (rules.sensitivity_scale(1.0, alpha=2.0, epsilon=0.0) ** 2)
+    with pytest.raises(ValueError, match="sensitivity"):
+        (rules.sensitivity_scale(-1.0, alpha=2.0, epsilon=1.0) ** 2)
 
 
 # ---------------------------------------------------------------------------

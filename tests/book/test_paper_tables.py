@@ -12,7 +12,7 @@ EPS = np.array([0.5, 1.0, 2.0, 4.0])
 
 
 def gauss_priors(mi=0.0, vi=0.04, mj=1.0, vj=0.09, B=200):
-    p, q = rpp.Gaussian(mi, vi), rpp.Gaussian(mj, vj)
+    p, q = rpp.Gaussian(mean=mi, var=vi), rpp.Gaussian(mean=mj, var=vj)
     return queries.QueryPriors(
         "mean", p, q, queries.quantile_discretization(p, B), queries.quantile_discretization(q, B), 100, 50
     )

@@ -74,8 +74,8 @@ def test_data_resolution():
     B=st.integers(2, 3000),
 )
 def test_quantile_discretization_w_infinity_formula(mu_i, mu_j, sd_i, sd_j, B):
-    di = queries.quantile_discretization(rpp.Gaussian(mu_i, sd_i**2), B)
-    dj = queries.quantile_discretization(rpp.Gaussian(mu_j, sd_j**2), B)
+    di = queries.quantile_discretization(rpp.Gaussian(mean=mu_i, var=sd_i**2), B)
+    dj = queries.quantile_discretization(rpp.Gaussian(mean=mu_j, var=sd_j**2), B)
     assert di.n == B
     w = rpp.w_infinity(di, dj)
     # the monotone coupling pairs the k-th quantiles; the largest gap is at an end point
@@ -85,11 +85,11 @@ def test_quantile_discretization_w_infinity_formula(mu_i, mu_j, sd_i, sd_j, B):
 
 
 def test_quantile_discretization_validation_and_mixtures():
-    g = rpp.GaussianMixture([0.5, 0.5], [0.0, 4.0], [1.0, 0.5])
+    g = rpp.GaussianMixture(weights=[0.5, 0.5], means=[0.0, 4.0], vars=[1.0, 0.5])
     d = queries.quantile_discretization(g, 400)
     assert abs(d.mean - g.mean) < 0.02
     with pytest.raises(ValueError, match="n_quantiles"):
-        queries.quantile_discretization(rpp.Gaussian(0, 1), 0)
+        queries.quantile_discretization(rpp.Gaussian(mean=0, var=1), 0)
     with pytest.raises(ValueError, match="prior"):
         queries.quantile_discretization(rpp.Empirical([1.0, 2.0]), 10)
 
@@ -104,12 +104,12 @@ def test_raw_priors_resolution_floor_and_spikes():
     assert pr.query == "raw" and pr.details["resolution"] == 1.0
     assert np.isclose(pr.details["reg_covar"], 1 / 12)
     for g in (pr.prior_i, pr.prior_j):
-        assert isinstance(g, rpp.GaussianMixture) and g.variances.min() >= 1 / 12 * (1 - 1e-9)
+        assert isinstance(g, rpp.GaussianMixture) and g.vars.min() >= 1 / 12 * (1 - 1e-9)
     xi = DF.loc[DF["s"] == "a", "x"].to_numpy()
-    assert np.array_equal(pr.baseline_i.samples, np.sort(xi)) and pr.n_i == xi.size
+    assert np.array_equal(pr.baseline_i.atoms, np.sort(xi)) and pr.n_i == xi.size
     # scikit-learn's default floor: EM puts near point masses on single integer values
     spiky = queries.raw_priors(DF, "x", "s", "a", "b", max_components=6, reg_covar=1e-6)
-    assert min(spiky.prior_i.variances.min(), spiky.prior_j.variances.min()) < 1e-4
+    assert min(spiky.prior_i.vars.min(), spiky.prior_j.vars.min()) < 1e-4
     with pytest.raises(ValueError, match="reg_covar"):
         queries.raw_priors(DF, "x", "s", "a", "b", reg_covar="auto")
     with pytest.raises(ValueError, match="reg_covar"):
@@ -263,7 +263,7 @@ def test_query_priors_dispatch_and_paper_method():
     assert pr.query == "mean" and queries.paper_method(pr) == "closed-form"
     raw = queries.query_priors(DF, "x", "s", "a", "b", "raw", max_components=3)
     assert queries.paper_method(raw) == "gmm-ot"
-    assert queries.paper_method((rpp.Gaussian(0, 1), rpp.GaussianMixture([1.0], [0.0], [1.0]))) == "gmm-ot"
+    assert queries.paper_method((rpp.Gaussian(mean=0, var=1), rpp.GaussianMixture(weights=[1.0], means=[0.0], vars=[1.0]))) == "gmm-ot"
     with pytest.raises(ValueError, match="query"):
         queries.query_priors(DF, "x", "s", "a", "b", "median")
     with pytest.raises(ValueError, match="priors"):

@@ -16,8 +16,6 @@ import sys
 import mpmath as mp
 import numpy as np
 import pytest
-
-from rpp.priors import components
 from rpp.book import bench
 from rpp.transport import mixture_quantile_at_score
 
@@ -33,7 +31,7 @@ def _mp_quantile(c, z, dps=30):
     with mp.workdps(dps):
         w = [mp.mpf(float(x)) for x in c.weights]
         m = [mp.mpf(float(x)) for x in c.means]
-        s = [mp.sqrt(mp.mpf(float(x))) for x in c.variances]
+        s = [mp.sqrt(mp.mpf(float(x))) for x in c.vars]
         # the lower tail F(x) = Phi(z) for z <= 0, the upper tail 1 - F(x) = Phi(-z) for z > 0
         # (relative precision in both tails; Phi(17) would round to 1 at 30 digits)
         sgn = 1 if z <= 0 else -1
@@ -55,7 +53,7 @@ def test_mixture_quantile_converges_at_a_narrow_component_in_a_gap():
     off at worst): the coupling of the w-alpha rules was then no coupling, and its quadrature
     refined a jump of d(z) to 20,000 panels (over 60 CPU seconds per calibration).
     """
-    c = components(bench.random_case("mixture", 1)["q"])
+    c = bench.random_case("mixture", 1)["q"].components()
     scores = np.array([0.3695, 0.37, 0.371, 0.3745, -2.5, 4.0])
     want = np.array([_mp_quantile(c, z) for z in scores])
     few = mixture_quantile_at_score(c, scores)  # a few scores: Newton from the components' bracket
@@ -68,7 +66,7 @@ def test_mixture_quantile_converges_at_a_narrow_component_in_a_gap():
 def test_mixture_quantile_against_mpmath_random(index):
     case = bench.random_case("mixture", index)
     for prior in (case["p"], case["q"]):
-        c = components(prior)
+        c = prior.components()
         scores = np.array([-3.1, -0.4, 0.0, 0.9, 2.2])
         want = np.array([_mp_quantile(c, z) for z in scores])
         for got in (mixture_quantile_at_score(c, scores), mixture_quantile_at_score(c, np.repeat(scores, 40))[::40]):
@@ -95,7 +93,7 @@ def test_random_case_reproducible_and_in_range():
             assert a["label"] == b["label"] and a["alpha"] == b["alpha"]
             assert 1.01 <= a["alpha"] <= 100 and 0.01 <= a["epsilon"] <= 10
             for prior in (a["p"], a["q"]):
-                n = prior.n if family == "empirical" else components(prior).weights.size
+                n = prior.n if family == "empirical" else prior.components().weights.size
                 assert (10 <= n <= 10_000) if family == "empirical" else (1 <= n <= 50)
     with pytest.raises(ValueError, match="family"):
         bench.random_case("cauchy", 0)
@@ -161,7 +159,7 @@ def test_quantile_difference_tail_bounds_the_difference(index):
     from rpp.transport import mirrored, quantile_difference_tail
 
     case = bench.random_case("mixture", index)
-    ci, cj = components(case["p"]), components(case["q"])
+    ci, cj = case["p"].components(), case["q"].components()
     for pi, pj in ((ci, cj), (mirrored(ci), mirrored(cj))):
         L = max(-np.log(pi.weights.min()), -np.log(pj.weights.min()))
         for Z in (np.sqrt(2 * L) + 0.5, 2 * np.sqrt(2 * L) + 3):

@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 from scipy import integrate
 
 import rpp
-from rpp.rules import log_psi_terms as _log_psi_terms
-from rpp.priors import components
+from rpp.rules.mixture import _log_psi_terms
 from rpp.sampling import InsecureNoiseWarning
 
 RTOL = 1e-9
@@ -61,11 +60,11 @@ def test_never_under_noise_gaussian_10000_pairs_both_orders(method):
     var = np.empty(mi.size)
     # one vectorised call per pair would need vector priors; the closed forms are vectorised in alpha/epsilon,
     # so batch by pair via the module-level vectorised functions used by calibrate.
-    from rpp.rules import closed_form_variance
-    from rpp.rules import gaussian_exact_variance as _gauss_exact_variance
+    from rpp.rules.gaussian import closed_form_variance
+    from rpp.rules.gaussian import gaussian_exact_variance as _gauss_exact_variance
 
     fn = _gauss_exact_variance if method == "exact" else closed_form_variance
-    var = np.maximum(fn(mi, vi, mj, vj, a, e), fn(mj, vj, mi, vi, a, e))
+    var = np.maximum(fn(mi, vi, mj, vj, alpha=a, epsilon=e), fn(mj, vj, mi, vi, alpha=a, epsilon=e))
     d_ij = exact_gauss(mi, vi, mj, vj, a, var)
     d_ji = exact_gauss(mj, vj, mi, vi, a, var)
     assert np.isfinite(var).all()
@@ -74,19 +73,19 @@ def test_never_under_noise_gaussian_10000_pairs_both_orders(method):
     # the public API gives the same answer on a sample of pairs
     for k in range(0, 10_000, 997):
         cal = rpp.calibrate(
-            rpp.Gaussian(mi[k], vi[k]), rpp.Gaussian(mj[k], vj[k]), alpha=a[k], epsilon=e[k], method=method
+            rpp.Gaussian(mean=mi[k], var=vi[k]), rpp.Gaussian(mean=mj[k], var=vj[k]), alpha=a[k], epsilon=e[k], method=method
         )
         assert cal.variance == pytest.approx(var[k], rel=1e-12, abs=1e-300)
         assert cal.guaranteed
 
 
 def test_exact_is_tight_and_below_closed_form():
-    from rpp.rules import closed_form_variance
-    from rpp.rules import gaussian_exact_variance as _gauss_exact_variance
+    from rpp.rules.gaussian import closed_form_variance
+    from rpp.rules.gaussian import gaussian_exact_variance as _gauss_exact_variance
 
     mi, vi, mj, vj, a, e = random_gauss_pairs(10_000, seed=11)
-    var = _gauss_exact_variance(mi, vi, mj, vj, a, e)
-    cf = closed_form_variance(mi, vi, mj, vj, a, e)
+    var = _gauss_exact_variance(mi, vi, mj, vj, alpha=a, epsilon=e)
+    cf = closed_form_variance(mi, vi, mj, vj, alpha=a, epsilon=e)
     assert (var <= cf * (1 + 1e-12) + 1e-300).all()
     pos = var > 0
     shrunk = (0.999 * np.sqrt(var[pos])) ** 2
@@ -97,7 +96,7 @@ def test_exact_is_tight_and_below_closed_form():
 
 
 def test_issue_example_both_orders():
-    P, Q = rpp.Gaussian(0, 0.25), rpp.Gaussian(1, 16)
+    P, Q = rpp.Gaussian(mean=0, var=0.25), rpp.Gaussian(mean=1, var=16)
     ij = rpp.calibrate(P, Q, alpha=5, epsilon=1, directed=True)
     ji = rpp.calibrate(Q, P, alpha=5, epsilon=1, directed=True)
     assert ij.variance == pytest.approx(1.467, abs=1e-3)
@@ -108,7 +107,7 @@ def test_issue_example_both_orders():
 
 
 def test_vectorised_grid_matches_pointwise():
-    P, Q = rpp.Gaussian(0, 1), rpp.Gaussian(3.5, 1.21)
+    P, Q = rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=3.5, var=1.21)
     eps = np.linspace(0.1, 5, 7)
     al = np.array([[1.5], [2], [3], [5]])
     cal = rpp.calibrate(P, Q, alpha=al, epsilon=eps)
@@ -119,7 +118,7 @@ def test_vectorised_grid_matches_pointwise():
 
 
 def test_published_bisection_flaw_is_reproduced_and_flagged():
-    P, Q = rpp.Gaussian(0, 0.25), rpp.Gaussian(0, 16)
+    P, Q = rpp.Gaussian(mean=0, var=0.25), rpp.Gaussian(mean=0, var=16)
     with pytest.warns(rpp.PrivacyWarning):
         cal = rpp.calibrate(P, Q, alpha=3, epsilon=0.5, method="bisection", directed=True)
     assert cal.variance == 0.0
@@ -129,25 +128,25 @@ def test_published_bisection_flaw_is_reproduced_and_flagged():
     # with equal variances the published bracket does contain the root
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        b = rpp.calibrate(rpp.Gaussian(0, 1), rpp.Gaussian(2, 1), alpha=3, epsilon=0.5, method="bisection")
-    e = rpp.calibrate(rpp.Gaussian(0, 1), rpp.Gaussian(2, 1), alpha=3, epsilon=0.5)
+        b = rpp.calibrate(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=2, var=1), alpha=3, epsilon=0.5, method="bisection")
+    e = rpp.calibrate(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=2, var=1), alpha=3, epsilon=0.5)
     assert b.variance == pytest.approx(e.variance, rel=1e-9)
 
 
 def test_closed_form_equal_variance_case_eq5():
     a, e, mi, mj, v = 3.0, 0.7, 0.0, 2.0, 0.5
-    cf = rpp.rules.closed_form_variance(mi, v, mj, v, a, e)
+    cf = rpp.rules.gaussian.closed_form_variance(mi, v, mj, v, alpha=a, epsilon=e)
     assert cf == pytest.approx(a * (mi - mj) ** 2 / (2 * e) - v, rel=1e-14)
     # and there it is exact: D = a Delta / (2 (v + theta^2))
-    ex = rpp.calibrate(rpp.Gaussian(mi, v), rpp.Gaussian(mj, v), alpha=a, epsilon=e)
+    ex = rpp.calibrate(rpp.Gaussian(mean=mi, var=v), rpp.Gaussian(mean=mj, var=v), alpha=a, epsilon=e)
     assert ex.variance == pytest.approx(cf, rel=1e-10)
 
 
 def test_pierquin_gaussian_baseline():
-    eq = rpp.calibrate(rpp.Gaussian(0, 2), rpp.Gaussian(1.5, 2), alpha=3, epsilon=0.5, method="pierquin")
+    eq = rpp.calibrate(rpp.Gaussian(mean=0, var=2), rpp.Gaussian(mean=1.5, var=2), alpha=3, epsilon=0.5, method="pierquin")
     assert eq.variance == pytest.approx(3 * 1.5**2 / (2 * 0.5))
     assert eq.guaranteed
-    neq = rpp.calibrate(rpp.Gaussian(0, 2), rpp.Gaussian(1.5, 3), alpha=3, epsilon=0.5, method="pierquin")
+    neq = rpp.calibrate(rpp.Gaussian(mean=0, var=2), rpp.Gaussian(mean=1.5, var=3), alpha=3, epsilon=0.5, method="pierquin")
     assert neq.scale == np.inf
 
 
@@ -157,18 +156,18 @@ def test_pierquin_gaussian_baseline():
 def random_mixture(rng, k_max=3):
     k = int(rng.integers(1, k_max + 1))
     w = rng.dirichlet(np.ones(k))
-    return rpp.GaussianMixture(w, rng.normal(0, 3, k), np.exp(rng.uniform(-2.5, 1.5, k)))
+    return rpp.GaussianMixture(weights=w, means=rng.normal(0, 3, k), vars=np.exp(rng.uniform(-2.5, 1.5, k)))
 
 
 def independent_mixture_divergence(P, Q, a, t):
     """scipy.integrate.quad (adaptive Gauss-Kronrod) of the log-space integrand, over all of R."""
-    cp, cq = components(P), components(Q)
+    cp, cq = P.components(), Q.components()
 
     def logmix(x, c):
         """log of the noisy mixture density at x (a scalar or an array: components on the last axis)."""
         terms = (
-            -0.5 * (np.asarray(x, dtype=float)[..., None] - c.means) ** 2 / (c.variances + t)
-            - 0.5 * np.log(2 * np.pi * (c.variances + t))
+            -0.5 * (np.asarray(x, dtype=float)[..., None] - c.means) ** 2 / (c.vars + t)
+            - 0.5 * np.log(2 * np.pi * (c.vars + t))
             + np.log(c.weights)
         )
         top = terms.max(axis=-1)
@@ -219,8 +218,8 @@ def test_never_under_noise_mixtures_300_pairs(chunk):
 
 
 def test_exact_mixture_is_tight():
-    P = rpp.GaussianMixture([0.5, 0.5], [-2, 2], [0.5, 0.5])
-    Q = rpp.GaussianMixture([0.3, 0.7], [-2, 2], [0.5, 0.5])
+    P = rpp.GaussianMixture(weights=[0.5, 0.5], means=[-2, 2], vars=[0.5, 0.5])
+    Q = rpp.GaussianMixture(weights=[0.3, 0.7], means=[-2, 2], vars=[0.5, 0.5])
     for a, e in [(3, 0.05), (10, 0.2), (2, 0.01)]:
         cal = rpp.calibrate(P, Q, alpha=a, epsilon=e)
         assert cal.scale > 0
@@ -233,10 +232,10 @@ def test_exact_mixture_is_tight():
 
 def test_gmm_ot_as_printed_fails_domain_counterexample():
     """Thm IV.1 as printed: condition (8) holds at theta = 0 while D_alpha = +inf."""
-    P = rpp.GaussianMixture([1.0], [0.0], [1.0])
-    Q = rpp.GaussianMixture([1.0], [0.1], [0.25])
+    P = rpp.GaussianMixture(weights=[1.0], means=[0.0], vars=[1.0])
+    Q = rpp.GaussianMixture(weights=[1.0], means=[0.1], vars=[0.25])
     a, e = 5.0, 1.0
-    ci, cj = components(P), components(Q)
+    ci, cj = P.components(), Q.components()
     # printed psi, no domain: (a-1)/(2 s) * (...), s = 1 + 5 (0.25 - 1) < 0  ->  psi < 0
     x, d, dm2 = 1.0, 0.25 - 1.0, 0.01
     s = x + a * d
@@ -267,14 +266,14 @@ def test_empirical_priors_all_methods():
 
 def test_budget_met_exactly_without_noise():
     """D(priors) = epsilon up to round-off: theta = 0 or a round-off-sized theta, never an error."""
-    for P, Q, a in [(rpp.Gaussian(0, 1), rpp.Gaussian(1, 1), 2.0), (rpp.Gaussian(0, 1), rpp.Gaussian(0.1, 1), 20.0)]:
+    for P, Q, a in [(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=1, var=1), 2.0), (rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=0.1, var=1), 20.0)]:
         e = rpp.gaussian_renyi(P.mean, P.var, Q.mean, Q.var, a)
         cal = rpp.calibrate(P, Q, alpha=a, epsilon=e, directed=True)
         assert cal.guaranteed and cal.variance <= 1e-9
 
 
 def test_identical_priors_need_no_noise():
-    for p in [rpp.Gaussian(1, 2), rpp.GaussianMixture([0.4, 0.6], [0, 3], [1, 2]), rpp.Empirical([1, 2, 2, 5])]:
+    for p in [rpp.Gaussian(mean=1, var=2), rpp.GaussianMixture(weights=[0.4, 0.6], means=[0, 3], vars=[1, 2]), rpp.Empirical([1, 2, 2, 5])]:
         for m in ["exact", "gmm-ot", "gmm-ot-tight"]:
             assert rpp.calibrate(p, p, alpha=4, epsilon=1e-3, method=m).scale == 0.0
 
@@ -289,7 +288,7 @@ def test_identical_priors_need_no_noise():
 )
 def test_property_gaussian_exact_never_under_noise_and_tight(mi, mj, lvi, lvj, a, le):
     e = float(np.exp(le))
-    P, Q = rpp.Gaussian(mi, np.exp(lvi)), rpp.Gaussian(mj, np.exp(lvj))
+    P, Q = rpp.Gaussian(mean=mi, var=np.exp(lvi)), rpp.Gaussian(mean=mj, var=np.exp(lvj))
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no overflow or privacy warnings
         cal = rpp.calibrate(P, Q, alpha=a, epsilon=e)
@@ -319,7 +318,7 @@ def test_property_gaussian_exact_never_under_noise_and_tight(mi, mj, lvi, lvj, a
 def test_calibrate_bad_input(kw, match):
     args = dict(alpha=2.0, epsilon=1.0) | kw
     with pytest.raises(ValueError, match=match):
-        rpp.calibrate(rpp.Gaussian(0, 1), rpp.Gaussian(1, 1), **args)
+        rpp.calibrate(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=1, var=1), **args)
 
 
 @pytest.mark.parametrize("kw, match", [(dict(directed="yes"), "directed"), (dict(alpha="two"), "alpha")])
@@ -327,13 +326,13 @@ def test_calibrate_wrong_types(kw, match):
     """A value of the wrong type is a TypeError naming the argument (a bad value a ValueError)."""
     args = dict(alpha=2.0, epsilon=1.0) | kw
     with pytest.raises(TypeError, match=match):
-        rpp.calibrate(rpp.Gaussian(0, 1), rpp.Gaussian(1, 1), **args)
+        rpp.calibrate(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=1, var=1), **args)
     with pytest.raises(TypeError, match="prior_i"):
-        rpp.calibrate([0.0, 1.0], rpp.Gaussian(1, 1), alpha=2.0, epsilon=1.0)
+        rpp.calibrate([0.0, 1.0], rpp.Gaussian(mean=1, var=1), alpha=2.0, epsilon=1.0)
 
 
 def test_method_prior_mismatch():
-    M = rpp.GaussianMixture([0.5, 0.5], [0, 1], [1, 1])
+    M = rpp.GaussianMixture(weights=[0.5, 0.5], means=[0, 1], vars=[1, 1])
     for m in ["closed-form", "bisection"]:
         with pytest.raises(ValueError, match="two rpp.Gaussian"):
             rpp.calibrate(M, M, alpha=2, epsilon=1, method=m)
@@ -342,7 +341,7 @@ def test_method_prior_mismatch():
 
 
 def test_no_overflow_warnings_large_alpha_small_epsilon():
-    P, Q = rpp.Gaussian(0, 0.01), rpp.Gaussian(5, 9)
+    P, Q = rpp.Gaussian(mean=0, var=0.01), rpp.Gaussian(mean=5, var=9)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         cal = rpp.calibrate(P, Q, alpha=np.array([1.0001, 2, 10, 100]), epsilon=np.array([[1e-4], [1.0]]))
@@ -366,7 +365,7 @@ def test_never_under_noise_gaussian_pairs_mixture_methods(method):
     if method == "pierquin":
         vj = vi.copy()  # W_inf is finite only for equal variances
     for k in range(mi.size):
-        P, Q = rpp.Gaussian(mi[k], vi[k]), rpp.Gaussian(mj[k], vj[k])
+        P, Q = rpp.Gaussian(mean=mi[k], var=vi[k]), rpp.Gaussian(mean=mj[k], var=vj[k])
         cal = rpp.calibrate(P, Q, alpha=a[k], epsilon=e[k], method=method)
         exact = rpp.calibrate(P, Q, alpha=a[k], epsilon=e[k])
         assert cal.guaranteed

@@ -111,8 +111,8 @@ def test_atoms_1e8_apart(base, gap, alpha, eps, noise):
 )
 def test_modes_1e3_sd_apart(w, shift, alpha, eps):
     """Two unit-variance modes 2000 sd apart with different weights: D is a weight divergence."""
-    p = rpp.GaussianMixture([w, 1 - w], [-1000.0, 1000.0], [1.0, 1.0])
-    q = rpp.GaussianMixture([w + shift * (1 - w), (1 - w) * (1 - shift)], [-1000.0, 1000.0], [1.0, 1.0])
+    p = rpp.GaussianMixture(weights=[w, 1 - w], means=[-1000.0, 1000.0], vars=[1.0, 1.0])
+    q = rpp.GaussianMixture(weights=[w + shift * (1 - w), (1 - w) * (1 - shift)], means=[-1000.0, 1000.0], vars=[1.0, 1.0])
     _check_against_arb(p, q, alpha, eps, "gaussian", methods=rpp.methods("gaussian"))
 
 
@@ -122,8 +122,8 @@ def test_modes_1e3_sd_apart(w, shift, alpha, eps):
 )
 def test_variance_spike_1e6(mu, alpha, eps, noise):
     """A component of variance 1e-6 next to unit-variance ones (a spike the noise must smooth)."""
-    p = rpp.GaussianMixture([0.3, 0.7], [mu, 0.0], [1e-6, 1.0])
-    q = rpp.GaussianMixture([0.5, 0.5], [0.0, 1.0], [1.0, 1e-6])
+    p = rpp.GaussianMixture(weights=[0.3, 0.7], means=[mu, 0.0], vars=[1e-6, 1.0])
+    q = rpp.GaussianMixture(weights=[0.5, 0.5], means=[0.0, 1.0], vars=[1.0, 1e-6])
     _check_against_arb(p, q, alpha, eps, noise, methods=("exact", "pierquin") if noise == "laplace" else ("exact",))
 
 
@@ -132,15 +132,15 @@ def test_variance_spike_1e6(mu, alpha, eps, noise):
 def test_edge_of_gaussian_tail_condition(alpha, m, eps):
     """Chapter 4's family: D(P_j || P_i) jumps from inf to a finite value at theta^2 = (a-1)V - a v."""
     v, V = 0.25, 9.25
-    p_i = rpp.GaussianMixture([0.5, 0.5], [-m, m], [v, v])
-    p_j = rpp.GaussianMixture([1.0], [0.0], [V])
+    p_i = rpp.GaussianMixture(weights=[0.5, 0.5], means=[-m, m], vars=[v, v])
+    p_j = rpp.GaussianMixture(weights=[1.0], means=[0.0], vars=[V])
     _check_against_arb(p_i, p_j, alpha, eps, "gaussian", methods=rpp.methods("gaussian"))
 
 
 def test_edge_reference_is_infinite_below_and_finite_at_the_edge():
     """The reference itself sees the jump (exact rational decision of the tail condition)."""
-    p_i = rpp.GaussianMixture([0.5, 0.5], [-3.0, 3.0], [0.25, 0.25])
-    p_j = rpp.GaussianMixture([1.0], [0.0], [9.25])
+    p_i = rpp.GaussianMixture(weights=[0.5, 0.5], means=[-3.0, 3.0], vars=[0.25, 0.25])
+    p_j = rpp.GaussianMixture(weights=[1.0], means=[0.0], vars=[9.25])
     assert gaussian_noise_divergence(p_j, p_i, 3.0, 17.75 * (1 - 1e-12)) == math.inf
     assert upper(gaussian_noise_divergence(p_j, p_i, 3.0, 17.75)) < 0.0063
 
@@ -210,20 +210,20 @@ def test_grid_reference_encloses_the_arb_reference():
 
 def test_budget_just_below_the_edge_value():
     """Chapter 4's pair, epsilon 4e-10 below D_3 at the edge: the edge scale is not enough."""
-    p_i = rpp.GaussianMixture([0.5, 0.5], [-3.0, 3.0], [0.25, 0.25])
-    p_j = rpp.GaussianMixture([1.0], [0.0], [9.25])
+    p_i = rpp.GaussianMixture(weights=[0.5, 0.5], means=[-3.0, 3.0], vars=[0.25, 0.25])
+    p_j = rpp.GaussianMixture(weights=[1.0], means=[0.0], vars=[9.25])
     d_edge = 0.5 * math.log(12 * math.sqrt(math.e) * 2 * math.pi * 18 / (2 * math.pi * 27) ** 1.5)
     _check_against_arb(p_i, p_j, 3.0, d_edge - 4e-10, "gaussian")
 
 
 @pytest.mark.parametrize("noise", ["gaussian", "laplace"])
 def test_order_solved_first_does_not_change_the_scale(noise, monkeypatch):
-    """rpp.rules.order_probe only chooses which order is solved first: the scale is the larger
+    """rpp.rules.exact.order_probe only chooses which order is solved first: the scale is the larger
     root whichever order it picks (forced both ways here), equal to the larger of the two
     directed calibrations, and meets the budget in both orders by the independent grid
     reference.  The 10^3-atom pair is the one where a single-point probe picked the wrong order
     (a flat divergence, larger at the probe, next to a steep one needing 20 times the noise)."""
-    import rpp.calibration as C
+    import rpp.calibration.search as C
 
     p, q = scaling_pair("empirical", 1000, 0)
     alpha, eps = 2.0, 1.0

@@ -17,12 +17,11 @@ from reference_mpmath import renyi
 
 import rpp
 from rpp.divergence.centre import centre_of, centre_pair
-from rpp.priors import components
 
 
 def _tup(prior):
-    c = components(prior)
-    return list(c.weights), list(c.means), list(c.variances)
+    c = prior.components()
+    return list(c.weights), list(c.means), list(c.vars)
 
 
 CASES = {
@@ -31,12 +30,12 @@ CASES = {
         lambda o: rpp.Empirical(o + np.array([5e-4, 2e-3])),
     ),
     "mixture-atoms": (
-        lambda o: rpp.GaussianMixture([0.5, 0.5], o + np.array([0, 1e-3]), [1e-8, 4e-8]),
+        lambda o: rpp.GaussianMixture(weights=[0.5, 0.5], means=o + np.array([0, 1e-3]), vars=[1e-8, 4e-8]),
         lambda o: rpp.Empirical(o + np.array([5e-4, 1e-3])),
     ),
     "gaussian-mixture": (
-        lambda o: rpp.Gaussian(o + 2e-4, 1e-8),
-        lambda o: rpp.GaussianMixture([0.3, 0.7], o + np.array([0, 1e-3]), [1e-8, 1e-8]),
+        lambda o: rpp.Gaussian(mean=o + 2e-4, var=1e-8),
+        lambda o: rpp.GaussianMixture(weights=[0.3, 0.7], means=o + np.array([0, 1e-3]), vars=[1e-8, 1e-8]),
     ),
 }
 
@@ -71,8 +70,8 @@ def test_divergence_far_from_zero_within_its_error(case, offset, noise):
     assert abs(val - ref) <= err, (val, float(ref), err)
 
 
-ISSUE_P = rpp.GaussianMixture([0.5, 0.5], 1e9 + np.array([0, 1e-3]), [1e-8, 1e-8])
-ISSUE_Q = rpp.GaussianMixture([1.0], [1e9 + 5e-4], [1e-8])
+ISSUE_P = rpp.GaussianMixture(weights=[0.5, 0.5], means=1e9 + np.array([0, 1e-3]), vars=[1e-8, 1e-8])
+ISSUE_Q = rpp.GaussianMixture(weights=[1.0], means=[1e9 + 5e-4], vars=[1e-8])
 
 
 def _check_calibration(cal, alpha, eps, noise):
@@ -117,8 +116,8 @@ def test_centre_is_exact_or_absent():
     p, q, c = centre_pair(ISSUE_P, ISSUE_Q)
     assert c == ISSUE_Q.means[0]  # the mean nearest the middle
     assert np.array_equal(p.means + c, ISSUE_P.means) and np.array_equal(q.means + c, ISSUE_Q.means)
-    assert np.array_equal(p.weights, ISSUE_P.weights) and np.array_equal(p.variances, ISSUE_P.variances)
-    e, _, c = centre_pair(rpp.Empirical([1e9, 1e9 + 0.5, 1e9 + 0.5]), rpp.Gaussian(1e9, 1.0))
+    assert np.array_equal(p.weights, ISSUE_P.weights) and np.array_equal(p.vars, ISSUE_P.vars)
+    e, _, c = centre_pair(rpp.Empirical([1e9, 1e9 + 0.5, 1e9 + 0.5]), rpp.Gaussian(mean=1e9, var=1.0))
     assert c == 1e9 and np.array_equal(e.support, [0.0, 0.5]) and np.allclose(e.probs, [1 / 3, 2 / 3])
     assert centre_of(rpp.Empirical([1e-300, 1e9])) == 0.0  # 1e9 - c inexact for every c near the middle
-    assert centre_of(rpp.Gaussian(-3.0, 1.0), rpp.Gaussian(3.0, 1.0)) == 0.0  # already centred
+    assert centre_of(rpp.Gaussian(mean=-3.0, var=1.0), rpp.Gaussian(mean=3.0, var=1.0)) == 0.0  # already centred

@@ -8,11 +8,10 @@ import pytest
 from scipy import optimize, special
 
 import rpp
-from rpp.priors import components
 from rpp.divergence import laplace_renyi_divergence_bound
 from rpp.divergence.laplace_atoms import atoms_log_integral
-from rpp.rules import gmm_ot_tight_variance, gmm_ot_variance
 from rpp.transport import optimal_plan
+from rpp import rules
 
 RTOL = 1e-9  # the calibration's documented round-off slack on epsilon
 
@@ -35,7 +34,7 @@ PAIRS = [
 @pytest.mark.parametrize("b", [1e-3, 0.05, 1.0, 30.0])
 @pytest.mark.parametrize("alpha", [1.5, 2.0, 8.0])
 def test_prefix_sums_agree_with_dense_sums_within_the_reported_errors(k, b, alpha):
-    P, Q = (components(d) for d in PAIRS[k])
+    P, Q = (d.components() for d in PAIRS[k])
     fast, fast_err = atoms_log_integral(P, Q, alpha, b)
     dense, dense_err = atoms_log_integral(P, Q, alpha, b, dense=True)
     # both bound |log I_hat - log I| by about their relative error: the difference is covered
@@ -56,12 +55,12 @@ def test_laplace_exact_at_1e3_atoms_is_certified_by_the_dense_computation():
     assert cal.guaranteed
     b = cal.scale
     for P, Q in ((p, q), (q, p)):
-        li, rel = atoms_log_integral(components(P), components(Q), 2.0, b, dense=True)
+        li, rel = atoms_log_integral(P.components(), Q.components(), 2.0, b, dense=True)
         slow = li + np.log1p(rel)  # (alpha - 1) D + error, alpha = 2
         assert slow <= 1.0 * (1 + RTOL)  # the slow computation certifies the fast scale
     # and it is the minimal scale: slightly less noise fails one order (slow computation)
     worst = max(
-        atoms_log_integral(components(P), components(Q), 2.0, b * (1 - 1e-6), dense=True)[0]
+        atoms_log_integral(P.components(), Q.components(), 2.0, b * (1 - 1e-6), dense=True)[0]
         for P, Q in ((p, q), (q, p))
     )
     assert worst > 1.0
@@ -85,11 +84,11 @@ def lp_gmm_ot_condition(p, q, alpha, epsilon):
 @pytest.mark.parametrize("seed", range(4))
 def test_gmm_ot_on_samples_is_a_sort_and_matches_the_lp(seed):
     p, q = normal_pair(25 + 10 * seed, 10 + seed, shift=seed)
-    z = gmm_ot_variance(p, q, 3.0, 0.7)
+    z = (rules.gmm_ot(p, q, alpha=3.0, epsilon=0.7) ** 2)
     f, ref = lp_gmm_ot_condition(p, q, 3.0, 0.7)
     assert f(z) <= 1e-12 * 2.0 * 0.7  # feasible for the LP's plan (up to round-off of the sum)
     assert ref * (1 - 1e-12) <= z <= ref * (1 + 1e-8)  # and the same root
-    assert gmm_ot_tight_variance(p, q, 3.0, 0.7) == z  # convex cost of x - y: the same coupling
+    assert (rules.gmm_ot_tight(p, q, alpha=3.0, epsilon=0.7) ** 2) == z  # convex cost of x - y: the same coupling
 
 
 def test_no_linear_program_for_one_dimensional_samples(monkeypatch):

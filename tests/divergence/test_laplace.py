@@ -41,7 +41,7 @@ def scipy_smooth_divergence(p, q, alpha, b):
     laplace_noisy_logpdf, which test_gaussian_component_density_matches_numerical_convolution
     checks against a numerical convolution."""
     f = lambda y: np.exp(alpha * laplace_noisy_logpdf(p, y, b) + (1 - alpha) * laplace_noisy_logpdf(q, y, b))
-    pts = np.concatenate([rpp.priors.components(d).means for d in (p, q)])
+    pts = np.concatenate([d.components().means for d in (p, q)])
     val = integrate.quad(f, -80, 80, points=np.unique(pts), limit=500, epsabs=0, epsrel=1e-11)[0]
     return np.log(val) / (alpha - 1)
 
@@ -99,16 +99,16 @@ def test_gaussian_component_density_matches_numerical_convolution():
                 points=[y],
                 limit=400,
             )[0]
-            assert np.exp(laplace_noisy_logpdf(G(mu, s * s), y, b)) == pytest.approx(ref, rel=1e-8)
+            assert np.exp(laplace_noisy_logpdf(G(mean=mu, var=s * s), y, b)) == pytest.approx(ref, rel=1e-8)
 
 
 @pytest.mark.parametrize(
     "p, q, alpha, b",
     [
-        (G(0.0, 1.0), G(1.0, 1.0), 2.0, 0.7),
-        (G(0.0, 1.0), G(0.5, 2.0), 3.0, 0.5),
-        (M([0.5, 0.5], [-1.0, 1.0], [0.3, 1.0]), G(0.0, 1.5), 5.0, 0.4),
-        (E([0.0, 1.0]), G(0.5, 0.25), 2.0, 1.0),
+        (G(mean=0.0, var=1.0), G(mean=1.0, var=1.0), 2.0, 0.7),
+        (G(mean=0.0, var=1.0), G(mean=0.5, var=2.0), 3.0, 0.5),
+        (M(weights=[0.5, 0.5], means=[-1.0, 1.0], vars=[0.3, 1.0]), G(mean=0.0, var=1.5), 5.0, 0.4),
+        (E([0.0, 1.0]), G(mean=0.5, var=0.25), 2.0, 1.0),
     ],
 )
 def test_smooth_divergence_matches_scipy(p, q, alpha, b):
@@ -176,7 +176,7 @@ def test_exact_laplace_zero_noise_when_priors_close_enough():
 
 
 def test_exact_laplace_gaussian_priors():
-    p, q = G(0.0, 1.0), G(0.5, 2.0)
+    p, q = G(mean=0.0, var=1.0), G(mean=0.5, var=2.0)
     cal = rpp.calibrate(p, q, alpha=3.0, epsilon=0.5, method="exact", noise="laplace")
     assert cal.guaranteed and 0 < cal.scale
     worst = max(laplace_renyi_divergence(x, y, 3.0, 0.999 * cal.scale) for x, y in ((p, q), (q, p)))

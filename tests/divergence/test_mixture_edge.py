@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 import rpp
 from rpp.divergence.gaussian_noise import edge_is_finite
 
-CH4_I = rpp.GaussianMixture([0.5, 0.5], [-3.0, 3.0], [0.25, 0.25])
-CH4_J = rpp.Gaussian(0.0, 9.25)
+CH4_I = rpp.GaussianMixture(weights=[0.5, 0.5], means=[-3.0, 3.0], vars=[0.25, 0.25])
+CH4_J = rpp.Gaussian(mean=0.0, var=9.25)
 
 
 def mp_edge_log_integral(P, Q, alpha, t, pts):
@@ -29,10 +29,10 @@ def mp_edge_log_integral(P, Q, alpha, t, pts):
     a = mp.mpf(alpha)
 
     def dens(prior, y):
-        c = rpp.priors.components(prior)
+        c = prior.components()
         return mp.fsum(
             mp.mpf(w) * mp.npdf(y, mp.mpf(m), mp.sqrt(mp.mpf(v) + mp.mpf(t)))
-            for w, m, v in zip(c.weights, c.means, c.variances, strict=True)
+            for w, m, v in zip(c.weights, c.means, c.vars, strict=True)
         )
 
     def f(y):
@@ -59,9 +59,9 @@ def test_chapter4_edge_is_finite_and_matches_mpmath():
 def test_edge_with_narrow_and_several_widest_components_matches_mpmath():
     """alpha = 3, t = 1: V_P = 2 + 1, V_Q = 1 + 1, 3/3 = 2/2.  The narrow component of P (the
     Gaussian-type part of the tail bound) and two widest components of Q, asymmetric."""
-    P = rpp.GaussianMixture([0.6, 0.4], [0.5, 1.0], [2.0, 0.5])
-    Q = rpp.GaussianMixture([0.3, 0.5, 0.2], [-2.0, 3.0, 0.0], [1.0, 1.0, 0.25])
-    assert edge_is_finite(rpp.priors.components(P), rpp.priors.components(Q))
+    P = rpp.GaussianMixture(weights=[0.6, 0.4], means=[0.5, 1.0], vars=[2.0, 0.5])
+    Q = rpp.GaussianMixture(weights=[0.3, 0.5, 0.2], means=[-2.0, 3.0, 0.0], vars=[1.0, 1.0, 0.25])
+    assert edge_is_finite(P.components(), Q.components())
     val, err = rpp.divergence.renyi_divergence_bound(P, Q, 3.0, 1.0)
     log_i, rel = mp_edge_log_integral(P, Q, 3.0, 1.0, [-600, -150, -40, -10, -2, 0, 1, 3, 10, 40, 150, 600])
     ref = float(log_i / 2)
@@ -71,7 +71,7 @@ def test_edge_with_narrow_and_several_widest_components_matches_mpmath():
 
 def test_edge_against_an_empirical_prior_matches_mpmath():
     """Atoms (variance 0) against a Gaussian: alpha = 2, t = 1, V_P = 1 + 1, V_Q = 0 + 1, 2/2 = 1/1."""
-    P, Q = rpp.Gaussian(0.0, 1.0), rpp.Empirical([-1.5, -0.2, 0.4, 2.0])
+    P, Q = rpp.Gaussian(mean=0.0, var=1.0), rpp.Empirical([-1.5, -0.2, 0.4, 2.0])
     val, err = rpp.divergence.renyi_divergence_bound(P, Q, 2.0, 1.0)
     log_i, rel = mp_edge_log_integral(P, Q, 2.0, 1.0, [-500, -100, -20, -1.5, 0, 2, 20, 100, 500])
     assert rel < 1e-20
@@ -84,21 +84,21 @@ def test_edge_against_an_empirical_prior_matches_mpmath():
     "P, Q, alpha, t",
     [
         # widest means of P at +-1 beyond Q's single mean 0: D grows like e^{r (a+ - b+) x}
-        (rpp.GaussianMixture([0.5, 0.5], [-1.0, 1.0], [2.0, 2.0]), rpp.Gaussian(0.0, 1.0), 3.0, 1.0),
+        (rpp.GaussianMixture(weights=[0.5, 0.5], means=[-1.0, 1.0], vars=[2.0, 2.0]), rpp.Gaussian(mean=0.0, var=1.0), 3.0, 1.0),
         # equal largest means (a+ = b+ = 0): the right tail of the integrand tends to a constant
-        (rpp.Gaussian(0.0, 2.0), rpp.GaussianMixture([0.5, 0.5], [-5.0, 0.0], [1.0, 1.0]), 3.0, 1.0),
+        (rpp.Gaussian(mean=0.0, var=2.0), rpp.GaussianMixture(weights=[0.5, 0.5], means=[-5.0, 0.0], vars=[1.0, 1.0]), 3.0, 1.0),
         # finite on the left (-1 > -3), divergent on the right only (4 > 3)
         (
-            rpp.GaussianMixture([0.5, 0.5], [-1.0, 4.0], [2.0, 2.0]),
-            rpp.GaussianMixture([0.5, 0.5], [-3.0, 3.0], [1.0, 1.0]),
+            rpp.GaussianMixture(weights=[0.5, 0.5], means=[-1.0, 4.0], vars=[2.0, 2.0]),
+            rpp.GaussianMixture(weights=[0.5, 0.5], means=[-3.0, 3.0], vars=[1.0, 1.0]),
             3.0,
             1.0,
         ),
     ],
 )
 def test_edge_where_the_integral_diverges(P, Q, alpha, t):
-    cp, cq = rpp.priors.components(P), rpp.priors.components(Q)
-    assert alpha * (cq.variances.max() + t) == (alpha - 1) * (cp.variances.max() + t)
+    cp, cq = P.components(), Q.components()
+    assert alpha * (cq.vars.max() + t) == (alpha - 1) * (cp.vars.max() + t)
     assert not edge_is_finite(cp, cq)
     assert rpp.divergence.renyi_divergence_bound(P, Q, alpha, t) == (np.inf, 0.0)
     # independent: mpmath's integrand does not tend to 0 in (at least) one tail
@@ -108,7 +108,7 @@ def test_edge_where_the_integral_diverges(P, Q, alpha, t):
         def dens(c):
             return mp.fsum(
                 w * mp.npdf(y, m, mp.sqrt(mp.mpf(v) + t))
-                for w, m, v in zip(c.weights, c.means, c.variances, strict=True)
+                for w, m, v in zip(c.weights, c.means, c.vars, strict=True)
             )
 
         return dens(cp) ** alpha * dens(cq) ** (1 - alpha)
@@ -149,15 +149,15 @@ def edge_pairs(draw):
     vq_ = [vq] * n_wide_q + [vq / 2 ** draw(st.integers(1, 3)) for _ in range(n_narrow_q)]
     wp = draw(st.lists(st.integers(1, 4), min_size=len(vp_), max_size=len(vp_)))
     wq = draw(st.lists(st.integers(1, 4), min_size=len(vq_), max_size=len(vq_)))
-    P = rpp.GaussianMixture(np.array(wp) / sum(wp), mp_, vp_)
-    Q = rpp.GaussianMixture(np.array(wq) / sum(wq), mq_, vq_)
+    P = rpp.GaussianMixture(weights=np.array(wp) / sum(wp), means=mp_, vars=vp_)
+    Q = rpp.GaussianMixture(weights=np.array(wq) / sum(wq), means=mq_, vars=vq_)
     return P, Q, alpha, t, mp_[:n_wide_p], mq_[:n_wide_q]
 
 
 @given(edge_pairs())
 def test_edge_finite_iff_criterion_and_monotone_in_noise(case):
     P, Q, alpha, t, wide_p, wide_q = case
-    a, vp, vq, tt = (Fraction(x) for x in (alpha, max(P.variances), max(Q.variances), t))
+    a, vp, vq, tt = (Fraction(x) for x in (alpha, max(P.vars), max(Q.vars), t))
     assert t > 0 and a * (vq + tt) == (a - 1) * (vp + tt)  # exactly at the edge
     finite = max(wide_p) < max(wide_q) and min(wide_p) > min(wide_q)
     val, err = rpp.divergence.renyi_divergence_bound(P, Q, alpha, t)
@@ -175,7 +175,7 @@ def test_edge_finite_iff_criterion_and_monotone_in_noise(case):
 def test_calibrated_scale_at_the_edge_is_not_below_it():
     """D jumps from +inf to a finite value at the edge, so the scale a calibration returns there
     must square (exactly) to at least the edge.  alpha = 3, V_P = 2.5 + t, V_Q = 0.5 + t: t = 3.5."""
-    P, Q = rpp.Gaussian(0.0, 2.5), rpp.GaussianMixture([0.5, 0.5], [-3.0, 3.0], [0.5, 0.5])
+    P, Q = rpp.Gaussian(mean=0.0, var=2.5), rpp.GaussianMixture(weights=[0.5, 0.5], means=[-3.0, 3.0], vars=[0.5, 0.5])
     cal = rpp.calibrate(Q, P, alpha=3.0, epsilon=5.0)
     assert cal.guaranteed and cal.variance >= 3.5
     assert Fraction(cal.scale) ** 2 >= Fraction(3.5)

@@ -28,7 +28,6 @@ import pytest
 from scipy import special, stats
 
 import rpp
-from rpp.priors import components
 from rpp.divergence import laplace_renyi_divergence_bound
 from rpp.book.bench import scaling_pair
 
@@ -42,15 +41,15 @@ def _round_off(value, alpha):
 
 
 def _log_gauss_noisy(prior, t):
-    c = components(prior)
-    lw, m, sd = np.log(c.weights), c.means, np.sqrt(c.variances + t)
+    c = prior.components()
+    lw, m, sd = np.log(c.weights), c.means, np.sqrt(c.vars + t)
     return lambda y: special.logsumexp(lw + stats.norm.logpdf(y[:, None], m, sd), axis=1)
 
 
 def _log_laplace_noisy(prior, b):
     """log of sum_k w_k N(m_k, s_k^2) * Lap(b) = sum_k w_k e^{s^2/2b^2} [e^{-z/b} Phi(z/s - s/b) + e^{z/b} Phi(-z/s - s/b)] / 2b."""
-    c = components(prior)
-    lw, m, s = np.log(c.weights), c.means, np.sqrt(c.variances)
+    c = prior.components()
+    lw, m, s = np.log(c.weights), c.means, np.sqrt(c.vars)
 
     def logpdf(y):
         z = y[:, None] - m
@@ -95,10 +94,10 @@ def test_gaussian_noise_k50_matches_dense_reference(seed, alpha, theta):
     p, q = scaling_pair("mixture", 50, seed)
     value, error = rpp.divergence.renyi_divergence_bound(p, q, alpha, theta**2)
     means = np.concatenate([p.means, q.means])
-    sd = math.sqrt(max(p.variances.max(), q.variances.max()) + theta**2)
+    sd = math.sqrt(max(p.vars.max(), q.vars.max()) + theta**2)
     reach = 40 * sd * math.sqrt(max(alpha, 1 / alpha) * 4)  # tails of p^a q^(1-a): width <= sd * sqrt(max(a,1/a) * 4)
     lo, hi = means.min() - reach, means.max() + reach
-    h = math.sqrt(min(p.variances.min(), q.variances.min()) + theta**2)
+    h = math.sqrt(min(p.vars.min(), q.vars.min()) + theta**2)
     ref, ref_err = _dense_divergence(_log_gauss_noisy(p, theta**2), _log_gauss_noisy(q, theta**2), alpha, lo, hi, h)
     _assert_agree(value, error, ref, ref_err, alpha)
 
@@ -108,7 +107,7 @@ def test_laplace_noise_k50_matches_dense_reference(seed, alpha, b):
     p, q = scaling_pair("mixture", 50, seed)
     value, error = laplace_renyi_divergence_bound(p, q, alpha, b)
     means = np.concatenate([p.means, q.means])
-    s = np.sqrt(np.concatenate([p.variances, q.variances]))
+    s = np.sqrt(np.concatenate([p.vars, q.vars]))
     reach = float(np.max(s**2 / b + 12 * s)) + 70 * b  # the integrand decays like e^{-|y|/b} out there
     lo, hi = means.min() - reach, means.max() + reach
     h = min(float(s.min()), b)
@@ -151,8 +150,7 @@ def _wide_range_pair(seed, index):
         lv = rng.uniform(-14, 2, 2)
         p, q = (
             rpp.GaussianMixture(
-                rng.dirichlet(np.ones(k)), rng.normal(0, spread, k), np.exp(rng.uniform(lv.min(), lv.max(), k))
-            )
+                weights=rng.dirichlet(np.ones(k)), means=rng.normal(0, spread, k), vars=np.exp(rng.uniform(lv.min(), lv.max(), k)))
             for k in (k1, k2)
         )
         alpha, t = float(rng.choice([0.5, 2.0, 5.0])), float(10 ** rng.uniform(-4, 1))
@@ -167,9 +165,9 @@ def test_gaussian_noise_window_edges_of_narrow_components(index):
     p, q, alpha, t = _wide_range_pair(5, index)
     value, error = rpp.divergence.renyi_divergence_bound(p, q, alpha, t)
     means = np.concatenate([p.means, q.means])
-    sd = math.sqrt(max(p.variances.max(), q.variances.max()) + t)
+    sd = math.sqrt(max(p.vars.max(), q.vars.max()) + t)
     reach = 40 * sd * math.sqrt(max(alpha, 1 / alpha) * 4)
-    h = math.sqrt(min(p.variances.min(), q.variances.min()) + t) / 2
+    h = math.sqrt(min(p.vars.min(), q.vars.min()) + t) / 2
     lo, hi = means.min() - reach, means.max() + reach
     ref, ref_err = _dense_divergence(_log_gauss_noisy(p, t), _log_gauss_noisy(q, t), alpha, lo, hi, h)
     _assert_agree(value, error, ref, ref_err, alpha)
@@ -179,8 +177,8 @@ def _gap_pair(k, gap, sd):
     """k narrow components ``gap`` apart: Laplace noise of scale b << gap puts mass far outside their windows."""
     m = gap * np.arange(k)
     w = np.linspace(1.0, 2.0, k)
-    p = rpp.GaussianMixture(np.full(k, 1.0 / k), m, np.full(k, sd**2))
-    q = rpp.GaussianMixture(w / w.sum(), m + 0.01, np.full(k, 2 * sd**2))
+    p = rpp.GaussianMixture(weights=np.full(k, 1.0 / k), means=m, vars=np.full(k, sd**2))
+    q = rpp.GaussianMixture(weights=w / w.sum(), means=m + 0.01, vars=np.full(k, 2 * sd**2))
     return p, q
 
 
@@ -201,7 +199,7 @@ def test_laplace_noise_across_wide_gaps_matches_dense_reference(k, gap, sd, alph
     p, q = _gap_pair(k, gap, sd)
     value, error = laplace_renyi_divergence_bound(p, q, alpha, b)
     means = np.concatenate([p.means, q.means])
-    s = np.sqrt(np.concatenate([p.variances, q.variances]))
+    s = np.sqrt(np.concatenate([p.vars, q.vars]))
     reach = float(np.max(s**2 / b + 12 * s)) + 70 * b
     lo, hi = means.min() - reach, means.max() + reach
     ref, ref_err = _dense_divergence(_log_laplace_noisy(p, b), _log_laplace_noisy(q, b), alpha, lo, hi, float(s.min()))

@@ -161,8 +161,8 @@ def mp_hockey(p, q, eps):
 
 def _mix(prior, noise_var):
     """(weights, means, variances + noise_var) of an rpp prior, as floats."""
-    c = rpp.priors.components(prior)
-    return np.asarray(c.weights, float), np.asarray(c.means, float), np.asarray(c.variances, float) + noise_var
+    c = prior.components()
+    return np.asarray(c.weights, float), np.asarray(c.means, float), np.asarray(c.vars, float) + noise_var
 
 
 def mp_mixture_divergence(p, q, alpha, noise_var):
@@ -174,8 +174,8 @@ def mp_mixture_divergence(p, q, alpha, noise_var):
         # integral diverges, which a quadrature cannot see.  Decided in exact rational arithmetic.
         from fractions import Fraction
 
-        cP = rpp.priors.components(p).variances.max()
-        cQ = rpp.priors.components(q).variances.max()
+        cP = p.components().vars.max()
+        cQ = q.components().vars.max()
         VP, VQ = Fraction(float(cP)) + Fraction(noise_var), Fraction(float(cQ)) + Fraction(noise_var)
         if Fraction(alpha) / VP - (Fraction(alpha) - 1) / VQ < 0:
             return math.inf
@@ -505,12 +505,12 @@ def _component_coupling(wi, mi, vi, wj, mj, vj):
     """Cost of rpp.component_coupling's plan (W2 cost between components) vs scipy's linprog (HiGHS) optimum."""
     from scipy.optimize import linprog
 
-    P = rpp.GaussianMixture(wi, mi, vi)
-    Q = rpp.GaussianMixture(wj, mj, vj)
+    P = rpp.GaussianMixture(weights=wi, means=mi, vars=vi)
+    Q = rpp.GaussianMixture(weights=wj, means=mj, vars=vj)
     plan = rpp.component_coupling(P, Q)
-    ci, cj = rpp.priors.components(P), rpp.priors.components(Q)
+    ci, cj = P.components(), Q.components()
     C = (ci.means[:, None] - cj.means[None, :]) ** 2 + (
-        np.sqrt(ci.variances)[:, None] - np.sqrt(cj.variances)[None, :]
+        np.sqrt(ci.vars)[:, None] - np.sqrt(cj.vars)[None, :]
     ) ** 2
     K, L = C.shape
     A = np.vstack([np.kron(np.eye(K), np.ones((1, L))), np.kron(np.ones((1, K)), np.eye(L))])
@@ -537,9 +537,9 @@ def make_prior(kind, weights=None, means=None, variances=None, samples=None):
     if kind == "samples":
         return rpp.Empirical(samples)
     if kind == "gauss":
-        return rpp.Gaussian(means[0], variances[0])
+        return rpp.Gaussian(mean=means[0], var=variances[0])
     if kind == "mix":
-        return rpp.GaussianMixture(weights, means, variances)
+        return rpp.GaussianMixture(weights=weights, means=means, vars=variances)
     # empirical: the weights as integer multiplicities (rpp.Empirical has uniform sample weights)
     return rpp.Empirical(np.repeat(means, np.maximum(1, np.round(np.asarray(weights) * 4).astype(int))))
 
@@ -618,7 +618,7 @@ def _draw_laplace_atoms(rng):
 def _gauss_noise_certified(mu0, var0, mu1, var1, alpha, scale):
     """GaussianNoise(scale).divergence on two Gaussians: value + error is claimed an upper bound (one-sided check
     of that claim in Outcome terms: rpp = value + error must be >= the mpmath value)."""
-    val, err = rpp.GaussianNoise(scale).divergence(rpp.Gaussian(mu0, var0), rpp.Gaussian(mu1, var1), alpha)
+    val, err = rpp.GaussianNoise(scale).divergence(rpp.Gaussian(mean=mu0, var=var0), rpp.Gaussian(mean=mu1, var=var1), alpha)
     ref, _ = mp_gaussian_renyi_terms(mu0, var0, mu1, var1, alpha, noise_sd=scale)
     return Outcome(float(val) + float(err), ref, 0.0)
 
@@ -637,10 +637,10 @@ def pow2_rescale(prior, k: int):
     priors and the noise scale, so the arb reference may work where the noise scale is about 1."""
     c = 2.0**k
     if isinstance(prior, rpp.Gaussian):
-        return rpp.Gaussian(prior.mean * c, prior.var * c * c)
+        return rpp.Gaussian(mean=prior.mean * c, var=prior.var * c * c)
     if isinstance(prior, rpp.GaussianMixture):
-        return rpp.GaussianMixture(prior.weights, np.asarray(prior.means) * c, np.asarray(prior.variances) * c * c)
-    return rpp.Empirical(prior.samples * c)
+        return rpp.GaussianMixture(weights=prior.weights, means=np.asarray(prior.means) * c, vars=np.asarray(prior.vars) * c * c)
+    return rpp.Empirical(prior.atoms * c)
 
 
 def arb_divergence(p, q, alpha, noise, scale=None, noise_var=None):
@@ -716,7 +716,7 @@ def calibrate_excess(p, q, alpha, epsilon, method, noise, refusals=False):
 
 
 def _calibrate_gauss(mu0, var0, mu1, var1, alpha, epsilon, method):
-    out, _ = calibrate_excess(rpp.Gaussian(mu0, var0), rpp.Gaussian(mu1, var1), alpha, epsilon, method, "gaussian")
+    out, _ = calibrate_excess(rpp.Gaussian(mean=mu0, var=var0), rpp.Gaussian(mean=mu1, var=var1), alpha, epsilon, method, "gaussian")
     return out
 
 
@@ -750,7 +750,7 @@ def _noise_alpha(noise, kind, alpha):
     error of the oracle (mpmath; dp-accounting for the KL of two atoms).  NaN fails."""
     nz = rpp.GaussianNoise(1.0) if noise == "gaussian" else rpp.LaplaceNoise(1.0)
     p, q = (
-        (rpp.Gaussian(0.0, 1.0), rpp.Gaussian(1.0, 1.0))
+        (rpp.Gaussian(mean=0.0, var=1.0), rpp.Gaussian(mean=1.0, var=1.0))
         if kind == "gauss"
         else (rpp.Empirical([0.0]), rpp.Empirical([1.0]))
     )

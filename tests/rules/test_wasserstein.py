@@ -18,13 +18,11 @@ from rpp.divergence import (
     log_laplace_shift_integral,
 )
 from rpp.rules import (
-    alpha_below_one_laplace_scale,
     alpha_wasserstein,
-    exponential_family_eta,
     two_sided_geometric_renyi,
     w_alpha_log_moment,
-    w_alpha_scale,
 )
+from rpp import GaussianNoise, LaplaceNoise, rules
 
 E, G, M = rpp.Empirical, rpp.Gaussian, rpp.GaussianMixture
 RTOL = 1e-9
@@ -132,7 +130,7 @@ def test_never_under_noise_300_empirical_pairs_both_noises_both_orders(chunk):
         assert s["w-alpha-tight"] <= s["w-alpha"] * (1 + 1e-12) + 1e-300
         assert s["w-alpha-tight"] <= s["pierquin"] * (1 + 1e-12) + 1e-300
         # Gaussian noise: Theorem 2 is the joint-convexity bound with exact pair divergences
-        assert w_alpha_scale(p, q, a, e, "gaussian", "tight") == w_alpha_scale(p, q, a, e, "gaussian", "paper")
+        assert rules.w_alpha(p, q, alpha=a, epsilon=e, noise="gaussian", rule="tight") == rules.w_alpha(p, q, alpha=a, epsilon=e, noise="gaussian", rule="paper")
         assert gau.scale <= np.sqrt(a * rpp.w_infinity(p, q) ** 2 / (2 * e)) * (1 + 1e-12)
 
 
@@ -165,7 +163,7 @@ def test_w_alpha_beats_baseline_only_when_the_coupling_spreads():
     for n_far in (1, 5, 10, 20, 50, 100):
         p = E(np.zeros(100))
         q = E(np.r_[np.zeros(100 - n_far), np.full(n_far, delta)])
-        w = w_alpha_scale(p, q, a, e, "laplace", "paper")
+        w = rules.w_alpha(p, q, alpha=a, epsilon=e, noise="laplace", rule="paper")
         eta = n_far / 100
         assert w == pytest.approx(a * delta / np.log1p(np.expm1((a - 1) * e) / eta), rel=1e-12)
         assert (w < b_base) == (eta < eta_star)
@@ -176,7 +174,7 @@ def test_convergence_to_w_infinity_over_eps():
     p, q = E([0.0, 0.0, 1.0, 2.0]), E([0.5, 1.0, 1.0, 4.0])
     winf, e = rpp.w_infinity(p, q), 0.7
     for a in (1e3, 1e5):
-        assert w_alpha_scale(p, q, a, e, "laplace", "paper") == pytest.approx(winf / e, rel=20 / a)
+        assert rules.w_alpha(p, q, alpha=a, epsilon=e, noise="laplace", rule="paper") == pytest.approx(winf / e, rel=20 / a)
         assert float(laplace_rdp_scale(winf, a, e)) == pytest.approx(winf / e, rel=20 / a)
 
 
@@ -200,49 +198,49 @@ def quad_coupling_moment(p, q, log_cost):
 @pytest.mark.parametrize(
     "p, q",
     [
-        (G(0.0, 1.0), G(1.0, 1.0)),
-        (G(0.0, 1.0), G(0.5, 2.0)),
-        (M([0.5, 0.5], [-1.0, 1.0], [0.3, 1.0]), G(0.0, 1.5)),
-        (M([0.4, 0.6], [-2.0, 2.0], [0.5, 0.5]), M([0.3, 0.7], [-2.0, 2.5], [0.5, 0.4])),
+        (G(mean=0.0, var=1.0), G(mean=1.0, var=1.0)),
+        (G(mean=0.0, var=1.0), G(mean=0.5, var=2.0)),
+        (M(weights=[0.5, 0.5], means=[-1.0, 1.0], vars=[0.3, 1.0]), G(mean=0.0, var=1.5)),
+        (M(weights=[0.4, 0.6], means=[-2.0, 2.0], vars=[0.5, 0.5]), M(weights=[0.3, 0.7], means=[-2.0, 2.5], vars=[0.5, 0.4])),
     ],
 )
 def test_continuous_log_moment_matches_quadrature(p, q):
     a, b, sig = 3.0, 0.8, 3.0
-    got = w_alpha_log_moment(p, q, a, b, "laplace", "paper")
+    got = rules.w_alpha_log_moment(p, q, alpha=a, noise=LaplaceNoise(scale=b), rule="paper")
     ref = quad_coupling_moment(p, q, lambda d: a * np.abs(d) / b)
     assert got == pytest.approx(ref, rel=1e-6)  # quad truncated at |z| = 8.2: tails are below 1e-15 here
-    got = w_alpha_log_moment(p, q, a, sig, "gaussian", "paper")
+    got = rules.w_alpha_log_moment(p, q, alpha=a, noise=GaussianNoise(scale=sig), rule="paper")
     ref = quad_coupling_moment(p, q, lambda d: a * (a - 1) * d**2 / (2 * sig**2))
     assert got == pytest.approx(ref, rel=1e-6)
-    got = w_alpha_log_moment(p, q, a, b, "laplace", "tight")
+    got = rules.w_alpha_log_moment(p, q, alpha=a, noise=LaplaceNoise(scale=b), rule="tight")
     ref = quad_coupling_moment(p, q, lambda d: log_laplace_shift_integral(np.abs(d) / b, a))
     assert got == pytest.approx(ref, rel=1e-6)
 
 
 def test_gaussian_closed_form_equals_mixture_path():
     """A Gaussian written as a two-component mixture goes through the numerical z-integral."""
-    p, q = G(0.3, 0.8), G(-0.2, 2.0)
-    pm = M([0.5, 0.5], [0.3, 0.3], [0.8, 0.8])
+    p, q = G(mean=0.3, var=0.8), G(mean=-0.2, var=2.0)
+    pm = M(weights=[0.5, 0.5], means=[0.3, 0.3], vars=[0.8, 0.8])
     for noise, s in (("laplace", 0.6), ("gaussian", 4.0)):
-        assert w_alpha_log_moment(pm, q, 2.5, s, noise) == pytest.approx(
-            w_alpha_log_moment(p, q, 2.5, s, noise), rel=1e-9
+        assert rules.w_alpha_log_moment(pm, q, alpha=2.5, noise=(GaussianNoise if noise == "gaussian" else LaplaceNoise)(scale=s)) == pytest.approx(
+            rules.w_alpha_log_moment(p, q, alpha=2.5, noise=(GaussianNoise if noise == "gaussian" else LaplaceNoise)(scale=s)), rel=1e-9
         )
 
 
 def test_gaussian_noise_divergence_of_the_coupling_integral():
     """x - x' grows like (s_i - s_j) z: the Gaussian-noise condition is +inf for sigma^2 <= a(a-1)(s_i-s_j)^2."""
-    p, q = G(0.0, 1.0), G(0.0, 4.0)  # s_i - s_j = -1
+    p, q = G(mean=0.0, var=1.0), G(mean=0.0, var=4.0)  # s_i - s_j = -1
     a = 3.0
     edge = np.sqrt(a * (a - 1))
-    assert w_alpha_log_moment(p, q, a, edge * 0.999, "gaussian") == np.inf
-    assert np.isfinite(w_alpha_log_moment(p, q, a, edge * 1.001, "gaussian"))
-    mix = M([0.5, 0.5], [0.0, 1.0], [1.0, 4.0])  # widest component s = 2 against s = 1
-    assert w_alpha_log_moment(mix, p, a, edge * 0.99, "gaussian") == np.inf
-    assert np.isfinite(w_alpha_log_moment(mix, p, a, edge * 1.2, "gaussian"))
+    assert rules.w_alpha_log_moment(p, q, alpha=a, noise=GaussianNoise(scale=edge * 0.999)) == np.inf
+    assert np.isfinite(rules.w_alpha_log_moment(p, q, alpha=a, noise=GaussianNoise(scale=edge * 1.001)))
+    mix = M(weights=[0.5, 0.5], means=[0.0, 1.0], vars=[1.0, 4.0])  # widest component s = 2 against s = 1
+    assert rules.w_alpha_log_moment(mix, p, alpha=a, noise=GaussianNoise(scale=edge * 0.99)) == np.inf
+    assert np.isfinite(rules.w_alpha_log_moment(mix, p, alpha=a, noise=GaussianNoise(scale=edge * 1.2)))
 
 
 def test_continuous_calibrations_are_valid_and_ordered():
-    for p, q in [(G(0.0, 1.0), G(0.5, 2.0)), (M([0.5, 0.5], [-1.0, 1.0], [0.3, 1.0]), G(0.0, 1.5))]:
+    for p, q in [(G(mean=0.0, var=1.0), G(mean=0.5, var=2.0)), (M(weights=[0.5, 0.5], means=[-1.0, 1.0], vars=[0.3, 1.0]), G(mean=0.0, var=1.5))]:
         a, e = 3.0, 0.5
         lap = {
             m: rpp.calibrate(p, q, alpha=a, epsilon=e, method=m, noise="laplace")
@@ -255,10 +253,10 @@ def test_continuous_calibrations_are_valid_and_ordered():
 
 
 def test_gaussian_priors_unequal_variances_baseline_is_infinite():
-    cal = rpp.calibrate(G(0.0, 1.0), G(0.5, 2.0), alpha=2.0, epsilon=1.0, method="pierquin", noise="laplace")
+    cal = rpp.calibrate(G(mean=0.0, var=1.0), G(mean=0.5, var=2.0), alpha=2.0, epsilon=1.0, method="pierquin", noise="laplace")
     assert cal.scale == np.inf
     assert np.isfinite(
-        rpp.calibrate(G(0.0, 1.0), G(0.5, 2.0), alpha=2.0, epsilon=1.0, method="w-alpha", noise="laplace").scale
+        rpp.calibrate(G(mean=0.0, var=1.0), G(mean=0.5, var=2.0), alpha=2.0, epsilon=1.0, method="w-alpha", noise="laplace").scale
     )
 
 
@@ -270,12 +268,12 @@ def test_gaussian_priors_unequal_variances_baseline_is_infinite():
 def test_alpha_wasserstein_distance_form_is_the_same_condition():
     p, q = E([0.0, 1.0, 3.0]), E([0.5, 0.5, 2.0])
     a, e = 2.5, 0.8
-    b = w_alpha_scale(p, q, a, e, "laplace", "paper")
-    assert alpha_wasserstein(p, q, a, b, "laplace") <= np.exp((a - 1) * e / a) * (1 + 1e-12)
-    assert alpha_wasserstein(p, q, a, 0.99 * b, "laplace") > np.exp((a - 1) * e / a)
-    s = w_alpha_scale(p, q, a, e, "gaussian")
-    assert alpha_wasserstein(p, q, a, s, "gaussian") <= np.exp(e / a) * (1 + 1e-12)
-    assert alpha_wasserstein(p, q, a, 0.99 * s, "gaussian") > np.exp(e / a)
+    b = rules.w_alpha(p, q, alpha=a, epsilon=e, noise="laplace", rule="paper")
+    assert rules.alpha_wasserstein(p, q, alpha=a, noise=LaplaceNoise(scale=b)) <= np.exp((a - 1) * e / a) * (1 + 1e-12)
+    assert rules.alpha_wasserstein(p, q, alpha=a, noise=LaplaceNoise(scale=0.99 * b)) > np.exp((a - 1) * e / a)
+    s = rules.w_alpha(p, q, alpha=a, epsilon=e, noise="gaussian")
+    assert rules.alpha_wasserstein(p, q, alpha=a, noise=GaussianNoise(scale=s)) <= np.exp(e / a) * (1 + 1e-12)
+    assert rules.alpha_wasserstein(p, q, alpha=a, noise=GaussianNoise(scale=0.99 * s)) > np.exp(e / a)
 
 
 def brute_geometric(p, q, a, eta, pad=2000):
@@ -295,22 +293,22 @@ def test_two_sided_geometric_exact_and_eq13_valid():
         q = E(rng.integers(0, 8, rng.integers(1, 5)).astype(float))
         a, e = float(rng.uniform(1.1, 8)), float(rng.uniform(0.1, 2))
         eta_w = rng.uniform(0.2, 2.0)
-        assert two_sided_geometric_renyi(p, q, a, eta_w) == pytest.approx(
+        assert rules.two_sided_geometric_renyi(p, q, alpha=a, scale=1 / eta_w) == pytest.approx(
             brute_geometric(p, q, a, eta_w), rel=1e-9, abs=1e-12
         )
         for rule in ("paper", "sharp"):
-            eta = min(exponential_family_eta(p, q, a, e, rule=rule), exponential_family_eta(q, p, a, e, rule=rule))
+            eta = min((1 / rules.exponential_family(p, q, alpha=a, epsilon=e, rule=rule)), (1 / rules.exponential_family(q, p, alpha=a, epsilon=e, rule=rule)))
             if np.isfinite(eta):
-                worst = max(two_sided_geometric_renyi(p, q, a, eta), two_sided_geometric_renyi(q, p, a, eta))
+                worst = max(rules.two_sided_geometric_renyi(p, q, alpha=a, scale=1 / eta), rules.two_sided_geometric_renyi(q, p, alpha=a, scale=1 / eta))
                 assert worst <= e * (1 + RTOL)
-        assert exponential_family_eta(p, q, a, e, rule="sharp") >= exponential_family_eta(p, q, a, e, rule="paper")
+        assert (1 / rules.exponential_family(p, q, alpha=a, epsilon=e, rule="sharp")) >= (1 / rules.exponential_family(p, q, alpha=a, epsilon=e, rule="paper"))
 
 
 def test_exponential_family_with_laplace_cost_is_theorem_1():
     p, q = E([0.0, 1.0, 3.0]), E([0.5, 0.5, 2.0])
-    eta = exponential_family_eta(p, q, 2.5, 0.8)
-    assert 1 / eta == pytest.approx(w_alpha_scale(p, q, 2.5, 0.8, "laplace", "paper"), rel=1e-12)
-    sqrt_cost = exponential_family_eta(p, q, 2.5, 0.8, cost=lambda d: np.sqrt(np.abs(d)))
+    eta = (1 / rules.exponential_family(p, q, alpha=2.5, epsilon=0.8))
+    assert 1 / eta == pytest.approx(rules.w_alpha(p, q, alpha=2.5, epsilon=0.8, noise="laplace", rule="paper"), rel=1e-12)
+    sqrt_cost = (1 / rules.exponential_family(p, q, alpha=2.5, epsilon=0.8, cost=lambda d: np.sqrt(np.abs(d))))
     assert np.isfinite(sqrt_cost) and sqrt_cost > 0
 
 
@@ -320,15 +318,14 @@ def test_alpha_below_one_condition_is_sufficient():
         p, q = random_pair(rng)
         a, e = float(rng.uniform(0.05, 0.95)), float(np.exp(rng.uniform(np.log(0.05), np.log(3))))
         for rule in ("paper", "sharp"):
-            b = max(alpha_below_one_laplace_scale(p, q, a, e, rule), alpha_below_one_laplace_scale(q, p, a, e, rule))
+            b = max(rules.alpha_below_one(p, q, alpha=a, epsilon=e, rule=rule), rules.alpha_below_one(q, p, alpha=a, epsilon=e, rule=rule))
             if b == 0:
                 continue
             for x, y in ((p, q), (q, p)):
                 val, err = laplace_renyi_divergence_bound(x, y, a, b)
                 assert val + err <= e * (1 + RTOL)
-        assert alpha_below_one_laplace_scale(p, q, a, e, "sharp") <= alpha_below_one_laplace_scale(
-            p, q, a, e, "paper"
-        ) * (1 + 1e-12)
+        assert rules.alpha_below_one(p, q, alpha=a, epsilon=e, rule="sharp") <= rules.alpha_below_one(
+            p, q, alpha=a, epsilon=e, rule="paper") * (1 + 1e-12)
 
 
 # --------------------------------------------------------------------------------------------
@@ -339,16 +336,16 @@ def test_alpha_below_one_condition_is_sufficient():
 @pytest.mark.parametrize(
     "call, match",
     [
-        (lambda: w_alpha_scale(E([0.0]), E([1.0]), 2.0, 1.0, noise="poisson"), "noise must be one of"),
-        (lambda: w_alpha_scale(E([0.0]), E([1.0]), 2.0, 1.0, rule="sharp", noise="gaussian"), "rule must be one of"),
-        (lambda: w_alpha_scale(E([0.0]), G(1.0, 1.0), 2.0, 1.0), "two rpp.Empirical samples or two continuous"),
-        (lambda: w_alpha_scale(E([0.0]), E([1.0]), 0.5, 1.0), "alpha"),
-        (lambda: w_alpha_scale(E([0.0]), E([1.0]), 2.0, 0.0), "epsilon"),
-        (lambda: w_alpha_log_moment(E([0.0]), E([1.0]), 2.0, -1.0), "scale"),
-        (lambda: exponential_family_eta(E([0.0]), E([1.0]), 2.0, 1.0, cost=lambda d: d + 1), "metric"),
-        (lambda: exponential_family_eta(E([0.0]), E([1.0]), 2.0, 1.0, rule="tight"), "rule"),
-        (lambda: two_sided_geometric_renyi(E([0.5]), E([1.0]), 2.0, 1.0), "integer"),
-        (lambda: alpha_below_one_laplace_scale(E([0.0]), E([1.0]), 2.0, 1.0), "alpha must be in"),
+        (lambda: rules.w_alpha(E([0.0]), E([1.0]), alpha=2.0, epsilon=1.0, noise="poisson"), "noise must be one of"),
+        (lambda: rules.w_alpha(E([0.0]), E([1.0]), alpha=2.0, epsilon=1.0, rule="sharp", noise="gaussian"), "rule must be one of"),
+        (lambda: rules.w_alpha(E([0.0]), G(mean=1.0, var=1.0), alpha=2.0, epsilon=1.0, noise="laplace"), "two rpp.Empirical samples or two continuous"),
+        (lambda: rules.w_alpha(E([0.0]), E([1.0]), alpha=0.5, epsilon=1.0, noise="laplace"), "alpha"),
+        (lambda: rules.w_alpha(E([0.0]), E([1.0]), alpha=2.0, epsilon=0.0, noise="laplace"), "epsilon"),
+        (lambda: rules.w_alpha_log_moment(E([0.0]), E([1.0]), alpha=2.0, noise=LaplaceNoise(scale=-1.0)), "scale"),
+        (lambda: (1 / rules.exponential_family(E([0.0]), E([1.0]), alpha=2.0, epsilon=1.0, cost=lambda d: d + 1)), "metric"),
+        (lambda: (1 / rules.exponential_family(E([0.0]), E([1.0]), alpha=2.0, epsilon=1.0, rule="tight")), "rule"),
+        (lambda: rules.two_sided_geometric_renyi(E([0.5]), E([1.0]), alpha=2.0, scale=1 / 1.0), "integer"),
+        (lambda: rules.alpha_below_one(E([0.0]), E([1.0]), alpha=2.0, epsilon=1.0), "alpha must be in"),
         (lambda: laplace_rdp_scale(1.0, 1.0, 1.0), "alpha"),
         (lambda: laplace_rdp(-1.0, 1.0, 2.0), "sensitivity"),
     ],
@@ -360,14 +357,14 @@ def test_clear_value_errors(call, match):
 
 def test_wrong_prior_type_is_a_type_error():
     with pytest.raises(TypeError, match="prior_i must be"):
-        w_alpha_scale([0.0], E([1.0]), 2.0, 1.0)
+        rules.w_alpha([0.0], E([1.0]), alpha=2.0, epsilon=1.0, noise="laplace")
 
 
 def test_pierquin_laplace_on_mixtures_explains():
     with pytest.raises(ValueError, match="w_infinity"):
         rpp.calibrate(
-            M([0.5, 0.5], [0.0, 1.0], [1.0, 1.0]),
-            G(0.0, 1.0),
+            M(weights=[0.5, 0.5], means=[0.0, 1.0], vars=[1.0, 1.0]),
+            G(mean=0.0, var=1.0),
             alpha=2.0,
             epsilon=1.0,
             method="pierquin",
@@ -392,8 +389,8 @@ def test_property_w_alpha_rules_valid(xp, xq, a, e):
     is refuted only when the enclosure lies above epsilon, i.e. value - error > epsilon."""
     p, q = E(np.array(xp)), E(np.array(xq))
     for rule in ("paper", "sharp", "tight"):
-        b = w_alpha_scale(p, q, a, e, "laplace", rule)
-        assert w_alpha_log_moment(p, q, a, b, "laplace", rule) <= (a - 1) * e * (1 + 1e-12) + 1e-300
+        b = rules.w_alpha(p, q, alpha=a, epsilon=e, noise="laplace", rule=rule)
+        assert rules.w_alpha_log_moment(p, q, alpha=a, noise=LaplaceNoise(scale=b), rule=rule) <= (a - 1) * e * (1 + 1e-12) + 1e-300
         if b > 0:
             val, err = laplace_renyi_divergence_bound(p, q, a, b)
             assert val - err <= e * (1 + RTOL)
@@ -424,7 +421,7 @@ def test_empirical_w_alpha_scale_is_scale_free_down_to_subnormal_distances(noise
     ratios = []
     for w in (2.225073858507203e-309, 1e-200, 1e-160, 1.0, 1e150):
         p, q = E(np.array([0.0, w])), E(np.array([w, 3 * w]))
-        b = w_alpha_scale(p, q, 2.0, 1.0, noise, rule)
-        assert w_alpha_log_moment(p, q, 2.0, b, noise, rule) <= 1.0 * (1 + 1e-12)
+        b = rules.w_alpha(p, q, alpha=2.0, epsilon=1.0, noise=noise, rule=rule)
+        assert rules.w_alpha_log_moment(p, q, alpha=2.0, noise=(GaussianNoise if noise == "gaussian" else LaplaceNoise)(scale=b), rule=rule) <= 1.0 * (1 + 1e-12)
         ratios.append(b / w)
     np.testing.assert_allclose(ratios, ratios[3], rtol=1e-12)
