@@ -167,11 +167,22 @@ def calibrate_all_pairs(
     w = int(np.argmax([c.scale for c in cals]))
     scale = float(cals[w].scale)
     rows = []
+    rigorous = True
     for (r, a, b), cal in zip(plist, cals, strict=True):
-        d, de = pair_divergence(members[r][a], members[r][b], alpha=alpha, scale=scale / np.sqrt(k), directed=directed)
-        rows.append(dict(member=r, s_i=a, s_j=b, scale=float(cal.scale), divergence=d, divergence_error=de))
+        c = pair_divergence(members[r][a], members[r][b], alpha=alpha, scale=scale / np.sqrt(k), directed=directed)
+        rigorous = rigorous and c.rigorous
+        rows.append(
+            dict(
+                member=r,
+                s_i=a,
+                s_j=b,
+                scale=float(cal.scale),
+                divergence=float(c.value),
+                divergence_error=float(c.error),
+            )
+        )
     table = pd.DataFrame(rows)
-    table["guaranteed"] = (table["divergence"] + table["divergence_error"]) <= epsilon * (1 + _RTOL)
+    table["within_budget"] = (table["divergence"] + table["divergence_error"]) <= epsilon * (1 + _RTOL)
     table["worst"] = np.arange(len(table)) == w
     if len(members) == 1:
         table = table.drop(columns="member")
@@ -180,7 +191,9 @@ def calibrate_all_pairs(
         cals[w],
         divergence=float(table["divergence"].iloc[top]),
         divergence_error=float(table["divergence_error"].iloc[top]),
-        guaranteed=bool(table["guaranteed"].all()),
+        rigorous=rigorous,
+        within_budget=bool(table["within_budget"].all()),
+        guaranteed=bool(table["within_budget"].all()) and rigorous,
         details={**cals[w].details, "pair": plist[w][1:], "member": plist[w][0], "pairs": len(plist)},
     )
     return worst, table
@@ -279,7 +292,7 @@ class ReleaseBudget:
         one, _ = calibrate_all_pairs(
             priors, alpha=self.alpha, epsilon=self.epsilon, method=method, pairs=pairs, directed=directed
         )
-        if not one.guaranteed:
+        if not one.within_budget:
             raise ValueError(f"method {method!r} does not meet (alpha, epsilon) for these priors; use method='exact'")
         #: Scale of a single release that spends the whole budget (calibrated with ``method``).
         self.scale_one = float(one.scale)
@@ -308,10 +321,10 @@ class ReleaseBudget:
             return 0.0
         s = float(1.0 / np.sqrt(precision))  # the combined scale
         return max(
-            sum(
+            float(
                 pair_divergence(
                     self._members[r][a], self._members[r][b], alpha=self.alpha, scale=s, directed=self.directed
-                )
+                ).upper
             )
             for r, a, b in self._pairs
         )

@@ -51,7 +51,9 @@ from numpy.typing import ArrayLike
 from .._lib import validation as v
 from .._lib.numerics import step_up
 from ..calibration.result import Calibration
+from ..certified import Certified
 from ..calibration.search import calibrate, pair_divergence
+from ..noise import GaussianNoise
 from ..priors import check_prior
 from ..divergence.renyi import renyi_divergence
 
@@ -192,31 +194,37 @@ def releases_divergence(
     alpha = float(v.alpha_order(alpha))
     scale_arr = v.positive("scale", scale)
     k_arr = _releases(k)
-    t = scale_arr**2 / k_arr
+    theta = np.broadcast_to(scale_arr / np.sqrt(k_arr), np.broadcast_shapes(np.shape(scale_arr), np.shape(k_arr)))
     orders = [(prior_i, prior_j)] if directed else [(prior_i, prior_j), (prior_j, prior_i)]
-    out = np.maximum.reduce([np.asarray(renyi_divergence(p, q, alpha, noise_var=t), dtype=float) for p, q in orders])
+    out = np.array(
+        [
+            max(float(renyi_divergence(p, q, alpha=alpha, noise=GaussianNoise(float(th))).value) for p, q in orders)
+            for th in theta.ravel()
+        ]
+    ).reshape(theta.shape)
     return out if out.ndim else float(out)
 
 
 def _certified_point(
     prior_i: Any, prior_j: Any, alpha: float, epsilon: float, scale: float, k: int, directed: bool, guard: bool
-) -> tuple[float, float, float]:
-    """(scale, value, error) of k releases at ``scale``; with ``guard``, the scale is first stepped up by
+) -> tuple[float, float, float, bool]:
+    """(scale, value, error, rigorous) of k releases at ``scale``; with ``guard``, the scale is first stepped up by
     relative amounts from 1e-13 until the certified joint divergence meets ``epsilon`` (the round trip
     theta_1 -> sqrt(k) theta_1 -> theta_k / sqrt(k) can cost an ulp)."""
-    memo: dict[float, tuple[float, float]] = {}
+    memo: dict[float, Certified] = {}
 
-    def certified(x: float) -> tuple[float, float]:
+    def certified(x: float) -> Certified:
         if x not in memo:
             memo[x] = pair_divergence(prior_i, prior_j, alpha=alpha, scale=x / np.sqrt(k), directed=directed)
         return memo[x]
 
     def ok(x: float) -> bool:
-        return x <= 0 or sum(certified(x)) <= epsilon * (1 + _RTOL)
+        return x <= 0 or float(certified(x).value) + float(certified(x).error) <= epsilon * (1 + _RTOL)
 
     if guard:
         scale = step_up(scale, ok, rel=1e-13, grow=4.0, tiny=0.0)
-    return (scale, *certified(scale))
+    c = certified(scale)
+    return scale, float(c.value), float(c.error), c.rigorous
 
 
 def calibrate_releases(
@@ -294,14 +302,16 @@ def calibrate_releases(
     k = v.integer("k", k)
     one = calibrate(prior_i, prior_j, alpha=alpha, epsilon=epsilon, method=method, directed=directed)
     a_b, e_b, s1, ok1 = np.broadcast_arrays(
-        *(np.asarray(x) for x in (one.alpha, one.epsilon, one.scale, one.guaranteed))
+        *(np.asarray(x) for x in (one.alpha, one.epsilon, one.scale, one.within_budget))
     )
     scale, div, err = np.empty(a_b.shape), np.empty(a_b.shape), np.empty(a_b.shape)
+    rigorous = True
     for idx in np.ndindex(a_b.shape):
-        scale[idx], div[idx], err[idx] = _certified_point(
+        scale[idx], div[idx], err[idx], rig = _certified_point(
             prior_i, prior_j, float(a_b[idx]), float(e_b[idx]), float(np.sqrt(k) * s1[idx]), k, directed, bool(ok1[idx])
         )
-    guaranteed = (div + err) <= e_b * (1 + _RTOL)
+        rigorous = rigorous and rig
+    within = (div + err) <= e_b * (1 + _RTOL)
 
     def out(x: Any) -> Any:
         x = np.asarray(x)
@@ -313,6 +323,8 @@ def calibrate_releases(
         variance=out(scale**2),
         divergence=out(div),
         divergence_error=out(err),
-        guaranteed=out(guaranteed),
+        rigorous=rigorous,
+        within_budget=out(within),
+        guaranteed=out(within & rigorous),
         details={**one.details, "k": k, "scale_one": one.scale},
     )

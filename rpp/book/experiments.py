@@ -261,7 +261,7 @@ def _point(p, q, mp, mq, alpha, epsilon, method, directed, model_check):
         float(cal.variance),
         float(cal.divergence),
         float(cal.divergence_error),
-        bool(cal.guaranteed),
+        bool(cal.within_budget),
         float(mdiv),
         float(merr),
     )
@@ -429,7 +429,7 @@ def _sweep_rule(priors, rule, a_f, e_f, directed):
             variance=var,
             divergence=div,
             divergence_error=err,
-            guaranteed=np.atleast_1d(np.asarray(cal.guaranteed, bool)),
+            guaranteed=np.atleast_1d(np.asarray(cal.within_budget, bool)),
             model_divergence=div,
             model_error=err,
         ), []

@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike
 import pandas as pd
 
 from ..divergence.renyi import renyi_divergence
+from ..noise import GaussianNoise
 from ..rules.pierquin import pierquin_variance
 from ..transport import w_infinity
 from .experiments import resolve_rule
@@ -276,8 +277,9 @@ class Verification(NamedTuple):
 
 
 def _divergence(p, q, alpha, variance, directed):
-    d = renyi_divergence(p, q, alpha, variance)
-    return d if directed else max(d, renyi_divergence(q, p, alpha, variance))
+    noise = GaussianNoise(float(np.sqrt(variance)))
+    d = float(renyi_divergence(p, q, alpha=alpha, noise=noise).value)
+    return d if directed else max(d, float(renyi_divergence(q, p, alpha=alpha, noise=noise).value))
 
 
 def verify_table(table: pd.DataFrame, priors: Mapping[str, Mapping[str, QueryPriors]], stride: int = 4) -> Verification:

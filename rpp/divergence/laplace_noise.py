@@ -64,13 +64,17 @@ from ..priors import Prior
 from .._lib import validation as v
 from .centre import centre_pair
 from .._lib.numerics import integrate_log, lse
-from ..priors import Empirical, Gaussian, check_prior, components
-from .renyi import renyi_divergence
-from .gaussian_noise import renyi_divergence_bound
+from ..priors import Empirical, check_prior, components
+from .gaussian_noise import _discrete_pair, renyi_divergence_bound
 from .laplace_atoms import atoms_log_integral
 from .laplace_shift import LOG_SHIFT_REL_ERR, laplace_rdp
 
-__all__ = ["laplace_renyi_divergence_bound", "laplace_renyi_divergence", "laplace_noisy_logpdf"]
+__all__ = [
+    "laplace_renyi_divergence_bound",
+    "laplace_divergence_flagged",
+    "laplace_renyi_divergence",
+    "laplace_noisy_logpdf",
+]
 
 _CHUNK = 2_000_000  # entries of a (points x atoms) work array
 _U = 2.0**-53
@@ -322,34 +326,49 @@ def laplace_renyi_divergence_bound(p: Prior, q: Prior, alpha: float, scale: floa
     >>> round(val, 12), bool(err < 1e-13)  # Mironov 2017, Prop. 6
     (0.619123629999, True)
     """
+    value, err, _ = laplace_divergence_flagged(p, q, alpha, scale)
+    return value, err
+
+
+def laplace_divergence_flagged(p: Prior, q: Prior, alpha: float, scale: float) -> tuple[float, float, bool]:
+    """``(value, error, rigorous)`` of :func:`laplace_renyi_divergence_bound`.
+
+    ``rigorous`` is True where ``error`` is proved: single atoms against single atoms (closed
+    form), identical empirical priors (0), two empirical priors (Bernstein-ellipse bounds,
+    :mod:`rpp.divergence.laplace_atoms`); False for Gaussian components (the quadrature
+    estimate) and without noise on mixtures.
+    """
     _validate_pair(p, q)
     alpha = float(v.alpha_order(alpha, allow_below_one=True))
     b = float(v.positive("scale", scale, allow_zero=True))
     if b == 0:
-        if isinstance(p, Empirical) or isinstance(q, Empirical) or isinstance(p, Gaussian) and isinstance(q, Gaussian):
-            return float(renyi_divergence(p, q, alpha, 0.0)), 0.0
-        return renyi_divergence_bound(p, q, alpha, 0.0)
+        pe, qe = isinstance(p, Empirical), isinstance(q, Empirical)
+        if pe and qe:
+            return float(_discrete_pair(p, q, alpha)), 0.0, False
+        if pe or qe:
+            return np.inf, 0.0, True  # a discrete law against a continuous one: mutually singular
+        return (*renyi_divergence_bound(p, q, alpha, 0.0), False)
     p, q, _ = centre_pair(p, q)  # D is translation invariant: quadrature on exactly centred data
     P, Q = components(p), components(q)
     atoms = np.all(P.variances == 0) and np.all(Q.variances == 0)
     if atoms and P.weights.size == 1 and Q.weights.size == 1:
-        return _single_atoms(abs(P.means[0] - Q.means[0]), b, alpha)
+        return (*_single_atoms(abs(P.means[0] - Q.means[0]), b, alpha), True)
     if (
         atoms
         and P.weights.size == Q.weights.size
         and np.array_equal(P.means, Q.means)
         and np.array_equal(P.weights, Q.weights)
     ):
-        return 0.0, 0.0
+        return 0.0, 0.0, True
     if atoms:
         log_i, rel = atoms_log_integral(P, Q, alpha, b)
     else:
         log_i, rel = _smooth_log_integral(P, Q, alpha, b)
     value = max(0.0, log_i / (alpha - 1))
     if rel >= 1:
-        return value, np.inf
+        return value, np.inf, bool(atoms)
     err = max(np.log1p(rel), -np.log1p(-rel)) / abs(alpha - 1)
-    return value, float(err)
+    return value, float(err), bool(atoms)
 
 
 def laplace_renyi_divergence(p: Prior, q: Prior, alpha: float, scale: ArrayLike) -> Any:

@@ -295,7 +295,8 @@ def order_probe(orders: list, alpha: float, epsilon: float, known: list[dict], *
         out = []
         for k, (p, q) in enumerate(orders):
             if key(scale) not in known[k]:
-                known[k][key(scale)] = noise_cls(scale).divergence(p, q, alpha)
+                c = noise_cls(scale).divergence(p, q, alpha=alpha)
+                known[k][key(scale)] = (float(c.value), float(c.error))
             out.append(_log_ratio(sum(known[k][key(scale)]), epsilon))
         return out
 

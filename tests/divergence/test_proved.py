@@ -1,4 +1,4 @@
-"""The proved path (``rpp._proved``, arb): enclosures checked against mpmath at 50 digits.
+"""The proved path (``rpp.divergence.proved``, arb): enclosures checked against mpmath at 50 digits.
 
 Every enclosure must contain the independent mpmath value (``tests/reference_mpmath.py``, which
 shares no code with rpp; the weights are normalised in mpmath, as the priors are laws) and be
@@ -16,7 +16,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from rpp._proved import MAX_COMPONENTS, proved_divergence
+from rpp.divergence.proved import MAX_COMPONENTS, proved_divergence
 
 from reference_mpmath import renyi as mp_renyi
 
