@@ -13,7 +13,7 @@ Under a prior :math:`P` the output density is :math:`P * \ell_b`:
 :func:`laplace_renyi_divergence_bound` computes
 :math:`D_\alpha(P_i * \ell_b \,\|\, P_j * \ell_b)` with an error such that
 ``value + error`` is an upper bound -- proved for two empirical priors, as far as the
-quadrature estimate goes otherwise (like :func:`rpp.divergence.renyi_divergence_bound` for Gaussian
+quadrature estimate goes otherwise (like :func:`rpp.divergence.gaussian_noise.renyi_divergence_bound` for Gaussian
 noise):
 
 * **Two empirical priors -- certified.**  Between consecutive atoms both

@@ -72,7 +72,7 @@ def exact_variance(
     r"""Minimal :math:`\theta^2` with :math:`D_\alpha(P_i * N(0,\theta^2)\|P_j * N(0,\theta^2))` + error :math:`\le \varepsilon`.
 
     Two Gaussians: :func:`rpp.rules.gaussian_exact_variance` (closed form, Yang et al. 2026,
-    Cor. III.3).  Otherwise the quadrature of :func:`rpp.divergence.renyi_divergence_bound`
+    Cor. III.3).  Otherwise the quadrature of :func:`rpp.divergence.gaussian_noise.renyi_divergence_bound`
     (``value + error``), bracketed by the domain edge below and :func:`rpp.rules.gmm_ot_variance`
     above (a proved sufficient rule, so it is not evaluated; :func:`rpp.calibrate` checks the
     returned variance in any case).
@@ -90,7 +90,7 @@ def exact_variance(
         failed the check): the search starts there.  It is evaluated first; if it is feasible
         after all, the search continues below it, so a wrong hint costs time, never noise.
     known : dict, optional
-        ``{variance: (value, error)}`` of :func:`rpp.divergence.renyi_divergence_bound` for this order,
+        ``{variance: (value, error)}`` of :func:`rpp.divergence.gaussian_noise.renyi_divergence_bound` for this order,
         shared with the caller: values found there are reused, new ones are added
         (:func:`rpp.calibrate` shares its checks this way).
 
@@ -151,7 +151,7 @@ def exact_laplace_scale(
 ) -> float:
     r"""Minimal Laplace scale ``b`` whose divergence plus its error is at most ε (one order).
 
-    The divergence is :func:`rpp.divergence.laplace_renyi_divergence_bound`.  For two samples the
+    The divergence is :func:`rpp.divergence.laplace_noise.laplace_renyi_divergence_bound`.  For two samples the
     joint-convexity scale of ``"w-alpha-tight"`` (:func:`rpp.rules.w_alpha_scale`, rule ``"tight"``)
     is a feasible upper end, not evaluated since it is proved; for continuous priors the
     Laplace scale of the ``"gmm-ot"`` variance (:math:`2b^2 = \theta^2`; the coupling rule
@@ -170,7 +170,7 @@ def exact_laplace_scale(
     above : float
         A scale believed infeasible, where the search starts (as in :func:`exact_variance`).
     known : dict, optional
-        ``{scale: (value, error)}`` of :func:`rpp.divergence.laplace_renyi_divergence_bound` for this
+        ``{scale: (value, error)}`` of :func:`rpp.divergence.laplace_noise.laplace_renyi_divergence_bound` for this
         order, shared with the caller (as in :func:`exact_variance`).
 
     Returns

@@ -17,7 +17,6 @@ from rpp.divergence import (
     laplace_renyi_divergence_bound,
 )
 from rpp.divergence import laplace_rdp
-
 E, G, M = rpp.Empirical, rpp.Gaussian, rpp.GaussianMixture
 
 
