@@ -135,7 +135,7 @@ def releases_divergence(
     k: ArrayLike = 1,
     directed: bool = False,
     noise: str = "gaussian",
-) -> Any:
+) -> Certified:
     r"""Joint :math:`D_\alpha` of ``k`` releases of one query, each with fresh :math:`N(0, \theta^2)` noise.
 
     .. math::
@@ -147,7 +147,7 @@ def releases_divergence(
     module docstring), maximised over both orders unless ``directed``.  Two Gaussian priors:
     the closed form :func:`rpp.gaussian_renyi` (Yang et al. 2026, Cor. III.3), ``+inf``
     outside its domain; mixtures and empirical priors: the quadrature of
-    :func:`rpp.renyi_divergence` at ``noise_var = scale**2 / k``.  The divergence is
+    :func:`rpp.renyi_divergence` with noise scale ``scale / sqrt(k)``.  The divergence is
     non-decreasing in ``k`` (more releases are never cheaper) and, unlike the linear
     composition of Rényi DP, can exceed ``k`` times the divergence of one release.
 
@@ -168,8 +168,11 @@ def releases_divergence(
 
     Returns
     -------
-    float or ndarray
-        The joint divergence (``+inf`` where it diverges).
+    Certified
+        ``value`` the joint divergence (float, or an array over ``scale`` and ``k``; ``+inf``
+        where it diverges), ``error`` bounding the distance to the maximum over the orders, and
+        ``rigorous`` (``True`` only if every divergence is proved: two Gaussian priors, see
+        :func:`rpp.renyi_divergence`; quadrature on mixtures is an estimate).
 
     Raises
     ------
@@ -184,8 +187,9 @@ def releases_divergence(
     θ²/k, :math:`\alpha\Delta^2/(2(\sigma^2 + \theta^2/k))`:
 
     >>> from rpp import Gaussian
-    >>> releases_divergence(Gaussian(0, 1), Gaussian(2, 1), alpha=3, scale=2.0, k=[1, 4])
-    array([1.2, 3. ])
+    >>> d = releases_divergence(Gaussian(0, 1), Gaussian(2, 1), alpha=3, scale=2.0, k=[1, 4])
+    >>> d.value.round(12), d.rigorous
+    (array([1.2, 3. ]), True)
     """
     check_prior("prior_i", prior_i)
     check_prior("prior_j", prior_j)
@@ -196,13 +200,19 @@ def releases_divergence(
     k_arr = _releases(k)
     theta = np.broadcast_to(scale_arr / np.sqrt(k_arr), np.broadcast_shapes(np.shape(scale_arr), np.shape(k_arr)))
     orders = [(prior_i, prior_j)] if directed else [(prior_i, prior_j), (prior_j, prior_i)]
-    out = np.array(
-        [
-            max(float(renyi_divergence(p, q, alpha=alpha, noise=GaussianNoise(float(th))).value) for p, q in orders)
-            for th in theta.ravel()
-        ]
-    ).reshape(theta.shape)
-    return out if out.ndim else float(out)
+    parts = [
+        [renyi_divergence(p, q, alpha=alpha, noise=GaussianNoise(float(th))) for p, q in orders] for th in theta.ravel()
+    ]
+    # the maximum of the orders lies between the largest lower and the largest upper end
+    value = np.array([max(float(c.value) for c in cs) for cs in parts]).reshape(theta.shape)
+    upper = np.array([max(float(c.upper) for c in cs) for cs in parts]).reshape(theta.shape)
+    lower = np.array([max(float(c.lower) for c in cs) for cs in parts]).reshape(theta.shape)
+    with np.errstate(invalid="ignore"):
+        error = np.where(np.isposinf(value), 0.0, np.maximum(upper - value, value - lower))
+    rigorous = all(c.rigorous for cs in parts for c in cs)
+    if value.ndim == 0:
+        return Certified(float(value), float(error), rigorous=rigorous)
+    return Certified(value, error, rigorous=rigorous)
 
 
 def _certified_point(

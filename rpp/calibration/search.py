@@ -19,9 +19,9 @@ to be met); ``require="proved"`` makes the final check proved (arb) or refuses.
 The methods are one explicit table, :data:`METHODS` (noise family → method name → rule of
 :mod:`rpp.rules`):
 
-=================  ===========================  ==============================================
+=================  ===========================  ===================================================
 noise              method                       rule (one order)
-=================  ===========================  ==============================================
+=================  ===========================  ===================================================
 ``"gaussian"``     ``"exact"``                  :func:`rpp.rules.exact_variance` (two Gaussians:
                                                 :func:`rpp.rules.gaussian_exact_variance`)
 ``"gaussian"``     ``"closed-form"``            Theorem III.5, eq. (6) (Gaussian priors)
@@ -37,7 +37,7 @@ noise              method                       rule (one order)
 ``"laplace"``      ``"pierquin"``               Mironov's Prop. 6 at sensitivity :math:`W_\infty`
 ``"laplace"``      ``"w-alpha"``                Theorem 1 of ``awass2026`` (rule ``"paper"``)
 ``"laplace"``      ``"w-alpha-tight"``          exact shifted-Laplace cost (rule ``"tight"``)
-=================  ===========================  ==============================================
+=================  ===========================  ===================================================
 """
 
 from __future__ import annotations

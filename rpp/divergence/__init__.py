@@ -4,13 +4,14 @@ r"""Rényi divergences of noisy outputs: closed forms, quadrature for Gaussian a
   the noisy outputs under two priors, as a :class:`rpp.Certified` (value, error, rigorous);
 * :mod:`~rpp.divergence.proved` -- proved enclosures by arb interval arithmetic (python-flint,
   extra ``rpp-book[proved]``), used by ``renyi_divergence(..., require="proved")``;
-* :mod:`~rpp.divergence.closed_forms` -- :func:`gaussian_renyi`, :func:`discrete_renyi_divergence`;
+* :mod:`~rpp.divergence.closed_forms` -- :func:`gaussian_renyi`, :func:`discrete_renyi_divergence`
+  (each a :class:`rpp.Certified`; ``gaussian_divergence_bounds``, the proved rounding bounds);
 * :mod:`~rpp.divergence.gaussian_noise` -- Gaussian noise on mixtures and samples:
   ``renyi_divergence_bound`` (quadrature with an error estimate), the kernel sums of many
-  atoms, the edge of the tail condition, and the certified closed form of two Gaussians
-  (:func:`gaussian_divergence_upper`, :func:`certified_gaussian_divergence`);
+  atoms, the edge of the tail condition, and the closed form of two Gaussians with its proved
+  rounding bounds (:func:`gaussian_divergence_upper`, :func:`certified_gaussian_divergence`);
 * :mod:`~rpp.divergence.laplace_shift` -- Laplace(0, b) against Laplace(Δ, b) (Mironov 2017):
-  :func:`laplace_rdp`, :func:`laplace_rdp_scale`, :func:`log_laplace_shift_integral`;
+  :func:`laplace_shift_divergence`, :func:`laplace_rdp_scale`, :func:`log_laplace_shift_integral`;
 * :mod:`~rpp.divergence.laplace_noise` -- Laplace noise on priors:
   ``laplace_renyi_divergence_bound``, ``laplace_renyi_divergence``,
   :func:`laplace_noisy_logpdf`; :mod:`~rpp.divergence.laplace_atoms`, its sweep over the atoms
@@ -21,7 +22,7 @@ r"""Rényi divergences of noisy outputs: closed forms, quadrature for Gaussian a
 from .closed_forms import discrete_renyi_divergence, gaussian_renyi
 from .gaussian_noise import certified_gaussian_divergence, gaussian_divergence_upper
 from .laplace_noise import laplace_noisy_logpdf
-from .laplace_shift import laplace_rdp, laplace_rdp_scale, log_laplace_shift_integral
+from .laplace_shift import laplace_rdp_scale, laplace_shift_divergence, log_laplace_shift_integral
 from .renyi import renyi_divergence
 
 __all__ = [
@@ -30,7 +31,7 @@ __all__ = [
     "discrete_renyi_divergence",
     "gaussian_divergence_upper",
     "certified_gaussian_divergence",
-    "laplace_rdp",
+    "laplace_shift_divergence",
     "laplace_rdp_scale",
     "log_laplace_shift_integral",
     "laplace_noisy_logpdf",

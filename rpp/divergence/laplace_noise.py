@@ -67,7 +67,7 @@ from .._lib.numerics import integrate_log, lse
 from ..priors import Empirical, check_prior, components
 from .gaussian_noise import _discrete_pair, renyi_divergence_bound
 from .laplace_atoms import atoms_log_integral
-from .laplace_shift import LOG_SHIFT_REL_ERR, laplace_rdp
+from .laplace_shift import LOG_SHIFT_REL_ERR, laplace_shift_value
 
 __all__ = [
     "laplace_renyi_divergence_bound",
@@ -270,18 +270,18 @@ def _single_atoms(delta, b, alpha):
     :math:`t = \Delta/b` is rounded twice (the difference of the atoms and the quotient): the
     exact :math:`t` lies in :math:`t(1 \pm 2u)`, and :math:`D_\alpha` increases with :math:`t`.
     :func:`rpp.divergence.log_laplace_shift_integral` has relative error at most
-    ``LOG_SHIFT_REL_ERR`` (:mod:`rpp.divergence.laplace_rdp`), so :math:`D = \log I/(\alpha-1)` has at
+    ``LOG_SHIFT_REL_ERR`` (:mod:`rpp.divergence.laplace_shift`), so :math:`D = \log I/(\alpha-1)` has at
     most that plus :math:`2u` (the division, and :math:`\alpha - 1` for :math:`\alpha > 2`):
     a relative bound, with no :math:`1/(\alpha-1)` amplification.  The error returned bounds
     the distance from the value to :math:`D` at both ends of the interval of :math:`t`.
     """
-    val = float(laplace_rdp(delta, b, alpha))
+    val = float(laplace_shift_value(delta, b, alpha))
     if alpha < 1:  # the orders below 1: the second form of log I (no expansion), bounded crudely
         return val, float(16 * _U * (val + (delta / b + 1) / abs(alpha - 1)) + 1e-300)
     t = delta / b
     rel = LOG_SHIFT_REL_ERR + 4 * _U
-    up = float(laplace_rdp(t * (1 + 4 * _U), 1.0, alpha)) * (1 + rel)
-    down = float(laplace_rdp(t * (1 - 4 * _U), 1.0, alpha)) * (1 - rel)
+    up = float(laplace_shift_value(t * (1 + 4 * _U), 1.0, alpha)) * (1 + rel)
+    down = float(laplace_shift_value(t * (1 - 4 * _U), 1.0, alpha)) * (1 - rel)
     err = max(up - val, val - down, 0.0)
     if up < 1e-300:  # a divergence near or below the subnormal range: their absolute resolution
         err += 1e-320
@@ -295,7 +295,7 @@ def laplace_renyi_divergence_bound(p: Prior, q: Prior, alpha: float, scale: floa
     bound on the divergence (certified for two :class:`~rpp.Empirical` priors;
     for Gaussian components the body error is the Gauss-Legendre estimate used
     throughout :mod:`rpp.divergence`).  Single atoms against single atoms use
-    the closed form :func:`rpp.divergence.laplace_rdp`.  ``scale = 0`` (no
+    the closed form :func:`rpp.divergence.laplace_shift_divergence`.  ``scale = 0`` (no
     noise) gives the divergence of the priors themselves
     (:func:`rpp.renyi_divergence` with ``noise_var=0``).
 

@@ -10,8 +10,8 @@ from numpy.typing import ArrayLike
 from .._lib import validation as v
 from ..certified import Certified
 from ..priors import Empirical, Gaussian, Prior, components
-from .closed_forms import gaussian_renyi
-from .gaussian_noise import _discrete_pair, _validate_pair, certified_gaussian_divergence, renyi_divergence_bound
+from .closed_forms import gaussian_divergence_bounds, gaussian_renyi
+from .gaussian_noise import _discrete_pair, _validate_pair, renyi_divergence_bound
 from .laplace_noise import laplace_divergence_flagged
 from .proved import proved_discrete, proved_divergence
 
@@ -40,14 +40,13 @@ def _gaussian_pair(p: Gaussian, q: Gaussian, alpha: np.ndarray, theta: float) ->
 
     The noise variance θ² is bracketed by two floats ``z_lo <= θ² <= z_hi`` (the float
     product is within half an ulp); D decreases with the noise variance, so the true value lies
-    between the certified lower end at ``z_hi`` and the certified upper end at ``z_lo``.
+    between the proved lower bound at ``z_hi`` and the proved upper bound at ``z_lo``
+    (:func:`rpp.divergence.closed_forms.gaussian_divergence_bounds`).
     """
     z = theta * theta
     z_lo, z_hi = (np.nextafter(z, 0.0), np.nextafter(z, np.inf)) if z > 0 else (0.0, 0.0)
-    v_lo, e_lo = certified_gaussian_divergence(p.mean, p.var, q.mean, q.var, alpha, z_lo)
-    v_hi, e_hi = certified_gaussian_divergence(p.mean, p.var, q.mean, q.var, alpha, z_hi)
-    up = np.asarray(v_lo) + np.asarray(e_lo)
-    lo = np.maximum(np.asarray(v_hi) - np.asarray(e_hi), 0.0)
+    up = np.asarray(gaussian_divergence_bounds(p.mean, p.var, q.mean, q.var, alpha, z_lo)[1])
+    lo = np.asarray(gaussian_divergence_bounds(p.mean, p.var, q.mean, q.var, alpha, z_hi)[0])
     with np.errstate(invalid="ignore"):
         inf = np.isposinf(up)
         value = np.where(inf, np.inf, 0.5 * (up + lo))
@@ -121,9 +120,9 @@ def renyi_divergence(
     Paths, and what ``rigorous`` says about each (:class:`rpp.Certified`):
 
     * two :class:`~rpp.Gaussian` priors with Gaussian noise or none, ``alpha > 1``: the closed form
-      with its rounding analysis (:func:`rpp.divergence.gaussian_noise.certified_gaussian_divergence`),
+      with its rounding analysis (:func:`rpp.divergence.closed_forms.gaussian_divergence_bounds`),
       **proved**; other orders (``0 < alpha < 1``, ``alpha = 1`` (KL), ``alpha = inf``) the closed form
-      :func:`gaussian_renyi` without a rounding analysis (``error`` 0, not proved);
+      :func:`gaussian_renyi` without a rounding analysis (``error`` an estimate, not proved);
     * Gaussian noise on mixtures and empirical priors: adaptive Gauss-Legendre quadrature,
       ``error`` an **estimate** (:math:`|GL_{20}-GL_{10}|` per panel, plus proved tail bounds);
     * Laplace noise: single atoms against single atoms (Mironov 2017, Prop. 6) and two empirical
@@ -189,8 +188,7 @@ def renyi_divergence(
                 f"require='proved': the Gaussian closed form is proved only for 1 < alpha < inf, got {alpha!r}"
             )
         z = theta * theta
-        val = gaussian_renyi(prior_i.mean, prior_i.var + z, prior_j.mean, prior_j.var + z, a)
-        return Certified(val, np.zeros(np.shape(val)), rigorous=False)
+        return gaussian_renyi(prior_i.mean, prior_i.var + z, prior_j.mean, prior_j.var + z, a)
     a = v.alpha_order(alpha, allow_below_one=True)
     if a.ndim == 0:
         return _one(prior_i, prior_j, float(a), noise, require)

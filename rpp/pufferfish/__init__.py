@@ -17,7 +17,7 @@ book support (``rpp.book.topk``, ``rpp.book.chain_data``).
 """
 
 from .finite import pufferfish_leakage
-from ..divergence.closed_forms import discrete_renyi_divergence as discrete_renyi
+from ..divergence.closed_forms import discrete_renyi_divergence
 from .bayesnet import bfs_neighbour_sets, bn_ab_curve, bn_joint, moral_graph
 from .bif import bn_ab_estimate, bn_marginal, load_alarm, read_bif
 from .collapse import composed_output_distribution, posterior_of_secret
@@ -78,7 +78,7 @@ from .nfc import (
 )
 
 __all__ = [
-    "discrete_renyi",
+    "discrete_renyi_divergence",
     "pufferfish_leakage",
     "posterior_of_secret",
     "composed_output_distribution",

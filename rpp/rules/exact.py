@@ -189,8 +189,8 @@ def exact_laplace_scale(
     --------
     >>> from rpp import Empirical
     >>> b = exact_laplace_scale(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0)
-    >>> from rpp.divergence import laplace_rdp
-    >>> bool(laplace_rdp(1.0, b, 2.0) <= 1.0 < laplace_rdp(1.0, 0.999 * b, 2.0))
+    >>> from rpp.divergence import laplace_shift_divergence
+    >>> bool(laplace_shift_divergence(1.0, b, 2.0).value <= 1.0 < laplace_shift_divergence(1.0, 0.999 * b, 2.0).value)
     True
     """
     check_prior("prior_i", prior_i)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from .._lib import validation as v
-from ..divergence.closed_forms import gaussian_renyi
+from ..divergence.closed_forms import gaussian_renyi_value
 from ..divergence.gaussian_noise import gaussian_divergence_upper
 
 __all__ = ["closed_form_variance", "published_bisection_variance", "gaussian_exact_variance"]
@@ -147,7 +147,7 @@ def published_bisection_variance(
         if not active.any():
             break
         M = 0.5 * (L + R)
-        val = gaussian_renyi(mu_i, var_i + M, mu_j, var_j + M, alpha)
+        val = gaussian_renyi_value(mu_i, var_i + M, mu_j, var_j + M, alpha)
         up = active & (val > epsilon)
         L = np.where(up, M, L)
         R = np.where(active & ~up, M, R)

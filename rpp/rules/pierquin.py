@@ -84,9 +84,9 @@ def pierquin_laplace_scale(prior_i: Any, prior_j: Any, alpha: float, epsilon: fl
     Examples
     --------
     >>> from rpp import Empirical
-    >>> from rpp.divergence import laplace_rdp
+    >>> from rpp.divergence import laplace_shift_divergence
     >>> b = pierquin_laplace_scale(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0)
-    >>> bool(laplace_rdp(1.0, b, 2.0) <= 1.0 < laplace_rdp(1.0, 0.9999 * b, 2.0))
+    >>> bool(laplace_shift_divergence(1.0, b, 2.0).value <= 1.0 < laplace_shift_divergence(1.0, 0.9999 * b, 2.0).value)
     True
     """
     return float(laplace_rdp_scale(w_infinity(prior_i, prior_j), alpha, epsilon))
