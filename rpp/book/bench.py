@@ -11,7 +11,7 @@ Prints, measured in one run on the current machine:
   pairs of n = 10^2, 10^3, 10^4 atoms and Gaussian-mixture pairs of K = 5, 20, 50
   components, every method of :func:`rpp.methods` for Gaussian and Laplace noise.
 
-Every timed result is also checked: all returned scales must be guaranteed.
+Every timed result is also checked: all returned scales must be within budget (``within_budget``).
 """
 
 from __future__ import annotations
@@ -215,7 +215,7 @@ def scaling_table(
         records it, else NaN), ``vs_baseline`` (seconds / seconds of the W-infinity baseline
         ``"pierquin"``, NaN unless both calls finished), ``scale`` and ``theta_ratio``
         (scale / scale of ``"exact"``;
-        at least 1 for a guaranteed method; ``inf`` or NaN when the exact scale is 0, i.e.
+        at least 1 for a method within budget; ``inf`` or NaN when the exact scale is 0, i.e.
         the priors need no noise, and NaN when either call did not finish).
 
     Raises
