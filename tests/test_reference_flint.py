@@ -162,11 +162,11 @@ def test_guaranteed_calibrations_hold_against_reference(noise, name):
         except ValueError:  # the method does not apply to these priors
             continue
         if cal.scale == math.inf:  # infinite noise (e.g. W_inf = inf): D = 0, nothing to check
-            assert cal.guaranteed
+            assert cal.within_budget
             continue
         refs = [_reference(noise, a, b, alpha, cal.scale) for a, b in ((p, q), (q, p))]
         worst = max(upper(r) for r in refs)
-        if cal.guaranteed:
+        if cal.within_budget:
             assert worst <= eps * (1 + RTOL), f"{method}: reference D = {worst!r} > epsilon = {eps}"
             checked += 1
         else:  # an honest flag: the reference must not prove the budget met

@@ -5,7 +5,7 @@ priors' float parameters, translated exactly in mpmath; it shares no code with r
 are what float64 stores: ``1e12 + 2e-4`` is 1e12 + 0.0001220703125 (the resolution of float64
 there), and the divergence is the one of the stored values, for rpp and for the oracle alike.
 Before the fix (no centring) the cases below were off by 1e-10 to 2e-2 relative, far outside
-the reported error; the issue's calibrations said ``guaranteed=True`` with the true divergence
+the reported error; the issue's calibrations said ``within_budget=True`` with the true divergence
 above the budget.
 """
 
@@ -80,13 +80,13 @@ def _check_calibration(cal, alpha, eps, noise):
         renyi(_tup(ISSUE_P), _tup(ISSUE_Q), alpha, noise=noise, scale=cal.scale),
         renyi(_tup(ISSUE_Q), _tup(ISSUE_P), alpha, noise=noise, scale=cal.scale),
     )
-    assert cal.guaranteed
+    assert cal.within_budget
     assert abs(ref - cal.divergence) <= cal.divergence_error
     assert ref <= eps * (1 + 1e-9)
 
 
 def test_issue_gaussian_noise_calibration():
-    """Before: reported 0.0999999993 +- 4.5e-10, true 0.1000000019, guaranteed=True."""
+    """Before: reported 0.0999999993 +- 4.5e-10, true 0.1000000019, within_budget=True."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", rpp.PrivacyWarning)
         cal = rpp.calibrate(ISSUE_P, ISSUE_Q, alpha=10.0, epsilon=0.1, noise="gaussian")

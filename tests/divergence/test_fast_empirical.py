@@ -53,7 +53,7 @@ def test_laplace_divergence_at_1e4_atoms_is_certified_by_its_own_bound_and_fast(
 def test_laplace_exact_at_1e3_atoms_is_certified_by_the_dense_computation():
     p, q = normal_pair(1000, 4)
     cal = rpp.calibrate(p, q, alpha=2.0, epsilon=1.0, method="exact", noise="laplace")
-    assert cal.guaranteed
+    assert cal.within_budget
     b = cal.scale
     for P, Q in ((p, q), (q, p)):
         li, rel = atoms_log_integral(components(P), components(Q), 2.0, b, dense=True)
@@ -103,7 +103,7 @@ def test_no_linear_program_for_one_dimensional_samples(monkeypatch):
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # e.g. POT's "numItermax reached"
             cal = rpp.calibrate(p, q, alpha=2.0, epsilon=1.0, method=method)
-        assert cal.guaranteed
+        assert cal.within_budget
         assert cal.details["seconds"]["rule"] < 5.0  # a sort: fractions of a second unloaded
 
 

@@ -136,7 +136,7 @@ def _check_calibration(p, q, method, noise, o, c, alpha, eps):
         return
     for got, factor in ((moved, 1.0), (scaled, c)):
         assert not isinstance(got, str), got
-        assert got.guaranteed == ref.guaranteed
+        assert got.within_budget == ref.within_budget
         if np.isinf(ref.scale) or ref.scale == 0:
             assert got.scale == ref.scale
         else:

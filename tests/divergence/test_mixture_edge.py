@@ -51,9 +51,9 @@ def test_chapter4_edge_is_finite_and_matches_mpmath():
     ref = float(log_i / 2)
     assert rel < 1e-20 and abs(ref - closed) < 1e-15
     assert np.isfinite(val) and abs(val - ref) <= err < 1e-12, (val - ref, err)
-    assert rpp.renyi_divergence(CH4_J, CH4_I, 3.0, 17.75) == val
+    assert rpp.renyi_divergence(CH4_J, CH4_I, alpha=3.0, noise=rpp.GaussianNoise(scale=float(np.sqrt(17.75)))).value == val
     # just below the edge (decided exactly) the integral diverges
-    assert rpp.renyi_divergence(CH4_J, CH4_I, 3.0, np.nextafter(17.75, 0)) == np.inf
+    assert rpp.renyi_divergence(CH4_J, CH4_I, alpha=3.0, noise=rpp.GaussianNoise(scale=float(np.sqrt(np.nextafter(17.75, 0))))).value == np.inf
 
 
 def test_edge_with_narrow_and_several_widest_components_matches_mpmath():
@@ -177,5 +177,5 @@ def test_calibrated_scale_at_the_edge_is_not_below_it():
     must square (exactly) to at least the edge.  alpha = 3, V_P = 2.5 + t, V_Q = 0.5 + t: t = 3.5."""
     P, Q = rpp.Gaussian(0.0, 2.5), rpp.GaussianMixture([0.5, 0.5], [-3.0, 3.0], [0.5, 0.5])
     cal = rpp.calibrate(Q, P, alpha=3.0, epsilon=5.0)
-    assert cal.guaranteed and cal.variance >= 3.5
+    assert cal.within_budget and cal.variance >= 3.5
     assert Fraction(cal.scale) ** 2 >= Fraction(3.5)
