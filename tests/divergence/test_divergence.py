@@ -121,8 +121,8 @@ def test_mixture_domain_uses_widest_components():
     # (1-a)*4 + a*1 <= 0 for a >= 4/3
     assert rpp.renyi_divergence(P, Q, alpha=2.0).value == np.inf
     assert np.isfinite(rpp.renyi_divergence(P, Q, alpha=1.2).value)
-    # noise moves it back into the domain: (1-a)(4+t) + a(1+t) > 0 iff t > 3a - 4 = 2
-    assert rpp.renyi_divergence(P, Q, alpha=2.0, noise=rpp.GaussianNoise(scale=float(np.sqrt(2.0)))).value == np.inf
+    # noise moves it back into the domain: (1-a)(4+t) + a(1+t) > 0 iff t > 3a - 4 = 2  (scale**2 just below 2: sqrt(2.0)**2 rounds above it)
+    assert rpp.renyi_divergence(P, Q, alpha=2.0, noise=rpp.GaussianNoise(scale=float(np.nextafter(np.sqrt(2.0), 0)))).value == np.inf
     assert np.isfinite(rpp.renyi_divergence(P, Q, alpha=2.0, noise=rpp.GaussianNoise(scale=float(np.sqrt(2.01)))).value)
 
 
@@ -151,20 +151,20 @@ def test_discrete_renyi_limits():
 
 def test_vectorised_gaussian_renyi_divergence():
     P, Q = rpp.Gaussian(0, 1), rpp.Gaussian(1, 2)
-    t = np.array([0.0, 1.0, 3.0])
-    a = np.array([[2.0], [5.0]])
-    out = rpp.renyi_divergence(P, Q, alpha=a, noise=rpp.GaussianNoise(scale=float(np.sqrt(t)))).value
+    scales = np.sqrt([0.0, 1.0, 3.0])  # a noise object has one scale: vectorised over alpha
+    a = np.array([2.0, 5.0])
+    out = np.stack([rpp.renyi_divergence(P, Q, alpha=a, noise=rpp.GaussianNoise(scale=s)).value for s in scales], axis=1)
     assert out.shape == (2, 3)
     assert out[1, 2] == pytest.approx(rpp.gaussian_renyi(0, 4, 1, 5, 5).value)
 
 
 @pytest.mark.parametrize(
-    "bad", [dict(alpha=-0.5), dict(alpha=-1.0), dict(alpha=np.nan), dict(noise_var=-1.0), dict(noise_var=np.nan)]
+    "bad", [dict(alpha=-0.5), dict(alpha=-1.0), dict(alpha=np.nan), dict(scale=-1.0), dict(scale=np.nan)]
 )
 def test_bad_input_raises(bad):
-    kw = dict(alpha=2.0, noise_var=0.0) | bad
-    with pytest.raises(ValueError, match="alpha|noise_var"):
-        rpp.renyi_divergence(rpp.Gaussian(0, 1), rpp.Gaussian(1, 1), alpha=kw["alpha"], noise=rpp.GaussianNoise(scale=float(np.sqrt(kw["noise_var"])))).value
+    kw = dict(alpha=2.0, scale=0.0) | bad
+    with pytest.raises(ValueError, match="alpha|scale"):
+        rpp.renyi_divergence(rpp.Gaussian(0, 1), rpp.Gaussian(1, 1), alpha=kw["alpha"], noise=rpp.GaussianNoise(scale=kw["scale"]))
 
 
 def test_bad_distributions_raise():
