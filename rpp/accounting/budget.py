@@ -164,7 +164,7 @@ def calibrate_all_pairs(
         )
         for r, a, b in plist
     ]
-    w = int(np.argmax([c.scale for c in cals]))
+    w = int(np.argmax([float(c.scale) for c in cals]))
     scale = float(cals[w].scale)
     rows = []
     rigorous = True

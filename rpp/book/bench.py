@@ -79,11 +79,11 @@ FIXED_CASES = [
 def theta_ratios() -> list[tuple[str, float, dict[str, float]]]:
     out = []
     for name, P, Q, a, e in FIXED_CASES:
-        exact = calibrate(P, Q, alpha=a, epsilon=e).scale
+        exact = float(calibrate(P, Q, alpha=a, epsilon=e).scale)
         ratios = {}
         methods = (["closed-form", "pierquin"] if isinstance(P, Gaussian) else []) + ["gmm-ot", "gmm-ot-tight"]
         for m in methods:
-            s = calibrate(P, Q, alpha=a, epsilon=e, method=m).scale
+            s = float(calibrate(P, Q, alpha=a, epsilon=e, method=m).scale)
             ratios[m] = s / exact if exact > 0 else np.nan
         out.append((name, exact, ratios))
     return out
