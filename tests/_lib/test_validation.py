@@ -199,14 +199,14 @@ def test_discrete_renyi_list_alpha_names_alpha():
 def test_noise_objects_reject_the_same_orders(noise, alpha):
     """Both noise objects take 1 < alpha < inf; alpha = 1 was (nan, 0.0) for Gaussian noise, 0.5 was accepted."""
     with pytest.raises(ValueError, match=r"alpha must (satisfy 1 < alpha < inf|be a single number)"):
-        noise.divergence(rpp.Gaussian(0, 1), rpp.Gaussian(1, 1), alpha)
+        noise.divergence(rpp.Gaussian(0, 1), rpp.Gaussian(1, 1), alpha=alpha)
 
 
 def test_noise_objects_same_message():
     msgs = []
     for noise in (GaussianNoise(1.0), LaplaceNoise(1.0)):
         with pytest.raises(ValueError) as err:
-            noise.divergence(rpp.Gaussian(0, 1), rpp.Gaussian(1, 1), 1.0)  # Gaussian noise: (nan, 0.0)
+            noise.divergence(rpp.Gaussian(0, 1), rpp.Gaussian(1, 1), alpha=1.0)  # Gaussian noise: (nan, 0.0)
         msgs.append(str(err.value))
     assert msgs[0] == msgs[1]
 

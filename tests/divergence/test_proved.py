@@ -141,7 +141,8 @@ def test_time_per_pair():
         ({"alpha": 1.0}, "alpha"),
         ({"alpha": -1.0}, "alpha"),
         ({"alpha": math.inf}, "alpha"),
-        ({"scale": 0.0}, "scale"),
+        ({"scale": -1.0}, "scale"),
+        ({"scale": 0.0, "family": "laplace"}, "scale"),  # scale 0 is "no noise" for Gaussian noise only
         ({"scale": math.nan}, "scale"),
         ({"family": "cauchy"}, "family"),
     ],
