@@ -101,7 +101,7 @@ def calibrate_all_pairs(
     :math:`\theta = \max_{\rho, (s_i,s_j)} \theta_{\rho,ij}` protects every pair, because
     :math:`D_\alpha` of the noisy outputs is non-increasing in θ (a larger noise is
     post-processing of a smaller one: :math:`N(0,\theta_2^2) = N(0,\theta_1^2) *
-    N(0,\theta_2^2-\theta_1^2)`).  The certified divergence of every pair is then
+    N(0,\theta_2^2-\theta_1^2)`).  The divergence (value plus error) of every pair is then
     evaluated *at that common* θ.
 
     Parameters
@@ -218,7 +218,7 @@ class ReleaseBudget:
         \end{aligned}
 
     the exact joint divergence of all releases (:mod:`rpp.accounting.releases`), value plus
-    error bound of the noise object's certified divergence.  Otherwise it raises a
+    error of the noise object's divergence (proved where ``rigorous``).  Otherwise it raises a
     ValueError naming ``scale`` and the smallest scale that would still fit, and records
     nothing.
 
@@ -269,7 +269,7 @@ class ReleaseBudget:
     >>> budget.release(1.0, scale=np.sqrt(22.0))
     Traceback (most recent call last):
     ...
-    ValueError: scale=4.69041575982343: 3 releases would reach D_alpha = 0.72 > epsilon = 0.5 (certified); the budget is spent
+    ValueError: scale=4.69041575982343: 3 releases would reach D_alpha = 0.72 > epsilon = 0.5 (value + error); the budget is spent
     """
 
     def __init__(
@@ -369,7 +369,7 @@ class ReleaseBudget:
         """How many more releases at ``scale`` (``> 0``) the budget accepts.
 
         Counted in total precision, as :meth:`min_scale`: ``floor(left * scale**2)`` releases,
-        checked with the certified divergence; once less than a relative 1e-9 of the precision
+        checked with the divergence plus its error; once less than a relative 1e-9 of the precision
         is left, 0.
         """
         scale = float(v.positive("scale", scale))
@@ -419,7 +419,7 @@ class ReleaseBudget:
             hint = f"the smallest scale that fits is {floor:.6g}" if np.isfinite(floor) else "the budget is spent"
             raise ValueError(
                 f"scale={scale!r}: {len(self._scales) + 1} releases would reach D_alpha = {after:.4g} "
-                f"> epsilon = {self.epsilon:g} (certified); {hint}"
+                f"> epsilon = {self.epsilon:g} (value + error); {hint}"
             )
         out = GaussianNoise(scale).release(float(x), rng=self._rng)
         self._value = float(x)
@@ -436,6 +436,6 @@ class ReleaseBudget:
             "releases": len(self._scales),
             "scales": self.scales,
             "combined scale": combined_scale(list(self._scales)),
-            "spent (certified D_alpha)": self.spent,
+            "spent (D_alpha + error)": self.spent,
             "min scale of next release": self.min_scale(),
         }

@@ -260,11 +260,11 @@ def calibrate_releases(
     :math:`\{\theta : g(\theta^2/k) \le \varepsilon\} = \sqrt{k}\,\{\theta_1 : g(\theta_1^2) \le
     \varepsilon\}`.  Hence the minimal scale for ``k`` releases is :math:`\sqrt{k}` times the
     minimal one for one release (``method="exact"``), and any sufficient rule for one release
-    (any other ``method`` with ``guaranteed=True``) gives a sufficient scale for ``k`` releases.
+    (any other ``method`` with ``within_budget=True``) gives a sufficient scale for ``k`` releases.
     :math:`\square`
 
-    The result is then certified: the divergence of one release at variance
-    :math:`\theta_k^2/k` (the noise object's certified value and error bound) is computed,
+    The result is then checked: the divergence of one release at variance
+    :math:`\theta_k^2/k` (the noise object's value and error, proved where ``rigorous``) is computed,
     and a scale short by round-off is stepped up.
 
     Parameters

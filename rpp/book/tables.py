@@ -2,7 +2,7 @@ r"""Statistics and checks of the sweep tables of :func:`rpp.book.experiments.swe
 
 The "average noise reduction against the :math:`W_\infty` baseline" of Yang et al. 2026
 (Sec. V-B, their 48.9 %) under an explicit protocol (:func:`reduction_table`, :func:`headline`,
-:func:`paper_headline`); the guarantee of every calibrated noise level, checked and recomputed
+:func:`paper_headline`); the budget flag of every calibrated noise level, checked and recomputed
 (:func:`check_budgets`, :func:`verify_table`); the baseline recomputed for another finite
 stand-in of :math:`W_\infty` (:func:`rebaseline`, :func:`quantile_w_inf`); the Monte Carlo error
 of a bootstrap quantile (:func:`quantile_mc_se`).
@@ -286,7 +286,7 @@ def _divergence(p, q, alpha, variance, directed):
 
 
 def verify_table(table: pd.DataFrame, priors: Mapping[str, Mapping[str, QueryPriors]], stride: int = 4) -> Verification:
-    r"""Check every guarantee of a sweep table and recompute :math:`D_\alpha` at a sample of its points.
+    r"""Check every budget flag of a sweep table and recompute :math:`D_\alpha` at a sample of its points.
 
     Two checks, as chapter 6 states them ("every plotted θ is verified"):
 

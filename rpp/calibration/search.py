@@ -259,7 +259,7 @@ def _certify(noise_cls, orders, alpha, scale, require="estimate") -> Certified:
 
 
 def _gaussian_grid(rule, orders, a_b, e_b, seconds):
-    """Two Gaussian priors, Gaussian noise: one vectorised call per order, certified closed forms."""
+    """Two Gaussian priors, Gaussian noise: one vectorised call per order, closed forms with proved rounding bounds."""
     t0 = time.perf_counter()
     var = np.zeros(a_b.shape)
     for p, q in orders:
@@ -284,7 +284,7 @@ def _round_off_guard(s: float, certified: Callable, a: float, e: float, noise: s
     doubling) until ``divergence + error <= epsilon``.  More noise lowers the divergence but
     not the error bound of its computation (a floor of the quadrature, amplified by
     1/(alpha - 1) near alpha = 1): where that floor alone exceeds ``epsilon``, no scale up to
-    ``_MAX_SCALE`` can be certified and a ``ValueError`` says so.
+    ``_MAX_SCALE`` meets the budget and a ``ValueError`` says so.
     """
 
     def meets(x: float) -> bool:
@@ -295,7 +295,7 @@ def _round_off_guard(s: float, certified: Callable, a: float, e: float, noise: s
     s = step_up(min(s, _MAX_SCALE), meets, rel=1e-13, grow=4.0, tiny=0.0, max_steps=12, limit=_MAX_SCALE)
     if not meets(s):
         raise ValueError(
-            f"epsilon={e!r} cannot be certified at alpha={a!r} with {noise} noise: the error bound of "
+            f"epsilon={e!r} cannot be met with its error bound at alpha={a!r} with {noise} noise: the error bound of "
             "the divergence exceeds it at every noise scale up to 1e150; use a larger epsilon or alpha"
         )
     return s
