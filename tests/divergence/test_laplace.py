@@ -13,9 +13,9 @@ import rpp
 from rpp.noise import LaplaceNoise as LaplaceMechanism
 from rpp.divergence import (
     laplace_noisy_logpdf,
-    laplace_renyi_divergence,
-    laplace_renyi_divergence_bound,
 )
+from rpp.divergence.laplace_noise import laplace_renyi_divergence
+from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
 from rpp.divergence import laplace_shift_divergence
 E, G, M = rpp.Empirical, rpp.Gaussian, rpp.GaussianMixture
 

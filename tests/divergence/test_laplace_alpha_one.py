@@ -18,9 +18,9 @@ import rpp
 from rpp.divergence import (
     laplace_shift_divergence,
     laplace_rdp_scale,
-    laplace_renyi_divergence_bound,
     log_laplace_shift_integral,
 )
+from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
 from rpp.divergence.laplace_shift import LOG_SHIFT_REL_ERR
 
 DPS = 700

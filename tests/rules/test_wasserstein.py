@@ -12,11 +12,11 @@ from scipy import stats
 
 import rpp
 from rpp.divergence import (
-    laplace_renyi_divergence_bound,
     laplace_shift_divergence,
     laplace_rdp_scale,
     log_laplace_shift_integral,
 )
+from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
 from rpp.rules import (
     alpha_below_one_laplace_scale,
     alpha_wasserstein,
