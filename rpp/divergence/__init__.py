@@ -8,8 +8,8 @@ r"""Rényi divergences of noisy outputs: closed forms, quadrature for Gaussian a
   (each a :class:`rpp.Certified`; ``gaussian_divergence_bounds``, the proved rounding bounds);
 * :mod:`~rpp.divergence.gaussian_noise` -- Gaussian noise on mixtures and samples:
   ``renyi_divergence_bound`` (quadrature with an error estimate), the kernel sums of many
-  atoms, the edge of the tail condition, and the closed form of two Gaussians with its proved
-  rounding bounds (:func:`gaussian_divergence_upper`, :func:`certified_gaussian_divergence`);
+  atoms, the edge of the tail condition, and the internal kernels of two Gaussians with their
+  proved rounding bounds (``gaussian_divergence_upper``, ``certified_gaussian_divergence``);
 * :mod:`~rpp.divergence.laplace_shift` -- Laplace(0, b) against Laplace(Δ, b) (Mironov 2017):
   :func:`laplace_shift_divergence`, :func:`laplace_rdp_scale`, :func:`log_laplace_shift_integral`;
 * :mod:`~rpp.divergence.laplace_noise` -- Laplace noise on priors:
@@ -20,7 +20,6 @@ r"""Rényi divergences of noisy outputs: closed forms, quadrature for Gaussian a
 """
 
 from .closed_forms import discrete_renyi_divergence, gaussian_renyi
-from .gaussian_noise import certified_gaussian_divergence, gaussian_divergence_upper
 from .laplace_noise import laplace_noisy_logpdf
 from .laplace_shift import laplace_rdp_scale, laplace_shift_divergence, log_laplace_shift_integral
 from .renyi import renyi_divergence
@@ -29,8 +28,6 @@ __all__ = [
     "renyi_divergence",
     "gaussian_renyi",
     "discrete_renyi_divergence",
-    "gaussian_divergence_upper",
-    "certified_gaussian_divergence",
     "laplace_shift_divergence",
     "laplace_rdp_scale",
     "log_laplace_shift_integral",
