@@ -32,7 +32,7 @@ DISTRIBUTION = {
     "numpy": "numpy", "scipy": "scipy", "pandas": "pandas", "sklearn": "scikit-learn",
     "matplotlib": "matplotlib", "sympy": "sympy", "tqdm": "tqdm", "ot": "POT",
     "mpl_toolkits": "matplotlib", "IPython": "ipykernel", "joblib": "joblib",
-    "mpmath": "mpmath",
+    "mpmath": "mpmath", "flint": "python-flint",
 }
 
 
@@ -96,9 +96,11 @@ def test_every_module_rpp_imports_is_a_declared_dependency():
     mods = _rpp_imports()
     unknown = mods - set(DISTRIBUTION)
     assert not unknown, f"add these to DISTRIBUTION and to pyproject: {sorted(unknown)}"
-    missing = {DISTRIBUTION[m].lower() for m in mods} - RUNTIME - _extra("ot")
+    missing = {DISTRIBUTION[m].lower() for m in mods} - RUNTIME - _extra("ot") - _extra("proved")
     assert not missing, f"rpp imports {sorted(missing)}, which pyproject does not declare"
     assert _extra("ot") == {"pot"}, "only POT may be optional: rpp falls back to scipy for it"
+    # python-flint only for require="proved" (an ImportError names the extra otherwise)
+    assert _extra("proved") == {"python-flint"}
 
 
 def test_every_module_a_chapter_imports_is_installed_by_the_book_extra():

@@ -85,8 +85,8 @@ def test_sweep_gaussian_priors():
     assert (base["prior"] == "gaussian").all()
     for row in tab.itertuples():  # every divergence is the Gaussian priors' one
         d = max(
-            rpp.renyi_divergence(pr.prior_i, pr.prior_j, alpha=ALPHA, noise=rpp.GaussianNoise(scale=float(np.sqrt(row.variance)))).value,
-            rpp.renyi_divergence(pr.prior_j, pr.prior_i, alpha=ALPHA, noise=rpp.GaussianNoise(scale=float(np.sqrt(row.variance)))).value,
+            rpp.renyi_divergence(pr.prior_i, pr.prior_j, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
+            rpp.renyi_divergence(pr.prior_j, pr.prior_i, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
         )
         assert np.isclose(row.divergence, d, rtol=1e-9, atol=1e-12)
         assert row.within_budget == (d <= row.epsilon * (1 + 1e-9))
@@ -99,7 +99,7 @@ def test_sweep_directed_protects_one_order_only():
     both = experiments.sweep(pr, ["exact"], alpha=ALPHA, epsilon=EPS)
     one = experiments.sweep(pr, ["exact"], alpha=ALPHA, epsilon=EPS, directed=True)
     assert one["directed"].all() and (one["theta"].to_numpy() <= both["theta"].to_numpy() + 1e-12).all()
-    d_ij = [rpp.renyi_divergence(pr.prior_i, pr.prior_j, alpha=ALPHA, noise=rpp.GaussianNoise(scale=float(np.sqrt(v)))).value for v in one["variance"]]
+    d_ij = [rpp.renyi_divergence(pr.prior_i, pr.prior_j, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(v))).value for v in one["variance"]]
     assert np.allclose(one["divergence"], d_ij)
 
 
@@ -126,12 +126,12 @@ def test_sweep_mixture_priors_never_under_noise():
         _, p, q, label = experiments.resolve_rule(RAW, row.rule)
         assert label == row.prior
         d = max(
-            rpp.renyi_divergence(p, q, alpha=row.alpha, noise=rpp.GaussianNoise(scale=float(np.sqrt(row.variance)))).value, rpp.renyi_divergence(q, p, alpha=row.alpha, noise=rpp.GaussianNoise(scale=float(np.sqrt(row.variance)))).value
+            rpp.renyi_divergence(p, q, alpha=row.alpha, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value, rpp.renyi_divergence(q, p, alpha=row.alpha, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value
         )
         assert d <= row.epsilon * (1 + 1e-9)
         md = max(
-            rpp.renyi_divergence(RAW.prior_i, RAW.prior_j, alpha=row.alpha, noise=rpp.GaussianNoise(scale=float(np.sqrt(row.variance)))).value,
-            rpp.renyi_divergence(RAW.prior_j, RAW.prior_i, alpha=row.alpha, noise=rpp.GaussianNoise(scale=float(np.sqrt(row.variance)))).value,
+            rpp.renyi_divergence(RAW.prior_i, RAW.prior_j, alpha=row.alpha, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
+            rpp.renyi_divergence(RAW.prior_j, RAW.prior_i, alpha=row.alpha, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
         )
         assert np.isclose(row.model_divergence, md, rtol=1e-6, atol=1e-9)
     assert set(tab[tab["rule"] == "pierquin"]["prior"]) == {"empirical"}

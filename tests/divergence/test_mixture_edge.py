@@ -51,9 +51,9 @@ def test_chapter4_edge_is_finite_and_matches_mpmath():
     ref = float(log_i / 2)
     assert rel < 1e-20 and abs(ref - closed) < 1e-15
     assert np.isfinite(val) and abs(val - ref) <= err < 1e-12, (val - ref, err)
-    assert rpp.renyi_divergence(CH4_J, CH4_I, alpha=3.0, noise=rpp.GaussianNoise(scale=float(np.sqrt(17.75)))).value == val
+    assert rpp.renyi_divergence(CH4_J, CH4_I, alpha=3.0, noise=rpp.GaussianNoise(scale=np.sqrt(17.75))).value == val
     # just below the edge (decided exactly) the integral diverges
-    assert rpp.renyi_divergence(CH4_J, CH4_I, alpha=3.0, noise=rpp.GaussianNoise(scale=float(np.sqrt(np.nextafter(17.75, 0))))).value == np.inf
+    assert rpp.renyi_divergence(CH4_J, CH4_I, alpha=3.0, noise=rpp.GaussianNoise(scale=np.sqrt(np.nextafter(17.75, 0)))).value == np.inf
 
 
 def test_edge_with_narrow_and_several_widest_components_matches_mpmath():
