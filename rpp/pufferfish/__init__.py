@@ -10,8 +10,8 @@ BIF files, with the packaged ALARM network), the Markov Quilt Mechanism and
 (``markov``); the Top-:math:`k` mechanisms and the activity chains of the book's chapter 8 are
 book support (``rpp.book.topk``, ``rpp.book.chain_data``).
 
-``discrete_renyi`` is :func:`rpp.discrete_renyi_divergence` and ``pufferfish_leakage`` is
-:func:`rpp.pufferfish.finite.pufferfish_leakage`.  The paper's examples (``example1_*``,
+``discrete_renyi_divergence`` (a :class:`rpp.Certified`) is :func:`rpp.discrete_renyi_divergence`, and
+``pufferfish_leakage`` is :func:`rpp.pufferfish.finite.pufferfish_leakage`.  The paper's examples (``example1_*``,
 ``example3_*``, ``example5_*``, ``simulate_example*``, ``ASIA``, ``CAPTURE24_STATES``) live in
 :mod:`rpp.book.composition_examples` (book support, never imported by the library).
 """
