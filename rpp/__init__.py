@@ -39,6 +39,7 @@ from . import (
 )
 from .accounting import ReleaseBudget, calibrate_all_pairs
 from .calibration import Calibration, PrivacyWarning, calibrate, methods
+from .certified import Certified
 from .divergence import discrete_renyi_divergence, gaussian_renyi, renyi_divergence
 from .gmm import bic_curve, fit_gmm
 from .noise import GaussianNoise, LaplaceNoise
@@ -54,6 +55,7 @@ __all__ = [
     "Gaussian",
     "GaussianMixture",
     "Empirical",
+    "Certified",
     "renyi_divergence",
     "gaussian_renyi",
     "discrete_renyi_divergence",

@@ -1,17 +1,15 @@
 r"""Additive noise families :math:`M(x) = x + Z`, as objects.
 
 * :class:`GaussianNoise` -- :math:`Z \sim N(0,\theta^2)`, the additive noise of the Gaussian
-  mechanism (Yang et al. 2026, Sec. II); its divergence between two noisy priors is the closed
-  form of Corollary III.3 for two Gaussians (:func:`rpp.divergence.gaussian_divergence_upper`
-  bounds it from above including round-off) and quadrature with an error estimate otherwise
-  (:func:`rpp.divergence.renyi_divergence_bound`);
+  mechanism (Yang et al. 2026, Sec. II);
 * :class:`LaplaceNoise` -- :math:`Z \sim \mathrm{Lap}(b)`, density :math:`e^{-|z|/b}/(2b)`,
-  variance :math:`2b^2`; its divergence is :func:`rpp.divergence.laplace_renyi_divergence_bound`.
+  variance :math:`2b^2`.
 
-Each noise object has ``scale``, ``variance``, ``divergence(p, q, alpha) -> (value, error)``
-(``value + error`` is an upper bound) and ``release(x)``, which draws exact samples of the
-mechanism rounded to a fine grid from the operating system's entropy (:mod:`rpp.sampling`).
-The divergence kernels live in :mod:`rpp.divergence`.
+Each noise object has ``family``, ``scale``, ``variance``,
+``divergence(prior_i, prior_j, *, alpha) -> Certified`` (:func:`rpp.renyi_divergence` with this
+noise; ``rigorous`` says whether its error is proved) and ``release(x)``, which draws exact
+samples of the mechanism rounded to a fine grid from the operating system's entropy
+(:mod:`rpp.sampling`).  The divergence kernels live in :mod:`rpp.divergence`.
 """
 
 from __future__ import annotations
@@ -23,12 +21,9 @@ from numpy.typing import ArrayLike
 
 from ._lib import validation as v
 from .sampling import _sample, _source
-from .divergence.gaussian_noise import (
-    certified_gaussian_divergence,
-    renyi_divergence_bound,
-)
-from .divergence.laplace_noise import laplace_renyi_divergence_bound
-from .priors import Gaussian, check_prior
+from .certified import Certified
+from .divergence.renyi import renyi_divergence
+from .priors import Prior
 
 __all__ = ["AdditiveNoise", "GaussianNoise", "LaplaceNoise"]
 
@@ -67,7 +62,7 @@ class AdditiveNoise:
     """
 
     #: Name of the family in :func:`rpp.calibrate` (``noise=...``).
-    name: ClassVar[str] = ""
+    family: ClassVar[str] = ""
 
     def __init__(self, scale: float) -> None:
         self.scale = float(v.positive("scale", scale, allow_zero=True))
@@ -144,42 +139,31 @@ class GaussianNoise(AdditiveNoise):
     >>> noise = GaussianNoise(2.0)
     >>> noise.variance
     4.0
-    >>> value, error = noise.divergence(Gaussian(mean=0, var=1), Gaussian(mean=1, var=1), alpha=2.0)  # alpha Delta / (2 (1 + 4))
-    >>> value, bool(0 <= error < 1e-15)
-    (0.2, True)
+    >>> from rpp import Gaussian
+    >>> d = noise.divergence(Gaussian(mean=0, var=1), Gaussian(mean=1, var=1), alpha=2.0)  # alpha Delta / (2 (1 + 4))
+    >>> round(d.value, 15), d.rigorous, bool(0 <= d.error < 1e-15)
+    (0.2, True, True)
     >>> (noise.release(0.0) / 2.0**-9).is_integer()  # exact, on the grid, from OS entropy
     True
     """
 
     #: Name of the family in :func:`rpp.calibrate` (``noise=...``).
-    name = "gaussian"
+    family = "gaussian"
 
     @staticmethod
     def variance_of(scale: ArrayLike) -> Any:
         r"""Variance :math:`\theta^2` of the noise at scale(s) :math:`\theta`."""
         return np.asarray(scale, dtype=float) ** 2
 
-    def divergence(self, p: Any, q: Any, alpha: float) -> tuple[float, float]:
-        r"""``(value, error)`` of :math:`D_\alpha(p * N(0,\theta^2)\,\|\,q * N(0,\theta^2))`.
+    def divergence(self, prior_i: Prior, prior_j: Prior, *, alpha: float, require: str = "estimate") -> Certified:
+        r""":math:`D_\alpha(P_i * N(0,\theta^2)\,\|\,P_j * N(0,\theta^2))`: :func:`rpp.renyi_divergence` with this noise.
 
-        ``value + error`` is a proved upper bound for two Gaussians; for mixtures and
-        empirical priors ``error`` is the quadrature's error *estimate* (``|GL20 - GL10|``
-        per panel) plus a rigorous tail bound, not a proof.
-
-        Two :class:`~rpp.Gaussian` priors: the closed form (Corollary III.3) with the
-        round-off margin of :func:`gaussian_divergence_upper`; otherwise
-        :func:`rpp.divergence.renyi_divergence_bound`.
-
+        Proved (``rigorous=True``) for two Gaussians (the closed form with its rounding analysis);
+        for mixtures and empirical priors an estimate unless ``require="proved"`` (arb).
         ``alpha`` is a single order, :math:`1 < \alpha < \infty` (the range of every noise
         object, ``AdditiveNoise.order``); anything else is a ValueError naming ``alpha``.
         """
-        alpha = self.order(alpha)
-        check_prior("p", p)
-        check_prior("q", q)
-        z = self.scale**2
-        if isinstance(p, Gaussian) and isinstance(q, Gaussian):
-            return certified_gaussian_divergence(p.mean, p.var, q.mean, q.var, alpha, z)
-        return renyi_divergence_bound(p, q, alpha, z)
+        return renyi_divergence(prior_i, prior_j, alpha=self.order(alpha), noise=self, require=require)  # type: ignore[arg-type]
 
 
 class LaplaceNoise(AdditiveNoise):
@@ -201,23 +185,24 @@ class LaplaceNoise(AdditiveNoise):
     >>> noise = LaplaceNoise(1.0)
     >>> noise.variance
     2.0
-    >>> val, err = noise.divergence(Empirical([0.0]), Empirical([1.0]), alpha=2.0)
-    >>> bool(abs(val - np.log(2 / 3 * np.e + 1 / 3 * np.exp(-2))) < 1e-14)  # Mironov 2017, Prop. 6
-    True
+    >>> d = noise.divergence(Empirical([0.0]), Empirical([1.0]), alpha=2.0)
+    >>> bool(abs(d.value - np.log(2 / 3 * np.e + 1 / 3 * np.exp(-2))) < 1e-14), d.rigorous  # Mironov 2017, Prop. 6
+    (True, True)
     """
 
     #: Name of the family in :func:`rpp.calibrate` (``noise=...``).
-    name = "laplace"
+    family = "laplace"
 
     @staticmethod
     def variance_of(scale: ArrayLike) -> Any:
         r"""Variance :math:`2b^2` of the noise at scale(s) :math:`b`."""
         return 2 * np.asarray(scale, dtype=float) ** 2
 
-    def divergence(self, p: Any, q: Any, alpha: float) -> tuple[float, float]:
-        r"""``(value, error)`` of :math:`D_\alpha(p * \mathrm{Lap}(b)\,\|\,q * \mathrm{Lap}(b))` (:func:`rpp.divergence.laplace_renyi_divergence_bound`).
+    def divergence(self, prior_i: Prior, prior_j: Prior, *, alpha: float, require: str = "estimate") -> Certified:
+        r""":math:`D_\alpha(P_i * \mathrm{Lap}(b)\,\|\,P_j * \mathrm{Lap}(b))`: :func:`rpp.renyi_divergence` with this noise.
 
-        ``alpha`` is a single order, :math:`1 < \alpha < \infty` (the range of every noise
-        object, ``AdditiveNoise.order``); anything else is a ValueError naming ``alpha``.
+        Proved (``rigorous=True``) for empirical priors; for Gaussian components an estimate unless
+        ``require="proved"`` (arb).  ``alpha`` is a single order, :math:`1 < \alpha < \infty`;
+        anything else is a ValueError naming ``alpha``.
         """
-        return laplace_renyi_divergence_bound(p, q, self.order(alpha), self.scale)
+        return renyi_divergence(prior_i, prior_j, alpha=self.order(alpha), noise=self, require=require)  # type: ignore[arg-type]

@@ -71,7 +71,7 @@ functions).
 
 Why these layers:
 
-- **Priors are values.** `Gaussian(mean=0, var=4)`, `GaussianMixture(...)` and `Empirical(...)`
+- **Priors are values.** `Gaussian(mean=0, var=4)`, `GaussianMixture(weights=..., means=..., vars=...)` and `Empirical(atoms, weights=...)`
   are frozen, compared by value and constructed by keyword only, so no reader has to remember
   whether a positional second argument is a variance or a standard deviation.
 - **A divergence is a `Certified` number.** Every divergence returns

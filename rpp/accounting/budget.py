@@ -101,7 +101,7 @@ def calibrate_all_pairs(
     :math:`\theta = \max_{\rho, (s_i,s_j)} \theta_{\rho,ij}` protects every pair, because
     :math:`D_\alpha` of the noisy outputs is non-increasing in θ (a larger noise is
     post-processing of a smaller one: :math:`N(0,\theta_2^2) = N(0,\theta_1^2) *
-    N(0,\theta_2^2-\theta_1^2)`).  The certified divergence of every pair is then
+    N(0,\theta_2^2-\theta_1^2)`).  The divergence (value plus error) of every pair is then
     evaluated *at that common* θ.
 
     Parameters
@@ -164,14 +164,25 @@ def calibrate_all_pairs(
         )
         for r, a, b in plist
     ]
-    w = int(np.argmax([c.scale for c in cals]))
+    w = int(np.argmax([float(c.scale) for c in cals]))
     scale = float(cals[w].scale)
     rows = []
+    rigorous = True
     for (r, a, b), cal in zip(plist, cals, strict=True):
-        d, de = pair_divergence(members[r][a], members[r][b], alpha=alpha, scale=scale / np.sqrt(k), directed=directed)
-        rows.append(dict(member=r, s_i=a, s_j=b, scale=float(cal.scale), divergence=d, divergence_error=de))
+        c = pair_divergence(members[r][a], members[r][b], alpha=alpha, scale=scale / np.sqrt(k), directed=directed)
+        rigorous = rigorous and c.rigorous
+        rows.append(
+            dict(
+                member=r,
+                s_i=a,
+                s_j=b,
+                scale=float(cal.scale),
+                divergence=float(c.value),
+                divergence_error=float(c.error),
+            )
+        )
     table = pd.DataFrame(rows)
-    table["guaranteed"] = (table["divergence"] + table["divergence_error"]) <= epsilon * (1 + _RTOL)
+    table["within_budget"] = (table["divergence"] + table["divergence_error"]) <= epsilon * (1 + _RTOL)
     table["worst"] = np.arange(len(table)) == w
     if len(members) == 1:
         table = table.drop(columns="member")
@@ -180,7 +191,9 @@ def calibrate_all_pairs(
         cals[w],
         divergence=float(table["divergence"].iloc[top]),
         divergence_error=float(table["divergence_error"].iloc[top]),
-        guaranteed=bool(table["guaranteed"].all()),
+        rigorous=rigorous,
+        within_budget=bool(table["within_budget"].all()),
+        guaranteed=bool(table["within_budget"].all()) and rigorous,
         details={**cals[w].details, "pair": plist[w][1:], "member": plist[w][0], "pairs": len(plist)},
     )
     return worst, table
@@ -206,7 +219,7 @@ class ReleaseBudget:
         \end{aligned}
 
     the exact joint divergence of all releases (:mod:`rpp.accounting.releases`), value plus
-    error bound of the noise object's certified divergence.  Otherwise it raises a
+    error of the noise object's divergence (proved where ``rigorous``).  Otherwise it raises a
     ValueError naming ``scale`` and the smallest scale that would still fit, and records
     nothing.
 
@@ -266,7 +279,7 @@ class ReleaseBudget:
     >>> budget.release(1.0, scale=np.sqrt(22.0))
     Traceback (most recent call last):
     ...
-    ValueError: scale=4.69041575982343: 3 releases would reach D_alpha = 0.72 > epsilon = 0.5 (certified); the budget is spent
+    ValueError: scale=4.69041575982343: 3 releases would reach D_alpha = 0.72 > epsilon = 0.5 (value + error); the budget is spent
     """
 
     def __init__(
@@ -294,7 +307,7 @@ class ReleaseBudget:
         one, _ = calibrate_all_pairs(
             priors, alpha=self.alpha, epsilon=self.epsilon, method=method, pairs=pairs, directed=directed
         )
-        if not one.guaranteed:
+        if not one.within_budget:
             raise ValueError(f"method {method!r} does not meet (alpha, epsilon) for these priors; use method='exact'")
         if not one.scale > 0:  # the budget would be an infinite precision: nothing to account
             raise ValueError(
@@ -329,10 +342,10 @@ class ReleaseBudget:
             return 0.0
         s = float(1.0 / np.sqrt(precision))  # the combined scale
         return max(
-            sum(
+            float(
                 pair_divergence(
                     self._members[r][a], self._members[r][b], alpha=self.alpha, scale=s, directed=self.directed
-                )
+                ).upper
             )
             for r, a, b in self._pairs
         )
@@ -377,7 +390,7 @@ class ReleaseBudget:
         """How many more releases at ``scale`` (``> 0``) the budget accepts.
 
         Counted in total precision, as :meth:`min_scale`: ``floor(left * scale**2)`` releases,
-        checked with the certified divergence; once less than a relative 1e-9 of the precision
+        checked with the divergence plus its error; once less than a relative 1e-9 of the precision
         is left, 0.
         """
         scale = float(v.positive("scale", scale))
@@ -431,7 +444,7 @@ class ReleaseBudget:
             hint = f"the smallest scale that fits is {floor:.6g}" if np.isfinite(floor) else "the budget is spent"
             raise ValueError(
                 f"scale={scale!r}: {len(self._scales) + 1} releases would reach D_alpha = {after:.4g} "
-                f"> epsilon = {self.epsilon:g} (certified); {hint}"
+                f"> epsilon = {self.epsilon:g} (value + error); {hint}"
             )
         seed = self._insecure_seed
         if seed is not None:  # release t draws from the stream (seed, t): reproducible, fresh each time
@@ -460,6 +473,6 @@ class ReleaseBudget:
             "releases": len(self._scales),
             "scales": self.scales,
             "combined scale": combined_scale(list(self._scales)),
-            "spent (certified D_alpha)": self.spent,
+            "spent (D_alpha + error)": self.spent,
             "min scale of next release": self.min_scale(),
         }

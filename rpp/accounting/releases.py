@@ -51,7 +51,9 @@ from numpy.typing import ArrayLike
 from .._lib import validation as v
 from .._lib.numerics import step_up
 from ..calibration.result import Calibration
+from ..certified import Certified
 from ..calibration.search import calibrate, pair_divergence
+from ..noise import GaussianNoise
 from ..priors import check_prior
 from ..divergence.renyi import renyi_divergence
 
@@ -133,7 +135,7 @@ def releases_divergence(
     k: ArrayLike = 1,
     directed: bool = False,
     noise: str = "gaussian",
-) -> Any:
+) -> Certified:
     r"""Joint :math:`D_\alpha` of ``k`` releases of one query, each with fresh :math:`N(0, \theta^2)` noise.
 
     .. math::
@@ -145,7 +147,7 @@ def releases_divergence(
     module docstring), maximised over both orders unless ``directed``.  Two Gaussian priors:
     the closed form :func:`rpp.gaussian_renyi` (Yang et al. 2026, Cor. III.3), ``+inf``
     outside its domain; mixtures and empirical priors: the quadrature of
-    :func:`rpp.renyi_divergence` at ``noise_var = scale**2 / k``.  The divergence is
+    :func:`rpp.renyi_divergence` with noise scale ``scale / sqrt(k)``.  The divergence is
     non-decreasing in ``k`` (more releases are never cheaper) and, unlike the linear
     composition of Rényi DP, can exceed ``k`` times the divergence of one release.
 
@@ -166,8 +168,11 @@ def releases_divergence(
 
     Returns
     -------
-    float or ndarray
-        The joint divergence (``+inf`` where it diverges).
+    Certified
+        ``value`` the joint divergence (float, or an array over ``scale`` and ``k``; ``+inf``
+        where it diverges), ``error`` bounding the distance to the maximum over the orders, and
+        ``rigorous`` (``True`` only if every divergence is proved: two Gaussian priors, see
+        :func:`rpp.renyi_divergence`; quadrature on mixtures is an estimate).
 
     Raises
     ------
@@ -182,8 +187,9 @@ def releases_divergence(
     θ²/k, :math:`\alpha\Delta^2/(2(\sigma^2 + \theta^2/k))`:
 
     >>> from rpp import Gaussian
-    >>> releases_divergence(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3, scale=2.0, k=[1, 4])
-    array([1.2, 3. ])
+    >>> d = releases_divergence(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3, scale=2.0, k=[1, 4])
+    >>> d.value.round(12), d.rigorous
+    (array([1.2, 3. ]), True)
     """
     check_prior("prior_i", prior_i)
     check_prior("prior_j", prior_j)
@@ -192,31 +198,43 @@ def releases_divergence(
     alpha = float(v.alpha_order(alpha))
     scale_arr = v.positive("scale", scale)
     k_arr = _releases(k)
-    t = scale_arr**2 / k_arr
+    theta = np.broadcast_to(scale_arr / np.sqrt(k_arr), np.broadcast_shapes(np.shape(scale_arr), np.shape(k_arr)))
     orders = [(prior_i, prior_j)] if directed else [(prior_i, prior_j), (prior_j, prior_i)]
-    out = np.maximum.reduce([np.asarray(renyi_divergence(p, q, alpha, noise_var=t), dtype=float) for p, q in orders])
-    return out if out.ndim else float(out)
+    parts = [
+        [renyi_divergence(p, q, alpha=alpha, noise=GaussianNoise(float(th))) for p, q in orders] for th in theta.ravel()
+    ]
+    # the maximum of the orders lies between the largest lower and the largest upper end
+    value = np.array([max(float(c.value) for c in cs) for cs in parts]).reshape(theta.shape)
+    upper = np.array([max(float(c.upper) for c in cs) for cs in parts]).reshape(theta.shape)
+    lower = np.array([max(float(c.lower) for c in cs) for cs in parts]).reshape(theta.shape)
+    with np.errstate(invalid="ignore"):
+        error = np.where(np.isposinf(value), 0.0, np.maximum(upper - value, value - lower))
+    rigorous = all(c.rigorous for cs in parts for c in cs)
+    if value.ndim == 0:
+        return Certified(float(value), float(error), rigorous=rigorous)
+    return Certified(value, error, rigorous=rigorous)
 
 
 def _certified_point(
     prior_i: Any, prior_j: Any, alpha: float, epsilon: float, scale: float, k: int, directed: bool, guard: bool
-) -> tuple[float, float, float]:
-    """(scale, value, error) of k releases at ``scale``; with ``guard``, the scale is first stepped up by
+) -> tuple[float, float, float, bool]:
+    """(scale, value, error, rigorous) of k releases at ``scale``; with ``guard``, the scale is first stepped up by
     relative amounts from 1e-13 until the certified joint divergence meets ``epsilon`` (the round trip
     theta_1 -> sqrt(k) theta_1 -> theta_k / sqrt(k) can cost an ulp)."""
-    memo: dict[float, tuple[float, float]] = {}
+    memo: dict[float, Certified] = {}
 
-    def certified(x: float) -> tuple[float, float]:
+    def certified(x: float) -> Certified:
         if x not in memo:
             memo[x] = pair_divergence(prior_i, prior_j, alpha=alpha, scale=x / np.sqrt(k), directed=directed)
         return memo[x]
 
     def ok(x: float) -> bool:
-        return x <= 0 or sum(certified(x)) <= epsilon * (1 + _RTOL)
+        return x <= 0 or float(certified(x).value) + float(certified(x).error) <= epsilon * (1 + _RTOL)
 
     if guard:
         scale = step_up(scale, ok, rel=1e-13, grow=4.0, tiny=0.0)
-    return (scale, *certified(scale))
+    c = certified(scale)
+    return scale, float(c.value), float(c.error), c.rigorous
 
 
 def calibrate_releases(
@@ -242,11 +260,11 @@ def calibrate_releases(
     :math:`\{\theta : g(\theta^2/k) \le \varepsilon\} = \sqrt{k}\,\{\theta_1 : g(\theta_1^2) \le
     \varepsilon\}`.  Hence the minimal scale for ``k`` releases is :math:`\sqrt{k}` times the
     minimal one for one release (``method="exact"``), and any sufficient rule for one release
-    (any other ``method`` with ``guaranteed=True``) gives a sufficient scale for ``k`` releases.
+    (any other ``method`` with ``within_budget=True``) gives a sufficient scale for ``k`` releases.
     :math:`\square`
 
-    The result is then certified: the divergence of one release at variance
-    :math:`\theta_k^2/k` (the noise object's certified value and error bound) is computed,
+    The result is then checked: the divergence of one release at variance
+    :math:`\theta_k^2/k` (the noise object's value and error, proved where ``rigorous``) is computed,
     and a scale short by round-off is stepped up.
 
     Parameters
@@ -294,14 +312,16 @@ def calibrate_releases(
     k = v.integer("k", k)
     one = calibrate(prior_i, prior_j, alpha=alpha, epsilon=epsilon, method=method, directed=directed)
     a_b, e_b, s1, ok1 = np.broadcast_arrays(
-        *(np.asarray(x) for x in (one.alpha, one.epsilon, one.scale, one.guaranteed))
+        *(np.asarray(x) for x in (one.alpha, one.epsilon, one.scale, one.within_budget))
     )
     scale, div, err = np.empty(a_b.shape), np.empty(a_b.shape), np.empty(a_b.shape)
+    rigorous = True
     for idx in np.ndindex(a_b.shape):
-        scale[idx], div[idx], err[idx] = _certified_point(
+        scale[idx], div[idx], err[idx], rig = _certified_point(
             prior_i, prior_j, float(a_b[idx]), float(e_b[idx]), float(np.sqrt(k) * s1[idx]), k, directed, bool(ok1[idx])
         )
-    guaranteed = (div + err) <= e_b * (1 + _RTOL)
+        rigorous = rigorous and rig
+    within = (div + err) <= e_b * (1 + _RTOL)
 
     def out(x: Any) -> Any:
         x = np.asarray(x)
@@ -313,6 +333,8 @@ def calibrate_releases(
         variance=out(scale**2),
         divergence=out(div),
         divergence_error=out(err),
-        guaranteed=out(guaranteed),
+        rigorous=rigorous,
+        within_budget=out(within),
+        guaranteed=out(within & rigorous),
         details={**one.details, "k": k, "scale_one": one.scale},
     )

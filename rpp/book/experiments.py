@@ -4,7 +4,7 @@ r"""ε-sweeps of calibration rules on real data, as tidy tables (Yang et al. 202
 (:class:`rpp.book.queries.QueryPriors`) with a list of rules over a grid of
 (α, ε) and returns one row per (rule, α, ε).  The statistics and checks of these
 tables (:func:`~rpp.book.tables.reduction_table`, :func:`~rpp.book.tables.headline`,
-:func:`~rpp.book.tables.check_guarantees`, :func:`~rpp.book.tables.verify_table`, ...)
+:func:`~rpp.book.tables.check_budgets`, :func:`~rpp.book.tables.verify_table`, ...)
 are in :mod:`rpp.book.tables` (which imports this module, never the reverse).
 
 Rules
@@ -68,9 +68,9 @@ COLUMNS = [
     "variance",
     "divergence",
     "divergence_error",
-    "guaranteed",
+    "within_budget",
     "model_divergence",
-    "model_guaranteed",
+    "model_within_budget",
     "w_inf",
 ]
 
@@ -260,7 +260,7 @@ def _point(p, q, mp, mq, alpha, epsilon, method, directed, model_check):
         float(cal.variance),
         float(cal.divergence),
         float(cal.divergence_error),
-        bool(cal.guaranteed),
+        bool(cal.within_budget),
         float(mdiv),
         float(merr),
     )
@@ -304,10 +304,10 @@ def sweep(
         Columns :data:`COLUMNS`, one row per (rule, α, ε):
 
         * ``theta``, ``variance`` -- the calibrated noise;
-        * ``divergence``, ``divergence_error``, ``guaranteed`` -- the exact
+        * ``divergence``, ``divergence_error``, ``within_budget`` -- the exact
           :math:`D_\alpha` at ``theta`` for the priors the rule was calibrated
           on (``prior``), as computed by :func:`rpp.calibrate`;
-        * ``model_divergence``, ``model_guaranteed`` -- the exact
+        * ``model_divergence``, ``model_within_budget`` -- the exact
           :math:`D_\alpha` at ``theta`` for the *model* priors (mixture or
           Gaussian), so that every rule is also checked on the prior the paper's
           rules protect;
@@ -318,7 +318,7 @@ def sweep(
         noise is :func:`pierquin_variance` of their exact :math:`W_\infty`
         (quadrature over two 1000-atom laws would be too costly); its guarantee
         for the discretised laws is Pierquin et al.'s theorem, and the
-        ``divergence`` and ``guaranteed`` columns then report the check on the
+        ``divergence`` and ``within_budget`` columns then report the check on the
         model (Gaussian) priors, ``prior`` being ``"gaussian"``.
 
     Raises
@@ -334,14 +334,14 @@ def sweep(
     >>> p, q = Gaussian(mean=2.0, var=1 / 6), Gaussian(mean=6.25, var=0.4)
     >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 10), quantile_discretization(q, 10), 4, 4)
     >>> tab = sweep(pr, ["paper", "exact", "pierquin"], alpha=3.0, epsilon=[1.0, 2.0], dataset="toy")
-    >>> tab[["rule", "epsilon", "theta", "guaranteed"]].round(2)
-           rule  epsilon  theta  guaranteed
-    0     paper      1.0   5.23        True
-    1     paper      2.0   3.72        True
-    2     exact      1.0   5.23        True
-    3     exact      2.0   3.72        True
-    4  pierquin      1.0   5.66        True
-    5  pierquin      2.0   4.00        True
+    >>> tab[["rule", "epsilon", "theta", "within_budget"]].round(2)
+           rule  epsilon  theta  within_budget
+    0     paper      1.0   5.23           True
+    1     paper      2.0   3.72           True
+    2     exact      1.0   5.23           True
+    3     exact      2.0   3.72           True
+    4  pierquin      1.0   5.66           True
+    5  pierquin      2.0   4.00           True
     """
     if not isinstance(priors, QueryPriors):
         raise ValueError(f"priors must be an rpp.book.queries.QueryPriors, got {type(priors).__name__}")
@@ -357,11 +357,19 @@ def sweep(
         tasks += rule_tasks
     if tasks:
         out = _run_tasks(tasks, progress, n_jobs, f"{dataset} {priors.query}".strip())
-        names = ["theta", "variance", "divergence", "divergence_error", "guaranteed", "model_divergence", "model_error"]
+        names = [
+            "theta",
+            "variance",
+            "divergence",
+            "divergence_error",
+            "within_budget",
+            "model_divergence",
+            "model_error",
+        ]
         for rule in {t[0] for t in tasks}:
             rows = [r for t, r in zip(tasks, out, strict=True) if t[0] == rule]
             for j, name in enumerate(names):
-                results[rule][name] = np.array([r[j] for r in rows], dtype=bool if name == "guaranteed" else float)
+                results[rule][name] = np.array([r[j] for r in rows], dtype=bool if name == "within_budget" else float)
     frames = []
     for rule in rules:
         r = results[rule]
@@ -380,9 +388,9 @@ def sweep(
                     "variance": r["variance"],
                     "divergence": r["divergence"],
                     "divergence_error": r["divergence_error"],
-                    "guaranteed": np.asarray(r["guaranteed"], bool),
+                    "within_budget": np.asarray(r["within_budget"], bool),
                     "model_divergence": r["model_divergence"],
-                    "model_guaranteed": r["model_divergence"] + r["model_error"] <= e_f * (1 + _RTOL),
+                    "model_within_budget": r["model_divergence"] + r["model_error"] <= e_f * (1 + _RTOL),
                     "w_inf": r["w_inf"],
                 }
             )
@@ -409,7 +417,7 @@ def _sweep_rule(priors, rule, a_f, e_f, directed):
             variance=var,
             divergence=div,
             divergence_error=err,
-            guaranteed=guar,
+            within_budget=guar,
             model_divergence=div,
             model_error=err,
         ), []
@@ -428,7 +436,7 @@ def _sweep_rule(priors, rule, a_f, e_f, directed):
             variance=var,
             divergence=div,
             divergence_error=err,
-            guaranteed=np.atleast_1d(np.asarray(cal.guaranteed, bool)),
+            within_budget=np.atleast_1d(np.asarray(cal.within_budget, bool)),
             model_divergence=div,
             model_error=err,
         ), []

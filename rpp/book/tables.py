@@ -2,8 +2,8 @@ r"""Statistics and checks of the sweep tables of :func:`rpp.book.experiments.swe
 
 The "average noise reduction against the :math:`W_\infty` baseline" of Yang et al. 2026
 (Sec. V-B, their 48.9 %) under an explicit protocol (:func:`reduction_table`, :func:`headline`,
-:func:`paper_headline`); the guarantee of every calibrated noise level, checked and recomputed
-(:func:`check_guarantees`, :func:`verify_table`); the baseline recomputed for another finite
+:func:`paper_headline`); the budget flag of every calibrated noise level, checked and recomputed
+(:func:`check_budgets`, :func:`verify_table`); the baseline recomputed for another finite
 stand-in of :math:`W_\infty` (:func:`rebaseline`, :func:`quantile_w_inf`); the Monte Carlo error
 of a bootstrap quantile (:func:`quantile_mc_se`).
 """
@@ -19,12 +19,13 @@ import pandas as pd
 
 from ..divergence.renyi import renyi_divergence
 from .. import rules
+from ..noise import GaussianNoise
 from ..transport import w_infinity
 from .experiments import resolve_rule
 from .query_data import QueryPriors, quantile_discretization
 
 __all__ = [
-    "check_guarantees",
+    "check_budgets",
     "reduction_table",
     "headline",
     "paper_headline",
@@ -44,19 +45,22 @@ def _toy_table() -> pd.DataFrame:
     return pd.DataFrame(dict(dataset="toy", query="q", alpha=3.0, directed=False, rule=rules, epsilon=eps, theta=theta))
 
 
-def check_guarantees(table: pd.DataFrame, rules: Sequence[str] | None = None, on: str = "guaranteed") -> pd.DataFrame:
-    """Rows of a sweep table whose guarantee check failed; empty when all hold.
+def check_budgets(table: pd.DataFrame, rules: Sequence[str] | None = None, on: str = "within_budget") -> pd.DataFrame:
+    """Rows of a sweep table over budget (``within_budget`` False); empty when all are within it.
+
+    ``within_budget`` is the check divergence + error <= epsilon with the error as computed
+    (a quadrature estimate for mixtures): not a proof (see :class:`rpp.Calibration`).
 
     Parameters
     ----------
     table : pandas.DataFrame
         Output of :func:`rpp.book.experiments.sweep` (columns ``rule``,
-        ``guaranteed``, ``model_guaranteed``).
+        ``within_budget``, ``model_within_budget``).
     rules : sequence of str, optional
         Only these rules (default: all).
-    on : {"guaranteed", "model_guaranteed"}
-        ``"guaranteed"`` checks each rule on the prior it was calibrated for,
-        ``"model_guaranteed"`` on the model prior (mixture or Gaussian).
+    on : {"within_budget", "model_within_budget"}
+        ``"within_budget"`` checks each rule on the prior it was calibrated for,
+        ``"model_within_budget"`` on the model prior (mixture or Gaussian).
 
     Returns
     -------
@@ -70,12 +74,12 @@ def check_guarantees(table: pd.DataFrame, rules: Sequence[str] | None = None, on
 
     Examples
     --------
-    >>> tab = pd.DataFrame({"rule": ["a", "b"], "guaranteed": [True, False]})
-    >>> check_guarantees(tab)["rule"].tolist(), len(check_guarantees(tab, rules=["a"]))
+    >>> tab = pd.DataFrame({"rule": ["a", "b"], "within_budget": [True, False]})
+    >>> check_budgets(tab)["rule"].tolist(), len(check_budgets(tab, rules=["a"]))
     (['b'], 0)
     """
-    if on not in ("guaranteed", "model_guaranteed"):
-        raise ValueError(f"on must be 'guaranteed' or 'model_guaranteed', got {on!r}")
+    if on not in ("within_budget", "model_within_budget"):
+        raise ValueError(f"on must be 'within_budget' or 'model_within_budget', got {on!r}")
     sel = table if rules is None else table[table["rule"].isin(list(rules))]
     return sel[~sel[on].astype(bool)]
 
@@ -263,8 +267,8 @@ class Verification(NamedTuple):
     """What :func:`verify_table` checked; unpacks as ``n_points, n_checked, worst_ratio, n_failed, problems``.
 
     ``n_points`` rows in the table, ``n_checked`` of them recomputed; ``worst_ratio`` the largest
-    recomputed :math:`D_\\alpha / \\varepsilon` of a guaranteed row (at most 1 when all checks
-    hold); ``n_failed`` rows flagged not guaranteed; ``problems`` one line per failed check
+    recomputed :math:`D_\\alpha / \\varepsilon` of a row within budget (at most 1 when all checks
+    hold); ``n_failed`` rows flagged over budget; ``problems`` one line per failed check
     (empty: the table is verified).
     """
 
@@ -276,21 +280,22 @@ class Verification(NamedTuple):
 
 
 def _divergence(p, q, alpha, variance, directed):
-    d = renyi_divergence(p, q, alpha, variance)
-    return d if directed else max(d, renyi_divergence(q, p, alpha, variance))
+    noise = GaussianNoise(float(np.sqrt(variance)))
+    d = float(renyi_divergence(p, q, alpha=alpha, noise=noise).value)
+    return d if directed else max(d, float(renyi_divergence(q, p, alpha=alpha, noise=noise).value))
 
 
 def verify_table(table: pd.DataFrame, priors: Mapping[str, Mapping[str, QueryPriors]], stride: int = 4) -> Verification:
-    r"""Check every guarantee of a sweep table and recompute :math:`D_\alpha` at a sample of its points.
+    r"""Check every budget flag of a sweep table and recompute :math:`D_\alpha` at a sample of its points.
 
     Two checks, as chapter 6 states them ("every plotted θ is verified"):
 
-    1. every row is ``guaranteed``, except the :math:`W_\infty` baseline on Gaussian priors
+    1. every row is ``within_budget``, except the :math:`W_\infty` baseline on Gaussian priors
        (``rule == "pierquin"``, ``prior == "gaussian"``): its finite stand-in is Pierquin et
        al.'s δ-approximate :math:`W_\infty`, which may be over budget;
-    2. at every ``stride``-th point of every curve (and every point flagged not guaranteed)
+    2. at every ``stride``-th point of every curve (and every point flagged over budget)
        the divergence of the noisy priors is recomputed with :func:`rpp.renyi_divergence`, in
-       both orders unless the row is ``directed``: a guaranteed row needs
+       both orders unless the row is ``directed``: a row within budget needs
        :math:`D_\alpha \le \varepsilon` (relative tolerance :math:`10^{-9}`), a failing row
        :math:`D_\alpha > \varepsilon`.
 
@@ -329,10 +334,10 @@ def verify_table(table: pd.DataFrame, priors: Mapping[str, Mapping[str, QueryPri
     if int(stride) != stride or stride < 1:
         raise ValueError(f"stride must be an integer >= 1, got {stride!r}")
     approx = (table["rule"] == "pierquin") & (table["prior"] == "gaussian")
-    bad = table[~approx & ~table["guaranteed"]]
-    problems = [f"{r.rule} on {r.dataset}/{r.query} at eps = {r.epsilon:g} is not guaranteed" for r in bad.itertuples()]
+    bad = table[~approx & ~table["within_budget"]]
+    problems = [f"{r.rule} on {r.dataset}/{r.query} at eps = {r.epsilon:g} is over budget" for r in bad.itertuples()]
     keys = ["dataset", "query", "rule", "alpha", "directed"]
-    sample = table[(table.groupby(keys).cumcount() % int(stride) == 0) | ~table["guaranteed"]]
+    sample = table[(table.groupby(keys).cumcount() % int(stride) == 0) | ~table["within_budget"]]
     worst = 0.0
     for row in sample.itertuples():
         try:
@@ -342,13 +347,13 @@ def verify_table(table: pd.DataFrame, priors: Mapping[str, Mapping[str, QueryPri
         _, p, q, _ = resolve_rule(pr, row.rule)
         d = _divergence(p, q, row.alpha, row.variance, row.directed)
         where = f"{row.rule} on {row.dataset}/{row.query} at eps = {row.epsilon:g}"
-        if row.guaranteed:
+        if row.within_budget:
             if not d <= row.epsilon * (1 + _RTOL):
                 problems.append(f"{where}: D = {d:.6g} is over budget")
             worst = max(worst, d / row.epsilon)
         elif not d > row.epsilon:
             problems.append(f"{where} is flagged over budget, but D = {d:.6g}")
-    return Verification(len(table), len(sample), worst, int((~table["guaranteed"]).sum()), problems)
+    return Verification(len(table), len(sample), worst, int((~table["within_budget"]).sum()), problems)
 
 
 def quantile_w_inf(priors: QueryPriors, n_quantiles: int) -> float:
@@ -397,7 +402,7 @@ def rebaseline(
     For every row with ``rule == "pierquin"`` and ``query != "raw"`` the noise
     becomes :math:`\theta^2 = \alpha\,W^2 / (2\varepsilon)` (Pierquin et al. 2024;
     :func:`rpp.rules.sensitivity_scale`) with :math:`W` = ``w_inf(priors[dataset][query])``,
-    and ``divergence`` and ``guaranteed`` are recomputed exactly on the Gaussian
+    and ``divergence`` and ``within_budget`` are recomputed exactly on the Gaussian
     priors (both orders unless the row is ``directed``). Other rows are unchanged.
 
     Parameters
@@ -415,7 +420,7 @@ def rebaseline(
     -------
     pandas.DataFrame
         A copy of ``table`` with the baseline rows recomputed (``theta``,
-        ``variance``, ``divergence``, ``guaranteed``, ``w_inf``).
+        ``variance``, ``divergence``, ``within_budget``, ``w_inf``).
 
     Raises
     ------
@@ -430,7 +435,7 @@ def rebaseline(
     >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 50), quantile_discretization(q, 50), 10, 10)
     >>> tab = sweep(pr, ["pierquin"], alpha=3.0, epsilon=[1.0], dataset="toy")
     >>> shift = rebaseline(tab, {"toy": {"mean": pr}}, lambda p: abs(p.prior_i.mean - p.prior_j.mean))
-    >>> round(float(shift["variance"].iloc[0]), 12), bool(shift["guaranteed"].iloc[0])  # 3 * 1 / 2: too little
+    >>> round(float(shift["variance"].iloc[0]), 12), bool(shift["within_budget"].iloc[0])  # 3 * 1 / 2: too little
     (1.5, False)
     """
     out = table.copy()
@@ -448,7 +453,7 @@ def rebaseline(
             for a, v_, directed in zip(alphas, var, out.loc[idx, "directed"], strict=True)
         ]
         out.loc[idx, "theta"], out.loc[idx, "variance"], out.loc[idx, "divergence"] = np.sqrt(var), var, div
-        out.loc[idx, "guaranteed"] = np.array(div) <= eps * (1 + _RTOL)
+        out.loc[idx, "within_budget"] = np.array(div) <= eps * (1 + _RTOL)
         out.loc[idx, "w_inf"] = w
     return out
 

@@ -154,7 +154,7 @@ def _cpu_call(conn, p, q, alpha, epsilon, method, noise, cpu_limit):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             cal = calibrate(p, q, alpha=alpha, epsilon=epsilon, method=method, noise=noise)
-        conn.send(("ok", float(cal.scale), time.process_time() - t0, time.perf_counter() - w0, bool(cal.guaranteed)))
+        conn.send(("ok", float(cal.scale), time.process_time() - t0, time.perf_counter() - w0, bool(cal.within_budget)))
     except ValueError as exc:  # the method does not apply to these priors
         conn.send(("n/a", np.nan, np.nan, np.nan, str(exc)[:80]))
     except Exception as exc:  # noqa: BLE001 - reported, never hidden
@@ -245,7 +245,7 @@ _ROW_KEYS = (
     "status",
     "cpu_s",
     "wall_s",
-    "guaranteed",
+    "within_budget",
     "scale",
     "alpha",
     "epsilon",
@@ -277,7 +277,7 @@ def worst_case_rows(cases, noises=("gaussian", "laplace"), cpu_limit=10.0, only=
                     status=status,
                     cpu_s=float(cpu),
                     wall_s=float(wall),
-                    guaranteed=extra if status == "ok" else None,
+                    within_budget=extra if status == "ok" else None,
                     scale=float(scale),
                     alpha=case["alpha"],
                     epsilon=case["epsilon"],
@@ -322,8 +322,8 @@ def worst_case_table(rows) -> Any:
     Returns a ``pandas.DataFrame`` with ``family, noise, method, pairs`` (rows with status ``ok``
     or ``> budget``), ``worst_cpu_s`` (a ``> budget`` row counts as its limit), ``worst_case``
     (the label, alpha and epsilon of the worst pair), ``median_cpu_s``, ``over_5s`` (how many
-    pairs took more than 5 CPU seconds) and ``not_guaranteed`` (finished calls with
-    ``guaranteed=False``; the published ``"bisection"`` may).
+    pairs took more than 5 CPU seconds) and ``over_budget`` (finished calls with
+    ``within_budget=False``; the published ``"bisection"`` may).
     """
     import pandas as pd
 
@@ -344,7 +344,7 @@ def worst_case_table(rows) -> Any:
                 worst_case=f"#{w['index']} {w.label}, alpha={w.alpha:.4g}, eps={w.epsilon:.3g}",
                 median_cpu_s=float(g.cpu_s.median()),
                 over_5s=int((g.cpu_s > 5).sum()),
-                not_guaranteed=int(g.guaranteed.eq(False).sum()),  # None for calls that did not finish
+                over_budget=int(g.within_budget.eq(False).sum()),  # None for calls that did not finish
             )
         )
     return pd.DataFrame(out)

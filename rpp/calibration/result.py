@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 __all__ = ["Calibration", "PrivacyWarning"]
 
 
@@ -37,17 +39,18 @@ class Calibration:
         Exact D_α of the noisy outputs at ``scale``, maximised over the
         protected orders (quadrature value for non-Gaussian priors).
     divergence_error : float or ndarray
-        Error of ``divergence``.  A proved bound for two Gaussian priors (closed form with its
-        round-off, :func:`rpp.divergence.certified_gaussian_divergence`) and for Laplace noise on two
-        empirical priors (Bernstein-ellipse bound per panel, ``rpp.divergence.laplace_atoms``);
-        otherwise (Gaussian noise on mixtures or samples, Laplace noise on Gaussian components)
-        an *error estimate*: :math:`|GL_{20}-GL_{10}|` per quadrature panel, plus rigorous
-        bounds on the tails, on binned sums and on round-off.
-    guaranteed : bool or ndarray
+        Error of ``divergence``: a proved bound where ``rigorous`` is True (two Gaussian priors:
+        closed form with its round-off; Laplace noise on empirical priors: Bernstein-ellipse
+        bounds per panel; otherwise the arb enclosure of ``rpp.divergence.proved`` in the final
+        check), else an *error estimate* (:math:`|GL_{20}-GL_{10}|` per quadrature panel).
+    rigorous : bool
+        True iff every reported ``divergence_error`` is proved (:class:`rpp.Certified`).
+    within_budget : bool or ndarray
         ``divergence + divergence_error <= epsilon * (1 + 1e-9)``: the 1e-9 relative slack
-        absorbs the round-off of the check itself (``_RTOL``).  Where ``divergence_error`` is an
-        estimate (see above), so is the guarantee: it holds as far as the quadrature estimate
-        does.
+        absorbs the round-off of the check itself (``_RTOL``).  With ``rigorous=False`` this holds
+        as far as the error estimate does.
+    guaranteed : bool or ndarray
+        ``within_budget and rigorous``: the (α, ε) budget is **proved** to be met.
     method : str
         The method used.
     noise : str
@@ -67,18 +70,20 @@ class Calibration:
     --------
     >>> from rpp import Gaussian, calibrate
     >>> cal = calibrate(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3, epsilon=0.5)
-    >>> round(cal.variance, 9), cal.guaranteed, cal.details["orders"], sorted(cal.details["seconds"])
-    (11.0, True, 2, ['check', 'rule'])
+    >>> round(cal.variance, 9), cal.rigorous, cal.guaranteed, cal.details["orders"], sorted(cal.details["seconds"])
+    (11.0, True, True, 2, ['check', 'rule'])
     """
 
-    scale: Any
-    variance: Any
-    divergence: Any
-    divergence_error: Any
-    guaranteed: Any
+    scale: float | np.ndarray
+    variance: float | np.ndarray
+    divergence: float | np.ndarray
+    divergence_error: float | np.ndarray
+    rigorous: bool
+    within_budget: bool | np.ndarray
+    guaranteed: bool | np.ndarray
     method: str
     noise: str
-    alpha: Any
-    epsilon: Any
+    alpha: float | np.ndarray
+    epsilon: float | np.ndarray
     directed: bool
-    details: dict = field(default_factory=dict, repr=False)
+    details: dict[str, Any] = field(default_factory=dict, repr=False)

@@ -12,13 +12,14 @@ Rényi divergence is not symmetric while a secret pair is unordered, so by defau
 orders are protected.  Both priors are first moved by one exact common offset
 (``rpp.divergence.centre``; divergences and rules are translation invariant).  Every result is
 checked with the divergence of the noise
-object and its error (:class:`rpp.noise.GaussianNoise`, :class:`rpp.noise.LaplaceNoise`) and flagged by
-``guaranteed``.
+object and its error (:class:`rpp.noise.GaussianNoise`, :class:`rpp.noise.LaplaceNoise`), flagged by
+``rigorous`` (the error is proved), ``within_budget`` and ``guaranteed`` (both: the budget is proved
+to be met); ``require="proved"`` makes the final check proved (arb) or refuses.
 
 The methods are one explicit table, :data:`METHODS` (noise family → method name → rule of
 :mod:`rpp.rules`):
 
-=================  ===========================  ==============================================
+=================  ===========================  ===================================================
 noise              method                       rule (one order)
 =================  ===========================  ==============================================
 ``"gaussian"``     ``"exact"``                  :func:`rpp.rules.exact` (two Gaussians:
@@ -26,7 +27,7 @@ noise              method                       rule (one order)
 ``"gaussian"``     ``"closed-form"``            Theorem III.5, eq. (6) (Gaussian priors)
 ``"gaussian"``     ``"bisection"``              Algorithm 1 as published (Gaussian priors); it
                                                 may under-noise -- kept to show the flaw,
-                                                flagged by ``guaranteed=False``
+                                                flagged by ``within_budget=False``
 ``"gaussian"``     ``"gmm-ot"``                 Theorem IV.1 with its domain enforced
 ``"gaussian"``     ``"gmm-ot-tight"``           joint convexity, best coupling
 ``"gaussian"``     ``"pierquin"``               :math:`\theta^2 = \alpha W_\infty^2/(2\varepsilon)`
@@ -36,7 +37,7 @@ noise              method                       rule (one order)
 ``"laplace"``      ``"pierquin"``               Mironov's Prop. 6 at sensitivity :math:`W_\infty`
 ``"laplace"``      ``"w-alpha"``                Theorem 1 of ``awass2026`` (rule ``"paper"``)
 ``"laplace"``      ``"w-alpha-tight"``          exact shifted-Laplace cost (rule ``"tight"``)
-=================  ===========================  ==============================================
+=================  ===========================  ===================================================
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ from numpy.typing import ArrayLike
 from .._lib import validation as v
 from ..divergence.centre import centred_orders as _orders  # rules and divergences are translation invariant
 from .._lib.numerics import step_up
-from ..priors import Gaussian, check_prior
+from ..certified import Certified
+from ..priors import Gaussian, Prior, check_prior
 from ..noise import GaussianNoise, LaplaceNoise
 from ..divergence.gaussian_noise import certified_gaussian_divergence
 from .result import Calibration, PrivacyWarning
@@ -136,14 +138,22 @@ def methods(noise: str = "gaussian") -> list[str]:
 
 
 def pair_divergence(
-    prior_i: Any, prior_j: Any, *, alpha: float, scale: float, noise: str = "gaussian", directed: bool = False
-) -> tuple[float, float]:
-    r"""Certified divergence of a secret pair at a noise scale, maximised over the protected orders.
+    prior_i: Prior,
+    prior_j: Prior,
+    *,
+    alpha: float,
+    scale: float,
+    noise: str = "gaussian",
+    directed: bool = False,
+    require: str = "estimate",
+) -> Certified:
+    r"""Divergence of a secret pair at a noise scale, maximised over the protected orders.
 
-    Returns ``(value, error)`` with ``value + error`` an upper bound of
+    A :class:`rpp.Certified` whose interval contains
     :math:`\max(D_\alpha(P_i * Z\|P_j * Z), D_\alpha(P_j * Z\|P_i * Z))` (only the first
-    order with ``directed=True``), computed by the noise object's ``divergence``.
-    An infinite scale gives ``(0, 0)``.
+    order with ``directed=True``): ``value`` and ``error`` are the largest of the two orders'
+    (:func:`rpp.renyi_divergence` with the noise object), ``rigorous`` holds if both are proved.
+    An infinite scale gives 0 (proved).
 
     Parameters
     ----------
@@ -157,44 +167,54 @@ def pair_divergence(
         The noise family.
     directed : bool
         Protect :math:`D_\alpha(i\|j)` only.
+    require : {"estimate", "proved"}
+        As in :func:`rpp.renyi_divergence`.
 
     Returns
     -------
-    value, error : float
+    Certified
 
     Raises
     ------
     TypeError
         If a prior is not an rpp distribution or ``directed`` not a bool.
     ValueError
-        If ``alpha``, ``scale`` or ``noise`` is out of range.
+        If ``alpha``, ``scale``, ``noise`` or ``require`` is out of range, or ``require="proved"``
+        and no proved path exists for the priors and noise.
 
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> value, error = pair_divergence(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3.0, scale=np.sqrt(11.0))
-    >>> round(value, 12), bool(error < 1e-15)  # alpha Delta / (2 (1 + 11))
-    (0.5, True)
+    >>> d = pair_divergence(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3.0, scale=np.sqrt(11.0))
+    >>> round(d.value, 12), d.rigorous, bool(d.error < 1e-15)  # alpha Delta / (2 (1 + 11))
+    (0.5, True, True)
     """
     check_prior("prior_i", prior_i)
     check_prior("prior_j", prior_j)
     v.one_of("noise", noise, sorted(NOISES))
+    v.one_of("require", require, ["estimate", "proved"])
     directed = v.flag("directed", directed)
     alpha = float(v.alpha_order(alpha))
     scale = float(v.positive("scale", scale, allow_zero=True, allow_inf=True))
-    return _certify(NOISES[noise], _orders(prior_i, prior_j, directed), alpha, scale)
+    return _certify(NOISES[noise], _orders(prior_i, prior_j, directed), alpha, scale, require)
 
 
-def _certify(noise_cls, orders, alpha, scale):
-    """(max value, max error) of the noise's divergence and error over the orders; (0, 0) for an infinite scale."""
+def _certify(noise_cls, orders, alpha, scale, require="estimate") -> Certified:
+    """The largest value and error of the noise's divergence over the orders; 0 for an infinite scale.
+
+    The interval ``max value +- max error`` contains the largest divergence: it is at most
+    ``max(value_k + error_k)`` and at least ``value_k* - error_k*`` for the largest value.
+    """
     if np.isinf(scale):
-        return 0.0, 0.0
-    results = [noise_cls(scale).divergence(p, q, alpha) for p, q in orders]
-    return max(r[0] for r in results), max(r[1] for r in results)
+        return Certified(0.0, 0.0, rigorous=True)
+    results = [noise_cls(scale).divergence(p, q, alpha=alpha, require=require) for p, q in orders]
+    value = max(float(r.value) for r in results)
+    error = 0.0 if np.isinf(value) else max(float(r.error) for r in results)
+    return Certified(value, error, rigorous=all(r.rigorous for r in results))
 
 
 def _gaussian_grid(rule, orders, a_b, e_b, seconds):
-    """Two Gaussian priors, Gaussian noise: one vectorised call per order, certified closed forms."""
+    """Two Gaussian priors, Gaussian noise: one vectorised call per order, closed forms with proved rounding bounds."""
     t0 = time.perf_counter()
     scale = np.zeros(a_b.shape)
     for p, q in orders:
@@ -220,7 +240,7 @@ def _round_off_guard(s: float, certified: Callable, a: float, e: float, noise: s
     doubling) until ``divergence + error <= epsilon``.  More noise lowers the divergence but
     not the error bound of its computation (a floor of the quadrature, amplified by
     1/(alpha - 1) near alpha = 1): where that floor alone exceeds ``epsilon``, no scale up to
-    ``_MAX_SCALE`` can be certified and a ``ValueError`` says so.
+    ``_MAX_SCALE`` meets the budget and a ``ValueError`` says so.
     """
 
     def meets(x: float) -> bool:
@@ -231,16 +251,34 @@ def _round_off_guard(s: float, certified: Callable, a: float, e: float, noise: s
     s = step_up(min(s, _MAX_SCALE), meets, rel=1e-13, grow=4.0, tiny=0.0, max_steps=12, limit=_MAX_SCALE)
     if not meets(s):
         raise ValueError(
-            f"epsilon={e!r} cannot be certified at alpha={a!r} with {noise} noise: the error bound of "
+            f"epsilon={e!r} cannot be met with its error bound at alpha={a!r} with {noise} noise: the error bound of "
             "the divergence exceeds it at every noise scale up to 1e150; use a larger epsilon or alpha"
         )
     return s
 
 
-def _point(entry, noise_cls, orders, a, e, seconds):
-    """One (alpha, epsilon) point: the rule's scale over the orders, then the round-off guard.
+def _proved_check(noise_cls, orders, a, e, s, step, noise) -> tuple[float, Certified]:
+    """The proved divergence at ``s`` (arb); with ``step``, ``s`` is stepped up until its upper end meets ``e``."""
+    memo: dict[float, Certified] = {}
 
-    Wall times are added to ``seconds``: ``"rule"`` for the rule, ``"check"`` for the
+    def proved(x: float) -> tuple[float, float]:
+        if x not in memo:
+            memo[x] = _certify(noise_cls, orders, a, x, "proved")
+        return float(memo[x].value), float(memo[x].error)
+
+    if step:
+        s = _round_off_guard(s, proved, a, e, noise)
+    proved(s)
+    return s, memo[s]
+
+
+def _point(entry, noise_cls, orders, a, e, seconds, require="estimate"):
+    """One (alpha, epsilon) point: the rule's scale over the orders, the round-off guard, the final check.
+
+    The final check recomputes the divergence at the returned scale with its ``rigorous`` flag;
+    with ``require="proved"`` a result that is not proved is replaced by the proved enclosure
+    (``rpp.divergence.proved``) and, where its upper end exceeds the budget, the scale is stepped
+    up again against the proved enclosure.  Wall times are added to ``seconds``: ``"rule"`` for the rule, ``"check"`` for the
     divergence at the returned scale (and the round-off guard's steps).
     """
     memo: dict[float, tuple[float, float]] = {}
@@ -251,7 +289,8 @@ def _point(entry, noise_cls, orders, a, e, seconds):
     def certified(x):
         if x not in memo:
             if np.isinf(x) or not entry.minimal:
-                memo[x] = _certify(noise_cls, orders, a, x)
+                c = _certify(noise_cls, orders, a, x)
+                memo[x] = (float(c.value), float(c.error))
             else:
                 res = [m(x) for m in memos]
                 memo[x] = (max(r[0] for r in res), max(r[1] for r in res))
@@ -279,9 +318,11 @@ def _point(entry, noise_cls, orders, a, e, seconds):
 
     if entry.step_up:
         s = _round_off_guard(s, certified, a, e, noise)
-    d, de = certified(s)
+    final = _certify(noise_cls, orders, a, s)
+    if require == "proved" and not final.rigorous:
+        s, final = _proved_check(noise_cls, orders, a, e, s, entry.step_up, noise)
     seconds["check"] += time.perf_counter() - t1
-    return s, d, de
+    return s, final
 
 
 def _out(x):
@@ -298,6 +339,7 @@ def calibrate(
     method: str = "exact",
     noise: str = "gaussian",
     directed: bool = False,
+    require: str = "estimate",
 ) -> Calibration:
     r"""Noise scale for (α, ε)-Rényi Pufferfish Privacy of one secret pair.
 
@@ -324,13 +366,20 @@ def calibrate(
         ``False`` (default) protects both :math:`D_\alpha(i\|j)` and
         :math:`D_\alpha(j\|i)`, the scale being the larger of the two;
         ``True`` protects :math:`D_\alpha(P_i\|P_j)` only (the papers' notation).
+    require : {"estimate", "proved"}
+        ``"estimate"`` (default): the final check uses the fast divergence, proved where it is
+        (two Gaussians, Laplace noise on empirical priors) and an estimate otherwise, and
+        ``rigorous`` says which.  ``"proved"``: the final check is proved (the arb enclosure of
+        ``rpp.divergence.proved`` where the fast path is an estimate; the scale is stepped up if
+        its upper end exceeds the budget), and a ValueError names the priors and noise where no
+        proved path exists.
 
     Returns
     -------
     Calibration
-        ``scale``, ``variance``, the exact ``divergence`` at that scale (max over
-        the protected orders), its error (bound or estimate, see :class:`Calibration`) and the
-        ``guaranteed`` flag.
+        ``scale``, ``variance``, the ``divergence`` at that scale (max over the protected
+        orders), its error, ``rigorous`` (the error is proved), ``within_budget`` and
+        ``guaranteed`` (= proved to meet the budget), see :class:`Calibration`.
 
     Raises
     ------
@@ -338,7 +387,10 @@ def calibrate(
         If a prior is not an rpp distribution, or ``directed`` is not a bool.
     ValueError
         If ``alpha <= 1``, ``epsilon <= 0`` (or either is not finite), or ``method``/``noise``
-        is unknown, or a method does not apply to the priors.
+        is unknown, or a method does not apply to the priors, or ``require="proved"`` and no
+        proved path exists.
+    ImportError
+        If ``require="proved"`` needs python-flint and it is missing (extra ``rpp-book[proved]``).
 
     Warns
     -----
@@ -351,8 +403,8 @@ def calibrate(
 
     >>> from rpp import Gaussian
     >>> cal = calibrate(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3, epsilon=0.5)
-    >>> round(cal.variance, 9), cal.guaranteed
-    (11.0, True)
+    >>> round(cal.variance, 9), cal.rigorous, cal.guaranteed
+    (11.0, True, True)
     >>> calibrate(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3, epsilon=[0.5, 1.0]).scale.shape
     (2,)
     """
@@ -362,6 +414,7 @@ def calibrate(
     epsilon = v.epsilon_budget(epsilon)
     directed = v.flag("directed", directed)
     v.one_of("noise", noise, sorted(METHODS))
+    v.one_of("require", require, ["estimate", "proved"])
     if method not in METHODS[noise]:
         raise ValueError(f"method must be one of {methods(noise)} for noise={noise!r}, got {method!r}")
     entry = METHODS[noise][method]
@@ -372,18 +425,22 @@ def calibrate(
     seconds = {"rule": 0.0, "check": 0.0}
     if entry.gaussian_grid and isinstance(prior_i, Gaussian) and isinstance(prior_j, Gaussian):
         scale, var, div, err = _gaussian_grid(entry.scale, orders, a_b, e_b, seconds)
+        rigorous = True  # certified closed forms
     else:
         scale, div, err = np.empty(a_b.shape), np.empty(a_b.shape), np.empty(a_b.shape)
+        rigorous = True
         for idx in np.ndindex(a_b.shape):
-            scale[idx], div[idx], err[idx] = _point(entry, noise_cls, orders, float(a_b[idx]), float(e_b[idx]), seconds)
+            scale[idx], c = _point(entry, noise_cls, orders, float(a_b[idx]), float(e_b[idx]), seconds, require)
+            div[idx], err[idx], rigorous = float(c.value), float(c.error), rigorous and c.rigorous
         var = noise_cls.variance_of(scale)
     if np.isnan(scale).any() or np.isnan(div).any():  # pragma: no cover - defensive
         raise RuntimeError("calibration produced NaN; please report this as a bug")
-    guaranteed = (div + err) <= e_b * (1 + _RTOL)
-    if not np.all(guaranteed):
+    with np.errstate(invalid="ignore"):
+        within = (div + err) <= e_b * (1 + _RTOL)
+    if not np.all(within):
         warnings.warn(
             f"method {method!r} returned noise below what (alpha, epsilon)-RPP needs for "
-            f"{int(np.size(guaranteed) - np.count_nonzero(guaranteed))} of {np.size(guaranteed)} "
+            f"{int(np.size(within) - np.count_nonzero(within))} of {np.size(within)} "
             "point(s); use method='exact'",
             PrivacyWarning,
             stacklevel=2,
@@ -393,7 +450,9 @@ def calibrate(
         variance=_out(var),
         divergence=_out(div),
         divergence_error=_out(err),
-        guaranteed=_out(guaranteed),
+        rigorous=bool(rigorous),
+        within_budget=_out(within),
+        guaranteed=_out(within & bool(rigorous)),
         method=method,
         noise=noise,
         alpha=_out(alpha),

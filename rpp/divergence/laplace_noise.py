@@ -13,7 +13,7 @@ Under a prior :math:`P` the output density is :math:`P * \ell_b`:
 :func:`laplace_renyi_divergence_bound` computes
 :math:`D_\alpha(P_i * \ell_b \,\|\, P_j * \ell_b)` with an error such that
 ``value + error`` is an upper bound -- proved for two empirical priors, as far as the
-quadrature estimate goes otherwise (like :func:`rpp.divergence.renyi_divergence_bound` for Gaussian
+quadrature estimate goes otherwise (like :func:`rpp.divergence.gaussian_noise.renyi_divergence_bound` for Gaussian
 noise):
 
 * **Two empirical priors -- certified.**  Between consecutive atoms both
@@ -64,13 +64,17 @@ from ..priors import Prior
 from .._lib import validation as v
 from .centre import centre_pair
 from .._lib.numerics import integrate_log, lse
-from ..priors import Empirical, Gaussian, check_prior
-from .renyi import renyi_divergence
-from .gaussian_noise import renyi_divergence_bound
+from ..priors import Empirical, check_prior
+from .gaussian_noise import _discrete_pair, renyi_divergence_bound
 from .laplace_atoms import atoms_log_integral
-from .laplace_shift import LOG_SHIFT_REL_ERR, laplace_rdp
+from .laplace_shift import LOG_SHIFT_REL_ERR, laplace_shift_value
 
-__all__ = ["laplace_renyi_divergence_bound", "laplace_renyi_divergence", "laplace_noisy_logpdf"]
+__all__ = [
+    "laplace_renyi_divergence_bound",
+    "laplace_divergence_flagged",
+    "laplace_renyi_divergence",
+    "laplace_noisy_logpdf",
+]
 
 _CHUNK = 2_000_000  # entries of a (points x atoms) work array
 _U = 2.0**-53
@@ -266,18 +270,18 @@ def _single_atoms(delta, b, alpha):
     :math:`t = \Delta/b` is rounded twice (the difference of the atoms and the quotient): the
     exact :math:`t` lies in :math:`t(1 \pm 2u)`, and :math:`D_\alpha` increases with :math:`t`.
     :func:`rpp.divergence.log_laplace_shift_integral` has relative error at most
-    ``LOG_SHIFT_REL_ERR`` (:mod:`rpp.divergence.laplace_rdp`), so :math:`D = \log I/(\alpha-1)` has at
+    ``LOG_SHIFT_REL_ERR`` (:mod:`rpp.divergence.laplace_shift`), so :math:`D = \log I/(\alpha-1)` has at
     most that plus :math:`2u` (the division, and :math:`\alpha - 1` for :math:`\alpha > 2`):
     a relative bound, with no :math:`1/(\alpha-1)` amplification.  The error returned bounds
     the distance from the value to :math:`D` at both ends of the interval of :math:`t`.
     """
-    val = float(laplace_rdp(delta, b, alpha))
+    val = float(laplace_shift_value(delta, b, alpha))
     if alpha < 1:  # the orders below 1: the second form of log I (no expansion), bounded crudely
         return val, float(16 * _U * (val + (delta / b + 1) / abs(alpha - 1)) + 1e-300)
     t = delta / b
     rel = LOG_SHIFT_REL_ERR + 4 * _U
-    up = float(laplace_rdp(t * (1 + 4 * _U), 1.0, alpha)) * (1 + rel)
-    down = float(laplace_rdp(t * (1 - 4 * _U), 1.0, alpha)) * (1 - rel)
+    up = float(laplace_shift_value(t * (1 + 4 * _U), 1.0, alpha)) * (1 + rel)
+    down = float(laplace_shift_value(t * (1 - 4 * _U), 1.0, alpha)) * (1 - rel)
     err = max(up - val, val - down, 0.0)
     if up < 1e-300:  # a divergence near or below the subnormal range: their absolute resolution
         err += 1e-320
@@ -291,7 +295,7 @@ def laplace_renyi_divergence_bound(p: Prior, q: Prior, alpha: float, scale: floa
     bound on the divergence (certified for two :class:`~rpp.Empirical` priors;
     for Gaussian components the body error is the Gauss-Legendre estimate used
     throughout :mod:`rpp.divergence`).  Single atoms against single atoms use
-    the closed form :func:`rpp.divergence.laplace_rdp`.  ``scale = 0`` (no
+    the closed form :func:`rpp.divergence.laplace_shift_divergence`.  ``scale = 0`` (no
     noise) gives the divergence of the priors themselves
     (:func:`rpp.renyi_divergence` with ``noise_var=0``).
 
@@ -322,34 +326,49 @@ def laplace_renyi_divergence_bound(p: Prior, q: Prior, alpha: float, scale: floa
     >>> round(val, 12), bool(err < 1e-13)  # Mironov 2017, Prop. 6
     (0.619123629999, True)
     """
+    value, err, _ = laplace_divergence_flagged(p, q, alpha, scale)
+    return value, err
+
+
+def laplace_divergence_flagged(p: Prior, q: Prior, alpha: float, scale: float) -> tuple[float, float, bool]:
+    """``(value, error, rigorous)`` of :func:`laplace_renyi_divergence_bound`.
+
+    ``rigorous`` is True where ``error`` is proved: single atoms against single atoms (closed
+    form), identical empirical priors (0), two empirical priors (Bernstein-ellipse bounds,
+    :mod:`rpp.divergence.laplace_atoms`); False for Gaussian components (the quadrature
+    estimate) and without noise on mixtures.
+    """
     _validate_pair(p, q)
     alpha = float(v.alpha_order(alpha, allow_below_one=True))
     b = float(v.positive("scale", scale, allow_zero=True))
     if b == 0:
-        if isinstance(p, Empirical) or isinstance(q, Empirical) or isinstance(p, Gaussian) and isinstance(q, Gaussian):
-            return float(renyi_divergence(p, q, alpha, 0.0)), 0.0
-        return renyi_divergence_bound(p, q, alpha, 0.0)
+        pe, qe = isinstance(p, Empirical), isinstance(q, Empirical)
+        if pe and qe:
+            return float(_discrete_pair(p, q, alpha)), 0.0, False
+        if pe or qe:
+            return np.inf, 0.0, True  # a discrete law against a continuous one: mutually singular
+        return (*renyi_divergence_bound(p, q, alpha, 0.0), False)
     p, q, _ = centre_pair(p, q)  # D is translation invariant: quadrature on exactly centred data
     P, Q = p.components(), q.components()
     atoms = np.all(P.vars == 0) and np.all(Q.vars == 0)
     if atoms and P.weights.size == 1 and Q.weights.size == 1:
-        return _single_atoms(abs(P.means[0] - Q.means[0]), b, alpha)
+        return (*_single_atoms(abs(P.means[0] - Q.means[0]), b, alpha), True)
     if (
         atoms
         and P.weights.size == Q.weights.size
         and np.array_equal(P.means, Q.means)
         and np.array_equal(P.weights, Q.weights)
     ):
-        return 0.0, 0.0
+        return 0.0, 0.0, True
     if atoms:
         log_i, rel = atoms_log_integral(P, Q, alpha, b)
     else:
         log_i, rel = _smooth_log_integral(P, Q, alpha, b)
     value = max(0.0, log_i / (alpha - 1))
     if rel >= 1:
-        return value, np.inf
+        return value, np.inf, bool(atoms)
     err = max(np.log1p(rel), -np.log1p(-rel)) / abs(alpha - 1)
-    return value, float(err)
+    return value, float(err), bool(atoms)
 
 
 def laplace_renyi_divergence(p: Prior, q: Prior, alpha: float, scale: ArrayLike) -> Any:

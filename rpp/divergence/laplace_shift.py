@@ -1,8 +1,9 @@
 r"""Rényi DP of the Laplace mechanism in closed form (Mironov 2017, Proposition 6).
 
 :func:`log_laplace_shift_integral` is :math:`\log\int\ell(y-t)^\alpha\ell(y)^{1-\alpha}dy` for the
-unit Laplace density :math:`\ell`, :func:`laplace_rdp` the divergence between shifted
-Laplace laws and :func:`laplace_rdp_scale` its inverse in the scale (the :math:`W_\infty`
+unit Laplace density :math:`\ell`, :func:`laplace_shift_divergence` the divergence between shifted
+Laplace laws (a :class:`rpp.Certified`; ``laplace_shift_value`` its float kernel) and
+:func:`laplace_rdp_scale` its inverse in the scale (the :math:`W_\infty`
 baseline of Pierquin et al. 2024 with sensitivity :math:`W_\infty`).
 """
 
@@ -14,12 +15,19 @@ from typing import Any
 import numpy as np
 
 from .._lib import validation as v
+from ..certified import Certified
 
-__all__ = ["log_laplace_shift_integral", "laplace_rdp", "laplace_rdp_scale", "LOG_SHIFT_REL_ERR"]
+__all__ = [
+    "log_laplace_shift_integral",
+    "laplace_shift_divergence",
+    "laplace_shift_value",
+    "laplace_rdp_scale",
+    "LOG_SHIFT_REL_ERR",
+]
 
 
 _U = 2.0**-53
-#: Relative error bound of :func:`log_laplace_shift_integral` and of :func:`laplace_rdp` for
+#: Relative error bound of :func:`log_laplace_shift_integral` and of :func:`laplace_shift_value` for
 #: ``alpha > 1`` (a few ulps per operation, see there; checked against mpmath at 700 digits over
 #: alpha in [1 + 1e-15, 1e6] and t in [1e-300, 1e6] by tests/divergence/test_laplace_alpha_one.py).
 LOG_SHIFT_REL_ERR = 64 * _U
@@ -164,7 +172,9 @@ def log_laplace_shift_integral(t: float | np.ndarray, alpha: float | np.ndarray)
     return out if out.ndim else float(out)
 
 
-def laplace_rdp(sensitivity: float | np.ndarray, scale: float | np.ndarray, alpha: float | np.ndarray) -> Any:
+def laplace_shift_divergence(
+    sensitivity: float | np.ndarray, scale: float | np.ndarray, alpha: float | np.ndarray
+) -> Certified:
     r"""Rényi divergence between shifted Laplace laws, :math:`D_\alpha(\mathrm{Lap}(\Delta, b)\,\|\,\mathrm{Lap}(0, b))`.
 
     Mironov 2017, Proposition 6 (the Rényi DP of the Laplace mechanism with
@@ -180,6 +190,16 @@ def laplace_rdp(sensitivity: float | np.ndarray, scale: float | np.ndarray, alph
     :math:`\Delta/b`; ``alpha`` in (0, 1) is allowed.  ``scale = 0`` gives 0 for
     ``sensitivity = 0`` and ``+inf`` otherwise.  Broadcasts.
 
+    **Error and rigour.**  For :math:`1 < \alpha \le \infty` the error is **proved**: the exact
+    :math:`t = \Delta/b` lies in :math:`t(1 \pm u)` (one division), :math:`D_\alpha` increases
+    with :math:`t`, and :func:`log_laplace_shift_integral` has relative error at most
+    ``LOG_SHIFT_REL_ERR`` (:math:`64u`, from the bound of each operation) plus :math:`4u` for the
+    division by :math:`\alpha - 1`; the error bounds the distance from ``value`` to :math:`D` at
+    both ends of that interval (``alpha = inf``: :math:`t` itself).  For ``alpha`` in (0, 1] the
+    error is an **estimate** (``rigorous=False``): the KL form :math:`t + e^{-t} - 1` and the
+    second form below 1 have no rounding analysis (16 ulps of the terms are returned).
+    ``rigorous`` is ``True`` only if every order is above 1.
+
     Parameters
     ----------
     sensitivity : array_like
@@ -191,8 +211,9 @@ def laplace_rdp(sensitivity: float | np.ndarray, scale: float | np.ndarray, alph
 
     Returns
     -------
-    float or ndarray
-        The divergence.
+    Certified
+        ``value`` the divergence (float, or an array for array input), ``error`` and
+        ``rigorous`` as above.
 
     Raises
     ------
@@ -201,15 +222,38 @@ def laplace_rdp(sensitivity: float | np.ndarray, scale: float | np.ndarray, alph
 
     Examples
     --------
-    >>> laplace_rdp(1.0, 1.0, np.inf)  # max-divergence Delta / b
+    >>> laplace_shift_divergence(1.0, 1.0, np.inf).value  # max-divergence Delta / b
     1.0
-    >>> round(laplace_rdp(1.0, 1.0, 2.0), 12)
-    0.619123629999
+    >>> d = laplace_shift_divergence(1.0, 1.0, 2.0)
+    >>> round(d.value, 12), d.rigorous, bool(d.error < 1e-13)
+    (0.619123629999, True, True)
     """
     delta = v.positive("sensitivity", sensitivity, allow_zero=True)
     b = v.positive("scale", scale, allow_zero=True)
     alpha = v.alpha_order(alpha, allow_below_one=True, allow_one=True, allow_inf=True)
     delta, b, alpha = np.broadcast_arrays(delta, b, alpha)
+    value = np.asarray(laplace_shift_value(delta, b, alpha), dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        t = np.where(delta == 0, 0.0, delta / b)
+        finite = np.isfinite(value) & np.isfinite(t)
+        above = alpha > 1
+        rel = LOG_SHIFT_REL_ERR + 4 * _U
+        ts = np.where(finite, t, 0.0)
+        a2 = np.where(above, alpha, 2.0)
+        up = np.asarray(laplace_shift_value(ts * (1 + 2 * _U), 1.0, a2)) * (1 + rel)
+        down = np.asarray(laplace_shift_value(ts * (1 - 2 * _U), 1.0, a2)) * (1 - rel)
+        proved_err = np.maximum(np.maximum(up - value, value - down), 0.0) + np.where(up < 1e-300, 1e-320, 0.0)
+        est_err = 16 * _U * (value + (ts + 1) / np.where(above, 1.0, np.abs(alpha - 1) + (alpha == 1)))
+        err = np.where(finite, np.where(above, proved_err, est_err), 0.0)
+    rigorous = bool(np.all(above))
+    if value.ndim == 0:
+        return Certified(float(value), float(err), rigorous=rigorous)
+    return Certified(value, err, rigorous=rigorous)
+
+
+def laplace_shift_value(sensitivity: Any, scale: Any, alpha: Any) -> Any:
+    """The float kernel of :func:`laplace_shift_divergence`: the value alone, no validation."""
+    delta, b, alpha = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (sensitivity, scale, alpha)))
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(delta == 0, 0.0, delta / b)
     out = np.empty(t.shape)
@@ -231,7 +275,7 @@ def laplace_rdp(sensitivity: float | np.ndarray, scale: float | np.ndarray, alph
 def laplace_rdp_scale(sensitivity: float | np.ndarray, alpha: float | np.ndarray, epsilon: float | np.ndarray) -> Any:
     r"""Smallest Laplace scale :math:`b` with :math:`D_\alpha(\mathrm{Lap}(\Delta,b)\|\mathrm{Lap}(0,b)) \le \varepsilon`.
 
-    Inverts :func:`laplace_rdp` (Mironov 2017, Prop. 6) in :math:`t = \Delta/b`
+    Inverts :func:`laplace_shift_divergence` (Mironov 2017, Prop. 6) in :math:`t = \Delta/b`
     by vectorised bisection (geometric while the bracket spans more than a factor 2) on the bracket
     :math:`[\varepsilon,\ \varepsilon + \log\frac{2\alpha-1}{\alpha}/(\alpha-1)]`
     (from :math:`t - \log\frac{2\alpha-1}{\alpha}/(\alpha-1) \le D_\alpha \le t`),
@@ -268,7 +312,7 @@ def laplace_rdp_scale(sensitivity: float | np.ndarray, alpha: float | np.ndarray
     Examples
     --------
     >>> b = laplace_rdp_scale(1.0, 2.0, 0.5)
-    >>> bool(laplace_rdp(1.0, b, 2.0) <= 0.5 < laplace_rdp(1.0, b * (1 - 1e-9), 2.0))
+    >>> bool(laplace_shift_value(1.0, b, 2.0) <= 0.5 < laplace_shift_value(1.0, b * (1 - 1e-9), 2.0))
     True
     """
     delta = v.positive("sensitivity", sensitivity, allow_zero=True, allow_inf=True)

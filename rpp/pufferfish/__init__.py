@@ -10,14 +10,14 @@ BIF files, with the packaged ALARM network), the Markov Quilt Mechanism and
 (``markov``); the Top-:math:`k` mechanisms and the activity chains of the book's chapter 8 are
 book support (``rpp.book.topk``, ``rpp.book.chain_data``).
 
-``discrete_renyi`` is :func:`rpp.discrete_renyi_divergence` and ``pufferfish_leakage`` is
-:func:`rpp.pufferfish.finite.pufferfish_leakage`.  The paper's examples (``example1_*``,
+``discrete_renyi_divergence`` (a :class:`rpp.Certified`) is :func:`rpp.discrete_renyi_divergence`, and
+``pufferfish_leakage`` is :func:`rpp.pufferfish.finite.pufferfish_leakage`.  The paper's examples (``example1_*``,
 ``example3_*``, ``example5_*``, ``simulate_example*``, ``ASIA``, ``CAPTURE24_STATES``) live in
 :mod:`rpp.book.composition_examples` (book support, never imported by the library).
 """
 
 from .finite import pufferfish_leakage
-from ..divergence.closed_forms import discrete_renyi_divergence as discrete_renyi
+from ..divergence.closed_forms import discrete_renyi_divergence
 from .bayesnet import bfs_neighbour_sets, bn_ab_curve, bn_joint, moral_graph
 from .bif import bn_ab_estimate, bn_marginal, load_alarm, read_bif
 from .collapse import composed_output_distribution, posterior_of_secret
@@ -78,7 +78,7 @@ from .nfc import (
 )
 
 __all__ = [
-    "discrete_renyi",
+    "discrete_renyi_divergence",
     "pufferfish_leakage",
     "posterior_of_secret",
     "composed_output_distribution",

@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib import validation as v
-from ..divergence.closed_forms import discrete_renyi_divergence
+from ..divergence.closed_forms import discrete_renyi_value
 
 __all__ = [
     "hockey_stick_divergence",
@@ -246,7 +246,7 @@ def pufferfish_epsilon(prior: ArrayLike, channel: ArrayLike, secret_i: ArrayLike
     """
     p_i = conditional_output_pmf(prior, channel, secret_i)
     p_j = conditional_output_pmf(prior, channel, secret_j)
-    return max(discrete_renyi_divergence(p_i, p_j, np.inf), discrete_renyi_divergence(p_j, p_i, np.inf))
+    return max(discrete_renyi_value(p_i, p_j, np.inf), discrete_renyi_value(p_j, p_i, np.inf))
 
 
 def posterior_odds(
@@ -348,6 +348,4 @@ def pufferfish_leakage(p: ArrayLike, q: ArrayLike, axis: int = -1) -> float | np
     >>> round(float(pufferfish_leakage([0.75, 0.25], [0.25, 0.75])), 12)  # log 3
     1.098612288668
     """
-    return np.maximum(
-        discrete_renyi_divergence(p, q, np.inf, axis=axis), discrete_renyi_divergence(q, p, np.inf, axis=axis)
-    )
+    return np.maximum(discrete_renyi_value(p, q, np.inf, axis=axis), discrete_renyi_value(q, p, np.inf, axis=axis))

@@ -166,8 +166,8 @@ def exact(
     >>> round(theta**2, 9)  # alpha Delta / (2 eps) - 1
     11.0
     >>> b = exact(Empirical([0.0]), Empirical([1.0]), alpha=2.0, epsilon=1.0, noise="laplace")
-    >>> from rpp.divergence import laplace_rdp
-    >>> bool(laplace_rdp(1.0, b, 2.0) <= 1.0 < laplace_rdp(1.0, 0.999 * b, 2.0))
+    >>> from rpp.divergence import laplace_shift_divergence
+    >>> bool(laplace_shift_divergence(1.0, b, 2.0).value <= 1.0 < laplace_shift_divergence(1.0, 0.999 * b, 2.0).value)
     True
     """
     check_prior("prior_i", prior_i)

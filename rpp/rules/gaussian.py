@@ -28,7 +28,7 @@ from numpy.typing import ArrayLike
 from .._lib import validation as v
 from .._lib.numerics import sqrt_up
 from ..priors import Gaussian
-from ..divergence.closed_forms import gaussian_renyi
+from ..divergence.closed_forms import gaussian_renyi_value
 from ..divergence.gaussian_noise import gaussian_divergence_upper
 
 __all__ = [
@@ -279,7 +279,7 @@ def published_bisection_variance(
         if not active.any():
             break
         M = 0.5 * (L + R)
-        val = gaussian_renyi(mean_i, var_i + M, mean_j, var_j + M, alpha)
+        val = gaussian_renyi_value(mean_i, var_i + M, mean_j, var_j + M, alpha)
         up = active & (val > epsilon)
         L = np.where(up, M, L)
         R = np.where(active & ~up, M, R)

@@ -114,9 +114,9 @@ def pierquin(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float, no
     Examples
     --------
     >>> from rpp import Empirical
-    >>> from rpp.divergence import laplace_rdp
-    >>> b = pierquin(Empirical([0.0]), Empirical([1.0]), alpha=2.0, epsilon=1.0, noise="laplace")
-    >>> bool(laplace_rdp(1.0, b, 2.0) <= 1.0 < laplace_rdp(1.0, 0.9999 * b, 2.0))
+    >>> from rpp.divergence import laplace_shift_divergence
+    >>> b = pierquin_laplace_scale(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0)
+    >>> bool(laplace_shift_divergence(1.0, b, 2.0).value <= 1.0 < laplace_shift_divergence(1.0, 0.9999 * b, 2.0).value)
     True
     """
     check_prior("prior_i", prior_i)

@@ -25,7 +25,7 @@ rule                   noise       per-pair cost :math:`c(d)`
                                    :math:`(p/q)^{\alpha-1}`; pure-DP per pair)
 ``"tight"``            Laplace     :math:`e^{(\alpha-1)D_\alpha(\mathrm{Lap}(d,b)\|\mathrm{Lap}(0,b))}`
                                    (exact shifted-Laplace divergence,
-                                   :func:`rpp.divergence.laplace_rdp`)
+                                   :func:`rpp.divergence.laplace_shift_divergence`)
 ``"paper"``/``"tight"``  Gaussian  :math:`e^{\alpha(\alpha-1)d^2/(2\sigma^2)}` (Theorem 2,
                                    eq. (14)); this *is* the exact shifted-Gaussian
                                    divergence, so both rules coincide
@@ -42,7 +42,7 @@ bounds (the body's error is the quadrature's estimate, :func:`rpp._lib.numerics.
 largest component standard deviations (the quantile difference grows like
 :math:`(s_i - s_j) z`); below that the condition is ``+inf``.
 
-The Laplace closed forms are in :mod:`rpp.divergence.laplace_rdp`, the exponential-family and
+The Laplace closed forms are in :mod:`rpp.divergence.laplace_shift`, the exponential-family and
 :math:`\alpha<1` conditions in :mod:`rpp.rules.exponential_family`, the continuous monotone
 coupling in :mod:`rpp.transport`.  :func:`rpp.calibrate` uses :func:`w_alpha` for the
 methods ``"w-alpha"`` (rule ``"paper"``) and ``"w-alpha-tight"`` (rule ``"tight"``).

@@ -46,10 +46,10 @@ def test_all_pairs_worst_pair_is_the_largest_single_calibration(priors):
     assert np.allclose(table["scale"], list(singles.values()), rtol=1e-12)
     # every pair, both orders, at the common scale: certified within the budget
     for (a, b), row in zip(singles, table.itertuples(), strict=True):
-        d, de = rpp.calibration.pair_divergence(priors[a], priors[b], alpha=alpha, scale=worst.scale)
+        d, de = (_c := rpp.calibration.pair_divergence(priors[a], priors[b], alpha=alpha, scale=worst.scale)).value, _c.error
         assert (row.s_i, row.s_j) == (a, b) and row.divergence == d and row.divergence_error == de
         assert d + de <= eps * (1 + 1e-9)
-    assert worst.guaranteed and table["guaranteed"].all() and table["worst"].sum() == 1
+    assert worst.within_budget and table["within_budget"].all() and table["worst"].sum() == 1
     if priors is PRIORS:  # Gaussian priors: the exact noise of the worst pair is tight
         assert worst.divergence == pytest.approx(eps, rel=1e-6)
     else:  # here the worst pair sits at its domain edge, where D_alpha jumps from inf to < eps
@@ -66,7 +66,7 @@ def test_prior_class_takes_the_worst_member():
     per_member = [calibrate_all_pairs(m, alpha=3.0, epsilon=1.0)[0].scale for m in members]
     assert worst.scale == max(per_member) and worst.details["member"] == int(np.argmax(per_member))
     assert list(table["member"]) == [r for r in range(5) for _ in range(3)]
-    assert table["guaranteed"].all()
+    assert table["within_budget"].all()
 
 
 def test_k_releases_and_directed_pairs():
@@ -74,7 +74,7 @@ def test_k_releases_and_directed_pairs():
     five, table = calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0, k=5)
     assert five.scale == pytest.approx(np.sqrt(5) * one.scale, rel=1e-9) and five.details["k"] == 5
     joint = max(
-        releases_divergence(PRIORS[a], PRIORS[b], alpha=3.0, scale=five.scale, k=5)
+        releases_divergence(PRIORS[a], PRIORS[b], alpha=3.0, scale=five.scale, k=5).value
         for a, b in itertools.combinations(PRIORS, 2)
     )
     assert joint <= 1.0 * (1 + 1e-9) and five.divergence == pytest.approx(joint, rel=1e-9)
@@ -117,7 +117,7 @@ def test_budget_accepts_exactly_k_calibrated_releases(k):
     assert len(set(out)) == k  # fresh noise each time
     assert budget.scales == (cal.scale,) * k
     joint = max(
-        releases_divergence(PRIORS[a], PRIORS[b], alpha=3.0, scale=cal.scale, k=k)
+        releases_divergence(PRIORS[a], PRIORS[b], alpha=3.0, scale=cal.scale, k=k).value
         for a, b in itertools.combinations(PRIORS, 2)
     )
     assert budget.spent == pytest.approx(joint, rel=1e-9) and budget.spent <= 1.0 * (1 + 1e-9)

@@ -99,11 +99,11 @@ def test_two_releases_match_2d_quadrature(pair, alpha):
     theta = 2.0
     for a, b in ((p, q), (q, p)):
         brute = _joint_divergence_2d(a, b, alpha, [theta, theta])
-        ours = releases_divergence(a, b, alpha=alpha, scale=theta, k=2, directed=True)
+        ours = releases_divergence(a, b, alpha=alpha, scale=theta, k=2, directed=True).value
         assert ours == pytest.approx(brute, rel=1e-7, abs=1e-10)
-    both = releases_divergence(p, q, alpha=alpha, scale=theta, k=2)
+    both = releases_divergence(p, q, alpha=alpha, scale=theta, k=2).value
     assert both == max(
-        releases_divergence(a, b, alpha=alpha, scale=theta, k=2, directed=True) for a, b in ((p, q), (q, p))
+        releases_divergence(a, b, alpha=alpha, scale=theta, k=2, directed=True).value for a, b in ((p, q), (q, p))
     )
 
 
@@ -115,7 +115,7 @@ def test_two_releases_at_different_scales_use_the_combined_scale(pair):
     assert s == pytest.approx((1 / 1.5**2 + 1 / 2.5**2) ** -0.5, rel=1e-15)
     for a, b in ((p, q), (q, p)):
         brute = _joint_divergence_2d(a, b, 3.0, scales)
-        assert releases_divergence(a, b, alpha=3.0, scale=s, k=1, directed=True) == pytest.approx(brute, rel=1e-7)
+        assert releases_divergence(a, b, alpha=3.0, scale=s, k=1, directed=True).value == pytest.approx(brute, rel=1e-7)
 
 
 @pytest.mark.parametrize("k", [1, 2, 4, 10, 25])
@@ -124,7 +124,7 @@ def test_gaussian_priors_match_the_k_dimensional_closed_form(k, alpha):
     theta = 2.0
     for a, b in ((G_I, G_J), (G_J, G_I)):
         ref = _gaussian_joint_closed_form(a, b, alpha, theta, k)
-        ours = releases_divergence(a, b, alpha=alpha, scale=theta, k=k, directed=True)
+        ours = releases_divergence(a, b, alpha=alpha, scale=theta, k=k, directed=True).value
         if np.isinf(ref):
             assert np.isinf(ours)
         else:
@@ -137,13 +137,13 @@ def test_domain_condition_of_the_reverse_order():
     edge = theta**2 / ((alpha - 1) * G_J.var - alpha * G_I.var)  # k at the domain edge
     k_in, k_out = int(np.floor(edge)), int(np.floor(edge)) + 1
     assert k_in < edge < k_out
-    assert np.isfinite(releases_divergence(G_J, G_I, alpha=alpha, scale=theta, k=k_in, directed=True))
-    assert np.isinf(releases_divergence(G_J, G_I, alpha=alpha, scale=theta, k=k_out, directed=True))
+    assert np.isfinite(releases_divergence(G_J, G_I, alpha=alpha, scale=theta, k=k_in, directed=True).value)
+    assert np.isinf(releases_divergence(G_J, G_I, alpha=alpha, scale=theta, k=k_out, directed=True).value)
     assert np.isinf(_gaussian_joint_closed_form(G_J, G_I, alpha, theta, k_out))
     # the other order stays finite for every k, tending to D_alpha of the priors themselves
-    d = releases_divergence(G_I, G_J, alpha=alpha, scale=theta, k=np.array([10, 10**3, 10**6]), directed=True)
+    d = releases_divergence(G_I, G_J, alpha=alpha, scale=theta, k=np.array([10, 10**3, 10**6]), directed=True).value
     assert np.all(np.isfinite(d)) and np.all(np.diff(d) > 0)
-    assert d[-1] == pytest.approx(rpp.gaussian_renyi(G_I.mean, G_I.var, G_J.mean, G_J.var, alpha), rel=1e-4)
+    assert d[-1] == pytest.approx(rpp.gaussian_renyi(G_I.mean, G_I.var, G_J.mean, G_J.var, alpha).value, rel=1e-4)
 
 
 def test_heart_disease_mean_numbers_of_issue_15():
@@ -155,14 +155,14 @@ def test_heart_disease_mean_numbers_of_issue_15():
     cal = rpp.calibrate(p, q, alpha=3.0, epsilon=1.0)
     assert round(cal.scale, 3) == 2.868
     ks = np.array([1, 2, 4, 10, 100])
-    d = releases_divergence(p, q, alpha=3.0, scale=2.868, k=ks)
+    d = releases_divergence(p, q, alpha=3.0, scale=2.868, k=ks).value
     assert [round(float(x), 3) for x in d[:3]] == [1.000, 2.063, 4.409]
     assert round(float(d[3]), 2) == 13.86 and np.isinf(d[4])
     # super-linear: more than k times the divergence of one release
     assert np.all(d[1:] > ks[1:] * d[0])
     # infinite through the reverse order's domain: theta^2 / k <= 2 var_j - 3 var_i
     assert 2.868**2 / 100 <= 2 * q.var - 3 * p.var
-    assert np.isfinite(releases_divergence(p, q, alpha=3.0, scale=2.868, k=100, directed=True))
+    assert np.isfinite(releases_divergence(p, q, alpha=3.0, scale=2.868, k=100, directed=True).value)
 
 
 def test_equal_variances_compose_at_most_linearly():
@@ -172,16 +172,16 @@ def test_equal_variances_compose_at_most_linearly():
         m, s2, theta, alpha = rng.normal(), rng.uniform(0.01, 2), rng.uniform(0.2, 5), rng.uniform(1.1, 10)
         p, q = rpp.Gaussian(mean=0.0, var=s2), rpp.Gaussian(mean=m, var=s2)
         ks = np.arange(1, 30)
-        d = releases_divergence(p, q, alpha=alpha, scale=theta, k=ks)
+        d = releases_divergence(p, q, alpha=alpha, scale=theta, k=ks).value
         assert np.all(d <= ks * d[0] * (1 + 1e-12))
 
 
 def test_non_decreasing_in_k_for_empirical_priors():
     p, q = rpp.Empirical([0.0, 0.5, 1.0, 1.0]), rpp.Empirical([0.4, 1.2, 2.0])
-    d = releases_divergence(p, q, alpha=2.5, scale=1.5, k=np.array([1, 2, 3, 5, 8]))
+    d = releases_divergence(p, q, alpha=2.5, scale=1.5, k=np.array([1, 2, 3, 5, 8])).value
     assert np.all(np.diff(d) >= -1e-12)
-    assert d[2] == pytest.approx(rpp.renyi_divergence(q, p, 2.5, noise_var=1.5**2 / 3), rel=1e-12) or d[2] == (
-        pytest.approx(rpp.renyi_divergence(p, q, 2.5, noise_var=1.5**2 / 3), rel=1e-12)
+    assert d[2] == pytest.approx(rpp.renyi_divergence(q, p, alpha=2.5, noise=rpp.GaussianNoise(scale=np.sqrt(1.5**2 / 3))).value, rel=1e-12) or d[2] == (
+        pytest.approx(rpp.renyi_divergence(p, q, alpha=2.5, noise=rpp.GaussianNoise(scale=np.sqrt(1.5**2 / 3))).value, rel=1e-12)
     )
 
 
@@ -192,28 +192,28 @@ def test_calibrate_releases_is_sqrt_k_times_one_release_and_minimal(pair, k):
     alpha, eps = 3.0, 0.8
     one = rpp.calibrate(p, q, alpha=alpha, epsilon=eps)
     cal = calibrate_releases(p, q, alpha=alpha, epsilon=eps, k=k)
-    assert cal.guaranteed and cal.details["k"] == k and cal.details["scale_one"] == one.scale
+    assert cal.within_budget and cal.details["k"] == k and cal.details["scale_one"] == one.scale
     assert cal.scale == pytest.approx(np.sqrt(k) * one.scale, rel=1e-9)
-    joint = releases_divergence(p, q, alpha=alpha, scale=cal.scale, k=k)
+    joint = releases_divergence(p, q, alpha=alpha, scale=cal.scale, k=k).value
     assert joint <= eps * (1 + 1e-9) and cal.divergence == pytest.approx(joint, rel=1e-9)
     # minimal: 0.1 % less noise per release breaks the budget of the k releases
-    assert releases_divergence(p, q, alpha=alpha, scale=0.999 * cal.scale, k=k) > eps
+    assert releases_divergence(p, q, alpha=alpha, scale=0.999 * cal.scale, k=k).value > eps
 
 
 def test_calibrate_releases_vectorised_and_other_methods():
     eps = np.array([0.5, 1.0, 2.0])
     cal = calibrate_releases(G_I, G_J, alpha=3.0, epsilon=eps, k=4)
     one = rpp.calibrate(G_I, G_J, alpha=3.0, epsilon=eps)
-    assert cal.scale.shape == (3,) and np.allclose(cal.scale, 2 * one.scale, rtol=1e-9) and cal.guaranteed.all()
+    assert cal.scale.shape == (3,) and np.allclose(cal.scale, 2 * one.scale, rtol=1e-9) and cal.within_budget.all()
     cf = calibrate_releases(G_I, G_J, alpha=3.0, epsilon=1.0, k=5, method="closed-form")
-    assert cf.guaranteed and cf.scale >= calibrate_releases(G_I, G_J, alpha=3.0, epsilon=1.0, k=5).scale
+    assert cf.within_budget and cf.scale >= calibrate_releases(G_I, G_J, alpha=3.0, epsilon=1.0, k=5).scale
 
 
 def test_linear_rdp_calibration_under_noises_heart_like_priors():
     """Calibrating each of k releases to epsilon / k (linear composition) is not enough here."""
     k, eps = 10, 1.0
     linear = rpp.calibrate(G_I, G_J, alpha=3.0, epsilon=eps / k).scale
-    assert releases_divergence(G_I, G_J, alpha=3.0, scale=linear, k=k) > eps
+    assert releases_divergence(G_I, G_J, alpha=3.0, scale=linear, k=k).value > eps
     assert calibrate_releases(G_I, G_J, alpha=3.0, epsilon=eps, k=k).scale > linear
 
 
@@ -226,29 +226,29 @@ def test_combined_scale_edge_cases():
 
 def test_bad_arguments_are_named():
     with pytest.raises(ValueError, match="noise"):
-        releases_divergence(G_I, G_J, alpha=3, scale=1.0, k=2, noise="laplace")
+        releases_divergence(G_I, G_J, alpha=3, scale=1.0, k=2, noise="laplace").value
     with pytest.raises(ValueError, match="noise"):
         calibrate_releases(G_I, G_J, alpha=3, epsilon=1.0, k=2, noise="laplace")
     with pytest.raises(ValueError, match="noise"):
-        releases_divergence(G_I, G_J, alpha=3, scale=1.0, noise="uniform")
+        releases_divergence(G_I, G_J, alpha=3, scale=1.0, noise="uniform").value
     for bad in (0, 1.5, -2, [1, 0], np.nan):
         with pytest.raises(ValueError, match="k must"):
-            releases_divergence(G_I, G_J, alpha=3, scale=1.0, k=bad)
+            releases_divergence(G_I, G_J, alpha=3, scale=1.0, k=bad).value
     with pytest.raises(TypeError, match="k must"):
-        releases_divergence(G_I, G_J, alpha=3, scale=1.0, k=True)
+        releases_divergence(G_I, G_J, alpha=3, scale=1.0, k=True).value
     with pytest.raises(ValueError, match="k must"):
         calibrate_releases(G_I, G_J, alpha=3, epsilon=1.0, k=0)
     for bad in (0.0, -1.0, np.inf):
         with pytest.raises(ValueError, match="scale"):
-            releases_divergence(G_I, G_J, alpha=3, scale=bad)
+            releases_divergence(G_I, G_J, alpha=3, scale=bad).value
     with pytest.raises(ValueError, match="alpha"):
-        releases_divergence(G_I, G_J, alpha=1.0, scale=1.0)
+        releases_divergence(G_I, G_J, alpha=1.0, scale=1.0).value
     with pytest.raises(ValueError, match="epsilon"):
         calibrate_releases(G_I, G_J, alpha=3, epsilon=0.0, k=2)
     with pytest.raises(ValueError, match="directed"):
-        releases_divergence(G_I, G_J, alpha=3, scale=1.0, directed="yes")
+        releases_divergence(G_I, G_J, alpha=3, scale=1.0, directed="yes").value
     with pytest.raises(TypeError, match="prior_i"):
-        releases_divergence([0.0], G_J, alpha=3, scale=1.0)
+        releases_divergence([0.0], G_J, alpha=3, scale=1.0).value
     for bad in ([-1.0], [[1.0, 2.0]], [np.nan]):
         with pytest.raises(ValueError, match="scales"):
             combined_scale(bad)

@@ -86,12 +86,12 @@ def test_sweep_gaussian_priors():
     assert (base["prior"] == "gaussian").all()
     for row in tab.itertuples():  # every divergence is the Gaussian priors' one
         d = max(
-            rpp.renyi_divergence(pr.prior_i, pr.prior_j, ALPHA, row.variance),
-            rpp.renyi_divergence(pr.prior_j, pr.prior_i, ALPHA, row.variance),
+            rpp.renyi_divergence(pr.prior_i, pr.prior_j, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
+            rpp.renyi_divergence(pr.prior_j, pr.prior_i, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
         )
         assert np.isclose(row.divergence, d, rtol=1e-9, atol=1e-12)
-        assert row.guaranteed == (d <= row.epsilon * (1 + 1e-9))
-    assert tab["guaranteed"].all()
+        assert row.within_budget == (d <= row.epsilon * (1 + 1e-9))
+    assert tab["within_budget"].all()
     assert (tab["theta"][tab["rule"] == "paper"].to_numpy() >= direct.scale * (1 - 1e-9)).all()
 
 
@@ -100,7 +100,7 @@ def test_sweep_directed_protects_one_order_only():
     both = experiments.sweep(pr, ["exact"], alpha=ALPHA, epsilon=EPS)
     one = experiments.sweep(pr, ["exact"], alpha=ALPHA, epsilon=EPS, directed=True)
     assert one["directed"].all() and (one["theta"].to_numpy() <= both["theta"].to_numpy() + 1e-12).all()
-    d_ij = [rpp.renyi_divergence(pr.prior_i, pr.prior_j, ALPHA, v) for v in one["variance"]]
+    d_ij = [rpp.renyi_divergence(pr.prior_i, pr.prior_j, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(v))).value for v in one["variance"]]
     assert np.allclose(one["divergence"], d_ij)
 
 
@@ -109,16 +109,16 @@ def test_baseline_over_budget_is_reported_not_hidden():
     pr = gauss_priors(mi=1.0, vi=0.005, mj=1.05, vj=0.03, B=200)
     tab = experiments.sweep(pr, ["pierquin", "exact"], alpha=ALPHA, epsilon=np.array([0.5, 5.0]))
     base = tab[tab["rule"] == "pierquin"].set_index("epsilon")
-    assert not base.loc[5.0, "guaranteed"] and np.isinf(base.loc[5.0, "divergence"])
-    assert tab[tab["rule"] == "exact"]["guaranteed"].all()
-    assert len(tables.check_guarantees(tab)) == 1
+    assert not base.loc[5.0, "within_budget"] and np.isinf(base.loc[5.0, "divergence"])
+    assert tab[tab["rule"] == "exact"]["within_budget"].all()
+    assert len(tables.check_budgets(tab)) == 1
 
 
 def test_sweep_mixture_priors_never_under_noise():
     tab = experiments.sweep(
         RAW, ["paper", "gmm-ot-tight", "exact", "pierquin", "exact:baseline"], alpha=ALPHA, epsilon=EPS, dataset="raw"
     )
-    assert tab["guaranteed"].all() and tables.check_guarantees(tab).empty
+    assert tab["within_budget"].all() and tables.check_budgets(tab).empty
     wide = tab.pivot_table(index="epsilon", columns="rule", values="theta")
     assert (wide["exact"] <= wide["gmm-ot-tight"] * (1 + 1e-9)).all()
     assert (wide["gmm-ot-tight"] <= wide["paper"] * (1 + 1e-9)).all()
@@ -127,12 +127,12 @@ def test_sweep_mixture_priors_never_under_noise():
         _, p, q, label = experiments.resolve_rule(RAW, row.rule)
         assert label == row.prior
         d = max(
-            rpp.renyi_divergence(p, q, row.alpha, row.variance), rpp.renyi_divergence(q, p, row.alpha, row.variance)
+            rpp.renyi_divergence(p, q, alpha=row.alpha, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value, rpp.renyi_divergence(q, p, alpha=row.alpha, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value
         )
         assert d <= row.epsilon * (1 + 1e-9)
         md = max(
-            rpp.renyi_divergence(RAW.prior_i, RAW.prior_j, row.alpha, row.variance),
-            rpp.renyi_divergence(RAW.prior_j, RAW.prior_i, row.alpha, row.variance),
+            rpp.renyi_divergence(RAW.prior_i, RAW.prior_j, alpha=row.alpha, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
+            rpp.renyi_divergence(RAW.prior_j, RAW.prior_i, alpha=row.alpha, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
         )
         assert np.isclose(row.model_divergence, md, rtol=1e-6, atol=1e-9)
     assert set(tab[tab["rule"] == "pierquin"]["prior"]) == {"empirical"}
@@ -161,7 +161,7 @@ def test_sweep_validation():
     with pytest.raises(ValueError, match="n_jobs"):
         experiments.sweep(pr, ["exact"], alpha=ALPHA, epsilon=EPS, n_jobs=0)
     with pytest.raises(ValueError, match="on"):
-        tables.check_guarantees(pd.DataFrame(), on="other")
+        tables.check_budgets(pd.DataFrame(), on="other")
 
 
 def test_resolve_rule():

@@ -42,9 +42,9 @@ def test_verify_table_finds_too_little_noise_and_false_flags():
     ver = tables.verify_table(bad, PRIORS, stride=1)
     assert len(ver.problems) == 1 and "over budget" in ver.problems[0] and ver.worst_ratio > 1
     flagged = TABLE.copy()
-    flagged.loc[k, "guaranteed"] = False  # not allowed for "exact"
+    flagged.loc[k, "within_budget"] = False  # not allowed for "exact"
     ver = tables.verify_table(flagged, PRIORS, stride=4)
-    assert any("not guaranteed" in p for p in ver.problems)
+    assert any("over budget" in p for p in ver.problems)
     assert any("flagged over budget" in p for p in ver.problems)  # and D <= eps contradicts the flag
 
 
@@ -72,9 +72,9 @@ def test_quantile_w_inf_matches_the_gaussian_formula(B):
 
 def test_rebaseline_with_the_same_discretisation_reproduces_the_sweep():
     same = tables.rebaseline(TABLE, PRIORS, lambda p: tables.quantile_w_inf(p, 200))
-    cols = ["theta", "variance", "divergence", "guaranteed", "w_inf"]
+    cols = ["theta", "variance", "divergence", "within_budget", "w_inf"]
     np.testing.assert_allclose(same[cols[:3]].to_numpy(float), TABLE[cols[:3]].to_numpy(float), rtol=1e-9)
-    assert (same["guaranteed"] == TABLE["guaranteed"]).all()
+    assert (same["within_budget"] == TABLE["within_budget"]).all()
 
 
 def test_rebaseline_mean_shift_recomputes_divergences_exactly():
@@ -83,16 +83,16 @@ def test_rebaseline_mean_shift_recomputes_divergences_exactly():
     assert np.allclose(base["variance"], ALPHA * 1.0 / (2 * EPS))
     for row in base.itertuples():
         d = max(
-            rpp.renyi_divergence(PR.prior_i, PR.prior_j, ALPHA, row.variance),
-            rpp.renyi_divergence(PR.prior_j, PR.prior_i, ALPHA, row.variance),
+            rpp.renyi_divergence(PR.prior_i, PR.prior_j, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
+            rpp.renyi_divergence(PR.prior_j, PR.prior_i, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
         )
-        assert np.isclose(row.divergence, d, rtol=1e-12) and row.guaranteed == (d <= row.epsilon * (1 + 1e-9))
-    assert not base["guaranteed"].all()  # the mean shift ignores the variances
+        assert np.isclose(row.divergence, d, rtol=1e-12) and row.within_budget == (d <= row.epsilon * (1 + 1e-9))
+    assert not base["within_budget"].all()  # the mean shift ignores the variances
     others = shift["rule"] != "pierquin"
     assert shift[others].equals(TABLE[others])
     directed = experiments.sweep(PR, ["pierquin"], alpha=ALPHA, epsilon=EPS, dataset="toy", directed=True)
     one = tables.rebaseline(directed, PRIORS, lambda p: 0.5)
-    d_ij = [rpp.renyi_divergence(PR.prior_i, PR.prior_j, ALPHA, v) for v in one["variance"]]
+    d_ij = [rpp.renyi_divergence(PR.prior_i, PR.prior_j, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(v))).value for v in one["variance"]]
     assert np.allclose(one["divergence"], d_ij)
     with pytest.raises(ValueError, match="priors"):
         tables.rebaseline(TABLE, {}, lambda p: 1.0)

@@ -80,7 +80,7 @@ def test_w_alpha_on_the_outlier_stays_sufficient():
     import rpp
 
     cal = rpp.calibrate(case["p"], case["q"], alpha=case["alpha"], epsilon=case["epsilon"], method="w-alpha")
-    assert cal.guaranteed
+    assert cal.within_budget
     for p, q in ((case["p"], case["q"]), (case["q"], case["p"])):
         lo, hi = grid_divergence(p, q, case["alpha"], "gaussian", float(cal.scale))
         assert hi <= case["epsilon"], (lo, hi)
@@ -115,7 +115,7 @@ def test_committed_worst_case_data_within_budget():
         assert len({r["index"] for r in ran}) == 300, family
     assert set(r["status"] for r in rows) <= {"ok", "n/a"}, [r for r in rows if r["status"] not in ("ok", "n/a")][:3]
     assert (table.worst_cpu_s <= BUDGET).all(), table[table.worst_cpu_s > BUDGET]
-    assert (table[table.method != "bisection"].not_guaranteed == 0).all()
+    assert (table[table.method != "bisection"].over_budget == 0).all()
 
 
 def _slow_sample():
@@ -144,7 +144,7 @@ def test_every_method_within_budget(case):
         assert row["status"] in ("ok", "n/a"), row
         if row["status"] == "ok":
             assert row["cpu_s"] <= BUDGET, row
-            assert row["guaranteed"] or row["method"] == "bisection", row
+            assert row["within_budget"] or row["method"] == "bisection", row
 
 
 @pytest.mark.parametrize(

@@ -68,10 +68,10 @@ def _check_against_arb(p, q, alpha, eps, noise, methods=("exact",)):
         except ValueError:  # the method does not apply to these priors
             continue
         if cal.scale == math.inf:
-            assert cal.guaranteed
+            assert cal.within_budget
             continue
         refs = [_reference(noise, a, b, alpha, cal.scale) for a, b in ((p, q), (q, p))]
-        if cal.guaranteed:
+        if cal.within_budget:
             worst = max(upper(r) for r in refs)
             assert worst <= eps * (1 + RTOL), (
                 f"{noise}/{method}: scale {cal.scale!r} under-noises: reference D = {worst!r} > eps = {eps} "
@@ -152,7 +152,7 @@ def test_edge_reference_is_infinite_below_and_finite_at_the_edge():
 
 def _child(conn, p, q, alpha, eps, method, noise):
     cal = _calibrate(p, q, alpha, eps, method, noise)
-    conn.send((float(cal.scale), bool(cal.guaranteed)))
+    conn.send((float(cal.scale), bool(cal.within_budget)))
 
 
 def _calibrate_within_budget(p, q, alpha, eps, method, noise):
@@ -235,7 +235,7 @@ def test_order_solved_first_does_not_change_the_scale(noise, monkeypatch):
     for forced in ((0, 1), (1, 0)):
         monkeypatch.setattr(C, "order_probe", lambda *args, forced=forced, **kw: forced)
         cal = rpp.calibrate(p, q, alpha=alpha, epsilon=eps, noise=noise)
-        assert cal.guaranteed
+        assert cal.within_budget
         scales.append(cal.scale)
     tol = 1e-8 * max(directed)
     assert abs(probed.scale - max(directed)) <= tol and all(abs(s - max(directed)) <= tol for s in scales)

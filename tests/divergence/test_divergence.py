@@ -50,35 +50,35 @@ def test_gaussian_closed_form_matches_quadrature_random_cases():
         if a == 1 or (1 - a) * v0 + a * v1 <= 0.05 * max(v0, v1):
             continue
         ref = quad_gauss_renyi(m0, v0, m1, v1, a)
-        got = rpp.gaussian_renyi(m0, v0, m1, v1, a)
+        got = rpp.gaussian_renyi(m0, v0, m1, v1, a).value
         assert got == pytest.approx(ref, rel=1e-10, abs=1e-13), (m0, v0, m1, v1, a)
         checked += 1
 
 
 def test_gaussian_domain_is_infinite_and_never_nan():
     # sigma_alpha^2 = (1-a) v0 + a v1 <= 0  ->  +inf
-    assert rpp.gaussian_renyi(0, 4.0, 0, 1.0, 5) == np.inf
-    assert rpp.gaussian_renyi(0, 5.0, 0, 4.0, 5) == np.inf  # exactly zero
-    assert np.isfinite(rpp.gaussian_renyi(0, 1.0, 0, 4.0, 50))
-    grid = rpp.gaussian_renyi(0.3, np.linspace(0.1, 10, 50)[:, None], -1, 1.0, np.linspace(1.01, 100, 40))
+    assert rpp.gaussian_renyi(0, 4.0, 0, 1.0, 5).value == np.inf
+    assert rpp.gaussian_renyi(0, 5.0, 0, 4.0, 5).value == np.inf  # exactly zero
+    assert np.isfinite(rpp.gaussian_renyi(0, 1.0, 0, 4.0, 50).value)
+    grid = rpp.gaussian_renyi(0.3, np.linspace(0.1, 10, 50)[:, None], -1, 1.0, np.linspace(1.01, 100, 40)).value
     assert not np.isnan(grid).any() and (grid >= 0).all()
 
 
 def test_kl_and_max_divergence_limits():
     m0, v0, m1, v1 = 0.2, 0.7, -0.5, 1.9
-    kl = rpp.gaussian_renyi(m0, v0, m1, v1, 1)
+    kl = rpp.gaussian_renyi(m0, v0, m1, v1, 1).value
     ref_kl = 0.5 * (v0 / v1 + (m0 - m1) ** 2 / v1 - 1 + np.log(v1 / v0))
     assert kl == pytest.approx(ref_kl, rel=1e-14)
-    assert rpp.gaussian_renyi(m0, v0, m1, v1, 1 + 1e-7) == pytest.approx(kl, rel=1e-6)
-    dinf = rpp.gaussian_renyi(m0, v0, m1, v1, np.inf)
-    assert rpp.gaussian_renyi(m0, v0, m1, v1, 1e7) == pytest.approx(dinf, rel=1e-5)
+    assert rpp.gaussian_renyi(m0, v0, m1, v1, 1 + 1e-7).value == pytest.approx(kl, rel=1e-6)
+    dinf = rpp.gaussian_renyi(m0, v0, m1, v1, np.inf).value
+    assert rpp.gaussian_renyi(m0, v0, m1, v1, 1e7).value == pytest.approx(dinf, rel=1e-5)
     # max-divergence is sup log p/q: check on a grid
     x = np.linspace(-30, 30, 200001)
     sup = np.max(stats.norm.logpdf(x, m0, np.sqrt(v0)) - stats.norm.logpdf(x, m1, np.sqrt(v1)))
     assert dinf == pytest.approx(sup, rel=1e-8)
-    assert rpp.gaussian_renyi(0, 2.0, 1, 1.0, np.inf) == np.inf
-    assert rpp.gaussian_renyi(0, 1.0, 1, 1.0, np.inf) == np.inf
-    assert rpp.gaussian_renyi(1, 1.0, 1, 1.0, np.inf) == 0.0
+    assert rpp.gaussian_renyi(0, 2.0, 1, 1.0, np.inf).value == np.inf
+    assert rpp.gaussian_renyi(0, 1.0, 1, 1.0, np.inf).value == np.inf
+    assert rpp.gaussian_renyi(1, 1.0, 1, 1.0, np.inf).value == 0.0
 
 
 @given(
@@ -91,8 +91,8 @@ def test_kl_and_max_divergence_limits():
 )
 def test_gaussian_renyi_is_nondecreasing_in_alpha(m0, m1, lv0, lv1, a1, a2):
     lo, hi = sorted([a1, a2])
-    d_lo = rpp.gaussian_renyi(m0, np.exp(lv0), m1, np.exp(lv1), lo)
-    d_hi = rpp.gaussian_renyi(m0, np.exp(lv0), m1, np.exp(lv1), hi)
+    d_lo = rpp.gaussian_renyi(m0, np.exp(lv0), m1, np.exp(lv1), lo).value
+    d_hi = rpp.gaussian_renyi(m0, np.exp(lv0), m1, np.exp(lv1), hi).value
     assert d_lo <= d_hi * (1 + 1e-9) + 1e-12
 
 
@@ -101,7 +101,7 @@ def test_gaussian_renyi_is_nondecreasing_in_alpha(m0, m1, lv0, lv1, a1, a2):
 def test_mixture_quadrature_matches_mpmath(a, t):
     P = rpp.GaussianMixture(weights=[0.2, 0.5, 0.3], means=[-3, 0, 2.5], vars=[0.2, 0.6, 1.3])
     Q = rpp.GaussianMixture(weights=[0.6, 0.4], means=[-1, 2], vars=[0.9, 1.5])
-    val, err = rpp.divergence.renyi_divergence_bound(P, Q, a, t)
+    val, err = rpp.divergence.gaussian_noise.renyi_divergence_bound(P, Q, a, t)
     ref = mp_mixture_renyi(P, Q, a, t)
     assert abs(val - ref) <= err + 1e-15
     assert err < 1e-10
@@ -111,19 +111,19 @@ def test_mixture_of_one_component_matches_closed_form():
     P = rpp.GaussianMixture(weights=[1.0], means=[0.4], vars=[0.3])
     Q = rpp.GaussianMixture(weights=[1.0], means=[-0.2], vars=[0.8])
     for a in [0.5, 2, 4]:
-        val, err = rpp.divergence.renyi_divergence_bound(P, Q, a, 0.1)
-        assert val == pytest.approx(rpp.gaussian_renyi(0.4, 0.4, -0.2, 0.9, a), rel=1e-11)
+        val, err = rpp.divergence.gaussian_noise.renyi_divergence_bound(P, Q, a, 0.1)
+        assert val == pytest.approx(rpp.gaussian_renyi(0.4, 0.4, -0.2, 0.9, a).value, rel=1e-11)
 
 
 def test_mixture_domain_uses_widest_components():
     P = rpp.GaussianMixture(weights=[0.5, 0.5], means=[0, 1], vars=[0.1, 4.0])
     Q = rpp.GaussianMixture(weights=[0.5, 0.5], means=[0, 1], vars=[1.0, 1.0])
     # (1-a)*4 + a*1 <= 0 for a >= 4/3
-    assert rpp.renyi_divergence(P, Q, 2.0) == np.inf
-    assert np.isfinite(rpp.renyi_divergence(P, Q, 1.2))
-    # noise moves it back into the domain: (1-a)(4+t) + a(1+t) > 0 iff t > 3a - 4 = 2
-    assert rpp.renyi_divergence(P, Q, 2.0, noise_var=2.0) == np.inf
-    assert np.isfinite(rpp.renyi_divergence(P, Q, 2.0, noise_var=2.01))
+    assert rpp.renyi_divergence(P, Q, alpha=2.0).value == np.inf
+    assert np.isfinite(rpp.renyi_divergence(P, Q, alpha=1.2).value)
+    # noise moves it back into the domain: (1-a)(4+t) + a(1+t) > 0 iff t > 3a - 4 = 2  (scale**2 just below 2: sqrt(2.0)**2 rounds above it)
+    assert rpp.renyi_divergence(P, Q, alpha=2.0, noise=rpp.GaussianNoise(scale=float(np.nextafter(np.sqrt(2.0), 0)))).value == np.inf
+    assert np.isfinite(rpp.renyi_divergence(P, Q, alpha=2.0, noise=rpp.GaussianNoise(scale=np.sqrt(2.01))).value)
 
 
 def test_empirical_divergences():
@@ -131,11 +131,11 @@ def test_empirical_divergences():
     E2 = rpp.Empirical([0, 1, 1, 2])
     p, q = np.array([0.5, 0.25, 0.25]), np.array([0.25, 0.5, 0.25])
     ref = np.log(np.sum(p**3 * q**-2)) / 2
-    assert rpp.renyi_divergence(E1, E2, 3) == pytest.approx(ref, rel=1e-14)
-    assert rpp.renyi_divergence(E1, rpp.Empirical([5.0]), 3) == np.inf
-    assert rpp.renyi_divergence(E1, rpp.Gaussian(mean=0, var=1), 3) == np.inf
-    noisy = rpp.renyi_divergence(E1, E2, 3, noise_var=0.5)
-    mix = rpp.renyi_divergence(E1.convolve(scale=0.5 ** 0.5), E2.convolve(scale=0.5 ** 0.5), 3)
+    assert rpp.renyi_divergence(E1, E2, alpha=3).value == pytest.approx(ref, rel=1e-14)
+    assert rpp.renyi_divergence(E1, rpp.Empirical([5.0]), alpha=3).value == np.inf
+    assert rpp.renyi_divergence(E1, rpp.Gaussian(mean=0, var=1), alpha=3).value == np.inf
+    noisy = rpp.renyi_divergence(E1, E2, alpha=3, noise=rpp.GaussianNoise(scale=np.sqrt(0.5))).value
+    mix = rpp.renyi_divergence(E1.convolve(scale=0.5 ** 0.5), E2.convolve(scale=0.5 ** 0.5), alpha=3).value
     assert noisy == pytest.approx(mix, rel=1e-12)
     assert noisy < ref  # post-processing can only decrease the divergence
 
@@ -143,28 +143,28 @@ def test_empirical_divergences():
 def test_discrete_renyi_limits():
     p, q = np.array([0.2, 0.3, 0.5]), np.array([0.4, 0.4, 0.2])
     kl = np.sum(p * np.log(p / q))
-    assert rpp.discrete_renyi_divergence(p, q, 1) == pytest.approx(kl)
-    assert rpp.discrete_renyi_divergence(p, q, 1 + 1e-8) == pytest.approx(kl, rel=1e-6)
-    assert rpp.discrete_renyi_divergence(p, q, np.inf) == pytest.approx(np.log(2.5))
-    assert rpp.discrete_renyi_divergence(p, [0.5, 0.5, 0.0], 2) == np.inf
+    assert rpp.discrete_renyi_divergence(p, q, 1).value == pytest.approx(kl)
+    assert rpp.discrete_renyi_divergence(p, q, 1 + 1e-8).value == pytest.approx(kl, rel=1e-6)
+    assert rpp.discrete_renyi_divergence(p, q, np.inf).value == pytest.approx(np.log(2.5))
+    assert rpp.discrete_renyi_divergence(p, [0.5, 0.5, 0.0], 2).value == np.inf
 
 
 def test_vectorised_gaussian_renyi_divergence():
     P, Q = rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=1, var=2)
-    t = np.array([0.0, 1.0, 3.0])
-    a = np.array([[2.0], [5.0]])
-    out = rpp.renyi_divergence(P, Q, a, noise_var=t)
+    scales = np.sqrt([0.0, 1.0, 3.0])  # a noise object has one scale: vectorised over alpha
+    a = np.array([2.0, 5.0])
+    out = np.stack([rpp.renyi_divergence(P, Q, alpha=a, noise=rpp.GaussianNoise(scale=s)).value for s in scales], axis=1)
     assert out.shape == (2, 3)
-    assert out[1, 2] == pytest.approx(rpp.gaussian_renyi(0, 4, 1, 5, 5))
+    assert out[1, 2] == pytest.approx(rpp.gaussian_renyi(0, 4, 1, 5, 5).value)
 
 
 @pytest.mark.parametrize(
-    "bad", [dict(alpha=-0.5), dict(alpha=-1.0), dict(alpha=np.nan), dict(noise_var=-1.0), dict(noise_var=np.nan)]
+    "bad", [dict(alpha=-0.5), dict(alpha=-1.0), dict(alpha=np.nan), dict(scale=-1.0), dict(scale=np.nan)]
 )
 def test_bad_input_raises(bad):
-    kw = dict(alpha=2.0, noise_var=0.0) | bad
-    with pytest.raises(ValueError, match="alpha|noise_var"):
-        rpp.renyi_divergence(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=1, var=1), kw["alpha"], kw["noise_var"])
+    kw = dict(alpha=2.0, scale=0.0) | bad
+    with pytest.raises(ValueError, match="alpha|scale"):
+        rpp.renyi_divergence(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=1, var=1), alpha=kw["alpha"], noise=rpp.GaussianNoise(scale=kw["scale"]))
 
 
 def test_bad_distributions_raise():
@@ -185,7 +185,7 @@ def test_bad_distributions_raise():
     with pytest.raises(ValueError, match="atoms"):
         rpp.Empirical([1.0, np.inf])
     with pytest.raises(TypeError, match="p must be"):
-        rpp.renyi_divergence("not a prior", rpp.Gaussian(mean=0, var=1), 2)
+        rpp.renyi_divergence("not a prior", rpp.Gaussian(mean=0, var=1), alpha=2).value
     with pytest.raises(TypeError, match="mean"):
         rpp.Gaussian(mean="zero", var=1)
 
@@ -210,7 +210,7 @@ def test_error_covers_mpmath_just_above_the_gaussian_domain_edge():
     P_j = rpp.Gaussian(mean=0.0, var=9.25)
     mp.mp.dps = 50
     for z in (17.75 * (1 + 1e-15), 17.75 * (1 + 1e-9), 17.75 * (1 + 1e-4), 18.5):
-        val, err = rpp.divergence.renyi_divergence_bound(P_j, P_i, 3.0, z)
+        val, err = rpp.divergence.gaussian_noise.renyi_divergence_bound(P_j, P_i, 3.0, z)
         vi, vj = mp.mpf(0.25) + mp.mpf(z), mp.mpf(9.25) + mp.mpf(z)
 
         def f(y, vi=vi, vj=vj):

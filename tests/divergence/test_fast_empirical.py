@@ -8,7 +8,7 @@ import pytest
 from scipy import optimize, special
 
 import rpp
-from rpp.divergence import laplace_renyi_divergence_bound
+from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
 from rpp.divergence.laplace_atoms import atoms_log_integral
 from rpp.transport import optimal_plan
 from rpp import rules
@@ -52,7 +52,7 @@ def test_laplace_divergence_at_1e4_atoms_is_certified_by_its_own_bound_and_fast(
 def test_laplace_exact_at_1e3_atoms_is_certified_by_the_dense_computation():
     p, q = normal_pair(1000, 4)
     cal = rpp.calibrate(p, q, alpha=2.0, epsilon=1.0, method="exact", noise="laplace")
-    assert cal.guaranteed
+    assert cal.within_budget
     b = cal.scale
     for P, Q in ((p, q), (q, p)):
         li, rel = atoms_log_integral(P.components(), Q.components(), 2.0, b, dense=True)
@@ -102,7 +102,7 @@ def test_no_linear_program_for_one_dimensional_samples(monkeypatch):
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # e.g. POT's "numItermax reached"
             cal = rpp.calibrate(p, q, alpha=2.0, epsilon=1.0, method=method)
-        assert cal.guaranteed
+        assert cal.within_budget
         assert cal.details["seconds"]["rule"] < 5.0  # a sort: fractions of a second unloaded
 
 
@@ -134,9 +134,9 @@ def test_binned_gauss_sums_agree_with_dense_sums_within_their_bound(t):
 def test_gaussian_divergence_binned_path_agrees_with_dense_path(monkeypatch):
     p, q = normal_pair(260, 8)
     for t in (0.01, 0.2):
-        fast, fast_err = rpp.divergence.renyi_divergence_bound(p, q, 2.0, t)  # 260 atoms: binned sums
+        fast, fast_err = rpp.divergence.gaussian_noise.renyi_divergence_bound(p, q, 2.0, t)  # 260 atoms: binned sums
         monkeypatch.setattr(rpp.divergence.gaussian_noise, "_FAST_ATOMS", 10**9)
-        dense, dense_err = rpp.divergence.renyi_divergence_bound(p, q, 2.0, t)
+        dense, dense_err = rpp.divergence.gaussian_noise.renyi_divergence_bound(p, q, 2.0, t)
         monkeypatch.undo()
         assert abs(fast - dense) <= fast_err + dense_err
         assert fast_err < 1e-11

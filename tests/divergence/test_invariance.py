@@ -71,8 +71,8 @@ noise_scales = st.integers(-3, 3).map(lambda k: 2.0**k)
 
 def divergence(p, q, alpha, s, noise):
     if noise == "laplace":
-        return rpp.divergence.laplace_renyi_divergence_bound(p, q, alpha, s)
-    return rpp.divergence.renyi_divergence_bound(p, q, alpha, s * s)
+        return rpp.divergence.laplace_noise.laplace_renyi_divergence_bound(p, q, alpha, s)
+    return rpp.divergence.gaussian_noise.renyi_divergence_bound(p, q, alpha, s * s)
 
 
 def _agree(a, b):
@@ -136,7 +136,7 @@ def _check_calibration(p, q, method, noise, o, c, alpha, eps):
         return
     for got, factor in ((moved, 1.0), (scaled, c)):
         assert not isinstance(got, str), got
-        assert got.guaranteed == ref.guaranteed
+        assert got.within_budget == ref.within_budget
         if np.isinf(ref.scale) or ref.scale == 0:
             assert got.scale == ref.scale
         else:

@@ -254,7 +254,7 @@ def _loguniform(rng, lo, hi):
 
 
 def _gauss_equal(sigma, delta, alpha, oracle):
-    val = float(rpp.gaussian_renyi(0.0, sigma**2, delta, sigma**2, alpha))
+    val = float(rpp.gaussian_renyi(0.0, sigma**2, delta, sigma**2, alpha).value)
     ref = oracle(sigma / delta, alpha)
     return Outcome(val, ref, 1e-12 * abs(ref))
 
@@ -268,7 +268,7 @@ def _draw_gauss_equal(rng):
 
 
 def _gauss_general(mu0, var0, mu1, var1, alpha):
-    val = float(rpp.gaussian_renyi(mu0, var0, mu1, var1, alpha))
+    val = float(rpp.gaussian_renyi(mu0, var0, mu1, var1, alpha).value)
     ref, mag = mp_gaussian_renyi_terms(mu0, var0, mu1, var1, alpha)
     return Outcome(val, ref, 1e-12 * abs(ref) + 16 * U * mag)
 
@@ -284,7 +284,7 @@ def _draw_gauss_general(rng):
 
 
 def _laplace(t, alpha, oracle, library_terms=False):
-    val = float(rpp.divergence.laplace_rdp(t, 1.0, alpha))  # sensitivity t, scale 1: Delta / b = t
+    val = float(rpp.divergence.laplace_shift_divergence(t, 1.0, alpha).value)  # sensitivity t, scale 1: Delta / b = t
     ref = oracle(t, alpha)
     allowed = 1e-12 * abs(ref)
     if library_terms:
@@ -320,8 +320,8 @@ def _releases(delta, theta, k, alpha):
     p, q = rpp.Empirical([0.0]), rpp.Empirical([delta])
     from rpp.accounting.releases import releases_divergence
 
-    val = float(releases_divergence(p, q, alpha=alpha, scale=theta, k=k))
-    _, err = rpp.divergence.renyi_divergence_bound(p, q, alpha, theta**2 / k)
+    val = float(releases_divergence(p, q, alpha=alpha, scale=theta, k=k).value)
+    _, err = rpp.divergence.gaussian_noise.renyi_divergence_bound(p, q, alpha, theta**2 / k)
     ref = dpacc_gaussian_rdp(theta / delta, alpha, count=k)
     return Outcome(val, ref, err + 1e-12 * abs(ref))
 
@@ -342,10 +342,10 @@ def _rdp_to_eps(mechanism, noise_multiplier, delta):
 
     orders = dpacc_orders()
     if mechanism == "gaussian":
-        curve = [float(rpp.gaussian_renyi(0.0, noise_multiplier**2, 1.0, noise_multiplier**2, a)) for a in orders]
+        curve = [float(rpp.gaussian_renyi(0.0, noise_multiplier**2, 1.0, noise_multiplier**2, a).value) for a in orders]
         event = dp_event.GaussianDpEvent(noise_multiplier)
     else:
-        curve = [float(rpp.divergence.laplace_rdp(1.0, noise_multiplier, a)) for a in orders]
+        curve = [float(rpp.divergence.laplace_shift_divergence(1.0, noise_multiplier, a).value) for a in orders]
         event = dp_event.LaplaceDpEvent(noise_multiplier)
     val, _ = rdp.compute_epsilon(orders, curve, delta)
     acc = rdp.RdpAccountant(orders=orders)
@@ -370,10 +370,10 @@ def _pld_bound(mechanism, noise_multiplier, epsilon):
 
     orders = dpacc_orders()
     if mechanism == "gaussian":
-        curve = [float(rpp.gaussian_renyi(0.0, noise_multiplier**2, 1.0, noise_multiplier**2, a)) for a in orders]
+        curve = [float(rpp.gaussian_renyi(0.0, noise_multiplier**2, 1.0, noise_multiplier**2, a).value) for a in orders]
         exact = plm.GaussianPrivacyLoss(noise_multiplier, sensitivity=1.0).get_delta_for_epsilon(epsilon)
     else:
-        curve = [float(rpp.divergence.laplace_rdp(1.0, noise_multiplier, a)) for a in orders]
+        curve = [float(rpp.divergence.laplace_shift_divergence(1.0, noise_multiplier, a).value) for a in orders]
         exact = plm.LaplacePrivacyLoss(noise_multiplier, sensitivity=1.0).get_delta_for_epsilon(epsilon)
     bound, _ = rdp.compute_delta(orders, curve, epsilon)
     return Outcome(float(bound), float(exact), 1e-12 * float(exact) + 1e-300)
@@ -394,7 +394,7 @@ def _pmf(rng, n, floor=0.0):
 
 def _discrete(p, q, alpha):
     p, q = np.asarray(p, float), np.asarray(q, float)
-    val = float(rpp.discrete_renyi_divergence(p, q, alpha))
+    val = float(rpp.discrete_renyi_divergence(p, q, alpha).value)
     ref = mp_discrete_renyi(p, q, alpha)
     both = (p > 0) & (q > 0)
     mag = float(np.max(np.abs(np.log(p[both])) + np.abs(np.log(q[both])), initial=0.0))
@@ -408,7 +408,7 @@ def _draw_discrete(rng):
 
 
 def _discrete_rr(p_truth, alpha):
-    val = float(rpp.discrete_renyi_divergence([p_truth, 1 - p_truth], [1 - p_truth, p_truth], alpha))
+    val = float(rpp.discrete_renyi_divergence([p_truth, 1 - p_truth], [1 - p_truth, p_truth], alpha).value)
     from autodp import rdp_bank
 
     ref = float(rdp_bank.RDP_randresponse({"p": p_truth}, alpha))
@@ -556,7 +556,7 @@ def _draw_prior(rng, kind):
 
 def _mixture_mpmath(p, q, alpha, noise_var):
     P, Q = make_prior(**p), make_prior(**q)
-    val, err = rpp.divergence.renyi_divergence_bound(P, Q, alpha, noise_var)
+    val, err = rpp.divergence.gaussian_noise.renyi_divergence_bound(P, Q, alpha, noise_var)
     ref = mp_mixture_divergence(P, Q, alpha, noise_var)
     return Outcome(float(val), ref, float(err) + 16 * U * (abs(ref) + 1 / (alpha - 1)))
 
@@ -583,14 +583,14 @@ def _ball(ref):
 
 def _mixture_arb(p, q, alpha, noise_var):
     P, Q = make_prior(**p), make_prior(**q)
-    val, err = rpp.divergence.renyi_divergence_bound(P, Q, alpha, noise_var)
+    val, err = rpp.divergence.gaussian_noise.renyi_divergence_bound(P, Q, alpha, noise_var)
     mid, rad = _ball(arb_divergence(P, Q, alpha, "gaussian", noise_var=noise_var))
     return Outcome(float(val), mid, float(err) + rad + 16 * U * (abs(mid) + 1 / (alpha - 1)))
 
 
 def _laplace_arb(p, q, alpha, scale):
     P, Q = make_prior(**p), make_prior(**q)
-    val, err = rpp.divergence.laplace_renyi_divergence_bound(P, Q, alpha, scale)
+    val, err = rpp.divergence.laplace_noise.laplace_renyi_divergence_bound(P, Q, alpha, scale)
     mid, rad = _ball(arb_divergence(P, Q, alpha, "laplace", scale=scale))
     return Outcome(float(val), mid, float(err) + rad + 16 * U * (abs(mid) + 1 / (alpha - 1)))
 
@@ -606,7 +606,7 @@ def _draw_laplace_pair(rng):
 
 
 def _laplace_atoms_dpacc(delta, scale, alpha):
-    val, err = rpp.divergence.laplace_renyi_divergence_bound(rpp.Empirical([0.0]), rpp.Empirical([delta]), alpha, scale)
+    val, err = rpp.divergence.laplace_noise.laplace_renyi_divergence_bound(rpp.Empirical([0.0]), rpp.Empirical([delta]), alpha, scale)
     ref = dpacc_laplace_rdp(scale / delta, alpha)
     return Outcome(float(val), ref, float(err) + 1e-12 * abs(ref))
 
@@ -618,7 +618,7 @@ def _draw_laplace_atoms(rng):
 def _gauss_noise_certified(mu0, var0, mu1, var1, alpha, scale):
     """GaussianNoise(scale).divergence on two Gaussians: value + error is claimed an upper bound (one-sided check
     of that claim in Outcome terms: rpp = value + error must be >= the mpmath value)."""
-    val, err = rpp.GaussianNoise(scale).divergence(rpp.Gaussian(mean=mu0, var=var0), rpp.Gaussian(mean=mu1, var=var1), alpha)
+    val, err = (_c := rpp.GaussianNoise(scale).divergence(rpp.Gaussian(mean=mu0, var=var0), rpp.Gaussian(mean=mu1, var=var1), alpha=alpha)).value, _c.error
     ref, _ = mp_gaussian_renyi_terms(mu0, var0, mu1, var1, alpha, noise_sd=scale)
     return Outcome(float(val) + float(err), ref, 0.0)
 
@@ -696,7 +696,7 @@ def oracle_pair_divergence(p, q, alpha, scale, noise, directed=False):
 def calibrate_excess(p, q, alpha, epsilon, method, noise, refusals=False):
     """Outcome(rpp = D_oracle(scale) / epsilon - 1, oracle = 0, allowed = RTOL_CAL) for a guaranteed result.
 
-    A result flagged ``guaranteed=False`` must come with a PrivacyWarning; it is returned with
+    A result flagged ``within_budget=False`` must come with a PrivacyWarning; it is returned with
     ``rpp = -inf`` (nothing is claimed, nothing to check)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -708,8 +708,8 @@ def calibrate_excess(p, q, alpha, epsilon, method, noise, refusals=False):
             named = any(w in str(exc) for w in ("alpha", "epsilon", "prior", "method", "noise", "scale", "variance"))
             assert named, f"ValueError that names no argument: {exc}"
             return Outcome(-math.inf, 0.0, RTOL_CAL), None
-    if not cal.guaranteed:
-        assert any(issubclass(w.category, rpp.PrivacyWarning) for w in caught), "guaranteed=False without a warning"
+    if not cal.within_budget:
+        assert any(issubclass(w.category, rpp.PrivacyWarning) for w in caught), "within_budget=False without a warning"
         return Outcome(-math.inf, 0.0, RTOL_CAL), cal
     d = oracle_pair_divergence(p, q, alpha, float(cal.scale), noise)
     return Outcome(d / epsilon - 1, 0.0, RTOL_CAL), cal
@@ -755,7 +755,7 @@ def _noise_alpha(noise, kind, alpha):
         else (rpp.Empirical([0.0]), rpp.Empirical([1.0]))
     )
     try:
-        val, err = nz.divergence(p, q, alpha)
+        val, err = (_c := nz.divergence(p, q, alpha=alpha)).value, _c.error
     except ValueError as exc:
         assert "alpha" in str(exc), f"ValueError that does not name alpha: {exc}"
         return Outcome(0.0, 0.0, 0.0)
@@ -849,7 +849,7 @@ CASES: dict[str, Case] = {
         ),
         Case(
             "laplace-dpacc",
-            "rpp.divergence.laplace_rdp",
+            "rpp.divergence.laplace_shift_divergence",
             "dp-accounting RdpAccountant, LaplaceDpEvent",
             "rel 1e-12",
             lambda **k: _laplace(oracle=lambda t, a: dpacc_laplace_rdp(1 / t, a), **k),
@@ -857,7 +857,7 @@ CASES: dict[str, Case] = {
         ),
         Case(
             "laplace-autodp",
-            "rpp.divergence.laplace_rdp",
+            "rpp.divergence.laplace_shift_divergence",
             "autodp rdp_bank.RDP_laplace",
             "rel 1e-12 + autodp's own round-off, 4u sum|terms| / (alpha - 1)",
             lambda **k: _laplace(oracle=lambda t, a: autodp_laplace_rdp(1 / t, a), library_terms=True, **k),
@@ -865,7 +865,7 @@ CASES: dict[str, Case] = {
         ),
         Case(
             "laplace-mpmath",
-            "rpp.divergence.laplace_rdp",
+            "rpp.divergence.laplace_shift_divergence",
             "mpmath closed form (Mironov Prop. 6), 60 digits",
             "rel 1e-12",
             lambda **k: _laplace(oracle=mp_laplace_rdp, **k),
@@ -959,7 +959,7 @@ CASES: dict[str, Case] = {
         ),
         Case(
             "mixture-mpmath",
-            "rpp.divergence.renyi_divergence_bound (mixtures, samples)",
+            "rpp.divergence.gaussian_noise.renyi_divergence_bound (mixtures, samples)",
             "mpmath quadrature, 60 digits",
             "reported error + 16u (|D| + 1/(alpha-1))",
             _mixture_mpmath,
@@ -967,7 +967,7 @@ CASES: dict[str, Case] = {
         ),
         Case(
             "mixture-arb",
-            "rpp.divergence.renyi_divergence_bound (mixtures, samples)",
+            "rpp.divergence.gaussian_noise.renyi_divergence_bound (mixtures, samples)",
             "arb (python-flint) enclosure",
             "reported error + ball radius + round-off",
             _mixture_arb,

@@ -7,7 +7,7 @@ hypothesis-drawn inputs and judges ``rpp`` by an independent oracle (``oracle_ca
 split so that a failing test names one cause.  ``calibrate``'s "never less noise" is checked
 literally: where ``guaranteed`` is True the oracle divergence at the returned scale (both orders)
 is at most ``epsilon (1 + 1e-9)``, the slack its docstring states; a result flagged
-``guaranteed=False`` must come with a PrivacyWarning; a refusal must be a ValueError naming its
+``within_budget=False`` must come with a PrivacyWarning; a refusal must be a ValueError naming its
 argument.  Nothing else (NaN, OverflowError, RuntimeError) passes.
 """
 
@@ -99,7 +99,7 @@ def test_discrete_renyi_range_large_alpha(oracle, pq, alpha):
     oracle.check("discrete-mpmath", "range alpha in [1.1, 1e6]", p=pq[0], q=pq[1], alpha=alpha)
 
 
-# -- Laplace mechanism: laplace_rdp and laplace_rdp_scale -----------------------------------------
+# -- Laplace mechanism: laplace_shift_divergence and laplace_rdp_scale -----------------------------------------
 
 
 @FAST
@@ -162,7 +162,7 @@ def gauss_prior(var, mean=0.0):
     method=st.sampled_from(rpp.methods("gaussian")),
 )
 def test_calibrate_range_gaussians(oracle, alpha, epsilon, ratio, var, shift, method):
-    """Two Gaussian priors, Gaussian noise, every method (bisection may say guaranteed=False, with a warning)."""
+    """Two Gaussian priors, Gaussian noise, every method (bisection may say within_budget=False, with a warning)."""
     p, q = gauss_prior(ratio * var), gauss_prior(var, shift * math.sqrt(var))
     oracle.check(
         "calibrate-pair",

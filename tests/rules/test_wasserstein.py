@@ -12,11 +12,11 @@ from scipy import stats
 
 import rpp
 from rpp.divergence import (
-    laplace_renyi_divergence_bound,
-    laplace_rdp,
+    laplace_shift_divergence,
     laplace_rdp_scale,
     log_laplace_shift_integral,
 )
+from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
 from rpp.rules import (
     alpha_wasserstein,
     two_sided_geometric_renyi,
@@ -47,7 +47,7 @@ def test_laplace_rdp_derived_symbolically():
     )
     mironov = a / (2 * a - 1) * sp.exp((a - 1) * t) + (a - 1) / (2 * a - 1) * sp.exp(-a * t)
     assert sp.simplify(I - mironov) == 0
-    assert float(sp.log(mironov) / (a - 1)) == pytest.approx(laplace_rdp(1.5, 1.0, 7 / 3), rel=1e-14)
+    assert float(sp.log(mironov) / (a - 1)) == pytest.approx(laplace_shift_divergence(1.5, 1.0, 7 / 3).value, rel=1e-14)
 
 
 def test_laplace_rdp_against_mpmath_all_orders():
@@ -61,19 +61,19 @@ def test_laplace_rdp_against_mpmath_all_orders():
                 ref = mp.log(
                     am / (2 * am - 1) * mp.e ** ((am - 1) * tm) + (am - 1) / (2 * am - 1) * mp.e ** (-am * tm)
                 ) / (am - 1)
-            assert laplace_rdp(t, 1.0, a) == pytest.approx(float(ref), rel=1e-11, abs=1e-15)
-    assert laplace_rdp(2.0, 1.0, 1.0) == pytest.approx(2 + np.exp(-2.0) - 1)  # KL
-    assert laplace_rdp(2.0, 0.5, np.inf) == 4.0  # max-divergence
-    assert laplace_rdp(0.0, 0.0, 3.0) == 0.0 and laplace_rdp(1.0, 0.0, 3.0) == np.inf
-    assert np.isfinite(laplace_rdp(1e6, 1e-3, 100.0))  # no overflow
+            assert laplace_shift_divergence(t, 1.0, a).value == pytest.approx(float(ref), rel=1e-11, abs=1e-15)
+    assert laplace_shift_divergence(2.0, 1.0, 1.0).value == pytest.approx(2 + np.exp(-2.0) - 1)  # KL
+    assert laplace_shift_divergence(2.0, 0.5, np.inf).value == 4.0  # max-divergence
+    assert laplace_shift_divergence(0.0, 0.0, 3.0).value == 0.0 and laplace_shift_divergence(1.0, 0.0, 3.0).value == np.inf
+    assert np.isfinite(laplace_shift_divergence(1e6, 1e-3, 100.0).value)  # no overflow
 
 
 def test_laplace_rdp_scale_inverts():
     a = np.array([1.01, 1.5, 3.0, 10.0, 300.0])
     for e in (1e-3, 0.1, 1.0, 10.0):
         b = laplace_rdp_scale(2.0, a, e)
-        assert np.all(laplace_rdp(2.0, b, a) <= e * (1 + 1e-12))
-        assert np.all(laplace_rdp(2.0, b * (1 - 1e-9), a) > e)
+        assert np.all(laplace_shift_divergence(2.0, b, a).value <= e * (1 + 1e-12))
+        assert np.all(laplace_shift_divergence(2.0, b * (1 - 1e-9), a).value > e)
     assert laplace_rdp_scale(0.0, 2.0, 1.0) == 0.0 and laplace_rdp_scale(np.inf, 2.0, 1.0) == np.inf
 
 
@@ -122,8 +122,8 @@ def test_never_under_noise_300_empirical_pairs_both_noises_both_orders(chunk):
             lap = {m: rpp.calibrate(p, q, alpha=a, epsilon=e, method=m, noise="laplace") for m in LAPLACE_METHODS}
             gau = rpp.calibrate(p, q, alpha=a, epsilon=e, method="w-alpha", noise="gaussian")
         # calibrate evaluates the certified exact divergence in both orders at the returned scale
-        assert all(c.guaranteed and c.divergence + c.divergence_error <= e * (1 + RTOL) for c in lap.values())
-        assert gau.guaranteed and gau.divergence + gau.divergence_error <= e * (1 + RTOL)
+        assert all(c.within_budget and c.divergence + c.divergence_error <= e * (1 + RTOL) for c in lap.values())
+        assert gau.within_budget and gau.divergence + gau.divergence_error <= e * (1 + RTOL)
         # ordering of the Laplace rules (scales): exact <= tight <= min(w-alpha, pierquin)
         s = {m: c.scale for m, c in lap.items()}
         assert s["exact"] <= s["w-alpha-tight"] * (1 + 1e-7) + 1e-12
@@ -246,10 +246,10 @@ def test_continuous_calibrations_are_valid_and_ordered():
             m: rpp.calibrate(p, q, alpha=a, epsilon=e, method=m, noise="laplace")
             for m in ("exact", "w-alpha-tight", "w-alpha")
         }
-        assert all(c.guaranteed for c in lap.values())
+        assert all(c.within_budget for c in lap.values())
         assert lap["exact"].scale <= lap["w-alpha-tight"].scale <= lap["w-alpha"].scale
         g = {m: rpp.calibrate(p, q, alpha=a, epsilon=e, method=m, noise="gaussian") for m in ("exact", "w-alpha")}
-        assert all(c.guaranteed for c in g.values()) and g["exact"].scale <= g["w-alpha"].scale
+        assert all(c.within_budget for c in g.values()) and g["exact"].scale <= g["w-alpha"].scale
 
 
 def test_gaussian_priors_unequal_variances_baseline_is_infinite():
@@ -347,7 +347,7 @@ def test_alpha_below_one_condition_is_sufficient():
         (lambda: rules.two_sided_geometric_renyi(E([0.5]), E([1.0]), alpha=2.0, scale=1 / 1.0), "integer"),
         (lambda: rules.alpha_below_one(E([0.0]), E([1.0]), alpha=2.0, epsilon=1.0), "alpha must be in"),
         (lambda: laplace_rdp_scale(1.0, 1.0, 1.0), "alpha"),
-        (lambda: laplace_rdp(-1.0, 1.0, 2.0), "sensitivity"),
+        (lambda: laplace_shift_divergence(-1.0, 1.0, 2.0).value, "sensitivity"),
     ],
 )
 def test_clear_value_errors(call, match):
@@ -396,7 +396,7 @@ def test_property_w_alpha_rules_valid(xp, xq, a, e):
             assert val - err <= e * (1 + RTOL)
     for method in ("w-alpha", "w-alpha-tight"):  # calibrate's own check: value + error <= epsilon
         cal = rpp.calibrate(p, q, alpha=a, epsilon=e, method=method, noise="laplace")
-        assert cal.guaranteed and cal.divergence + cal.divergence_error <= e * (1 + RTOL)
+        assert cal.within_budget and cal.divergence + cal.divergence_error <= e * (1 + RTOL)
 
 
 def test_gaussian_noise_ordering_exact_below_theorem_2_below_baseline():

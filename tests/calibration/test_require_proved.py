@@ -1,0 +1,68 @@
+"""calibrate(require=...): guaranteed means proved (issue #22, item 2).
+
+The issue's pair (3 against 2 Gaussian components, Gaussian noise) used to return
+guaranteed=True with a quadrature *estimate* of its error.  Now the default reports
+rigorous=False (and so guaranteed=False), and require="proved" checks the returned scale with
+the arb enclosure: rigorous=True, and the enclosure contains the mpmath value at 50 digits.
+"""
+
+import numpy as np
+import pytest
+from reference_mpmath import renyi as mp_renyi
+
+import rpp
+
+THREE = rpp.GaussianMixture(weights=[0.25, 0.5, 0.25], means=[-1.0, 0.0, 2.0], vars=[0.5, 1.0, 0.25])
+TWO = rpp.GaussianMixture(weights=[0.5, 0.5], means=[0.0, 1.5], vars=[1.0, 2.0])
+
+
+def _view(prior):
+    c = prior.components()
+    return list(c.weights), list(c.means), list(c.vars)
+
+
+def test_estimate_is_not_called_guaranteed():
+    cal = rpp.calibrate(THREE, TWO, alpha=2.0, epsilon=0.5)
+    assert cal.within_budget and not cal.rigorous and not cal.guaranteed
+
+
+@pytest.mark.parametrize("noise", ["gaussian", "laplace"])
+def test_proved_final_check_contains_mpmath(noise):
+    cal = rpp.calibrate(THREE, TWO, alpha=2.0, epsilon=0.5, noise=noise, require="proved")
+    assert cal.rigorous and cal.guaranteed and cal.divergence + cal.divergence_error <= 0.5 * (1 + 1e-9)
+    worst = max(
+        float(mp_renyi(_view(p), _view(q), 2.0, noise=noise, scale=cal.scale, dps=50))
+        for p, q in ((THREE, TWO), (TWO, THREE))
+    )
+    assert cal.divergence - cal.divergence_error <= worst <= cal.divergence + cal.divergence_error
+    assert worst <= 0.5  # never under-noised
+
+
+def test_gaussians_are_proved_by_default():
+    cal = rpp.calibrate(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=2, var=1), alpha=3, epsilon=[0.5, 1.0])
+    assert cal.rigorous and np.all(cal.guaranteed)
+
+
+def test_require_proved_refuses_where_no_proved_path():
+    many = rpp.Empirical(np.linspace(0.0, 1.0, 70))
+    other = rpp.Empirical(np.linspace(0.0, 1.1, 70))
+    with pytest.raises(ValueError, match="no proved path for Empirical against Empirical with gaussian noise"):
+        rpp.calibrate(many, other, alpha=2.0, epsilon=0.5, require="proved")
+    with pytest.raises(ValueError, match="require"):
+        rpp.calibrate(THREE, TWO, alpha=2.0, epsilon=0.5, require="certain")
+
+
+def test_renyi_divergence_require_proved():
+    noise = rpp.GaussianNoise(1.0)
+    est = rpp.renyi_divergence(THREE, TWO, alpha=3.0, noise=noise)
+    pr = rpp.renyi_divergence(THREE, TWO, alpha=3.0, noise=noise, require="proved")
+    assert not est.rigorous and pr.rigorous
+    ref = float(mp_renyi(_view(THREE), _view(TWO), 3.0, noise="gaussian", scale=1.0, dps=50))
+    assert pr.lower <= ref <= pr.upper and abs(est.value - ref) <= 1e-12
+
+
+def test_discrete_require_proved():
+    p, q = rpp.Empirical([0.0, 1.0]), rpp.Empirical([0.0, 0.0, 1.0])
+    c = rpp.renyi_divergence(p, q, alpha=2.0, require="proved")
+    assert c.rigorous and c.lower <= np.log(9 / 8) <= c.upper
+    assert not rpp.renyi_divergence(p, q, alpha=2.0).rigorous
