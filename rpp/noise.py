@@ -31,7 +31,7 @@ __all__ = ["AdditiveNoise", "GaussianNoise", "LaplaceNoise"]
 class AdditiveNoise:
     r"""Base of :class:`~rpp.noise.GaussianNoise` and :class:`~rpp.noise.LaplaceNoise`.
 
-    A subclass sets :attr:`name` (``"gaussian"`` or ``"laplace"``: the family that
+    A subclass sets :attr:`family` (``"gaussian"`` or ``"laplace"``: the family that
     :meth:`release` samples), and defines ``variance_of(scale)`` and ``divergence(p, q, alpha)``.
 
     **Range of the order.**  Every noise object's ``divergence`` takes a single order
@@ -66,6 +66,20 @@ class AdditiveNoise:
 
     def __init__(self, scale: float) -> None:
         self.scale = float(v.positive("scale", scale, allow_zero=True))
+
+    def __eq__(self, other: object) -> bool:
+        """Value equality: the same family and the same scale."""
+        if not isinstance(other, AdditiveNoise):
+            return NotImplemented
+        return type(self) is type(other) and self.scale == other.scale
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.scale))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in self.__dict__:
+            raise AttributeError(f"{type(self).__name__} is immutable: make a new one with another scale")
+        super().__setattr__(name, value)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(scale={self.scale!r})"
@@ -118,7 +132,7 @@ class AdditiveNoise:
         if self.scale == 0:  # no noise: the value itself (the seed is still checked)
             _source(rng, insecure_seed, stacklevel=3)
             return x if x.ndim else float(x)
-        return _sample(self.name, x, self.scale, grid, rng, insecure_seed, stacklevel=3)
+        return _sample(self.family, x, self.scale, grid, rng, insecure_seed, stacklevel=3)
 
 
 class GaussianNoise(AdditiveNoise):

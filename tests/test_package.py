@@ -199,3 +199,17 @@ def test_noise_objects():
         assert (pair.value, pair.error) == (cal.divergence, cal.divergence_error)
         with pytest.raises(TypeError, match="rng"):
             noise.release(0.0, rng="seed")
+
+
+def test_noise_objects_are_values():
+    import rpp
+
+    assert rpp.GaussianNoise(2.0) == rpp.GaussianNoise(2.0)
+    assert rpp.GaussianNoise(2.0) != rpp.LaplaceNoise(2.0)
+    assert rpp.GaussianNoise(2.0) != rpp.GaussianNoise(2.5)
+    assert len({rpp.GaussianNoise(2.0), rpp.GaussianNoise(2.0), rpp.LaplaceNoise(2.0)}) == 2
+    noise = rpp.GaussianNoise(2.0)
+    import pytest
+
+    with pytest.raises(AttributeError, match="immutable"):
+        noise.scale = 3.0

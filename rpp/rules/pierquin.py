@@ -115,7 +115,7 @@ def pierquin(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float, no
     --------
     >>> from rpp import Empirical
     >>> from rpp.divergence import laplace_shift_divergence
-    >>> b = pierquin_laplace_scale(Empirical([0.0]), Empirical([1.0]), 2.0, 1.0)
+    >>> b = pierquin(Empirical([0.0]), Empirical([1.0]), alpha=2.0, epsilon=1.0, noise="laplace")
     >>> bool(laplace_shift_divergence(1.0, b, 2.0).value <= 1.0 < laplace_shift_divergence(1.0, 0.9999 * b, 2.0).value)
     True
     """

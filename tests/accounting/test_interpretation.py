@@ -116,13 +116,17 @@ def test_odds_bounds_against_the_exact_gaussian_likelihood_ratio():
     assert posterior_bound(alpha=alpha, epsilon=eps, prior=1.0, probability=0.05) == 1.0
 
 
+def test_a_flag_of_the_wrong_type_is_a_type_error_naming_it():
+    with pytest.raises(TypeError, match="both_orders"):
+        max_true_positive_rate(alpha=2.0, epsilon=1.0, false_positive_rate=0.5, both_orders=1)
+
+
 @pytest.mark.parametrize(
     ("call", "name"),
     [
         (lambda: max_true_positive_rate(alpha=1.0, epsilon=1.0, false_positive_rate=0.1), "alpha"),
         (lambda: max_true_positive_rate(alpha=2.0, epsilon=1.0, false_positive_rate=1.5), "false_positive_rate"),
         (lambda: max_true_positive_rate(alpha=2.0, epsilon=-1.0, false_positive_rate=0.5), "epsilon"),
-        (lambda: max_true_positive_rate(alpha=2.0, epsilon=1.0, false_positive_rate=0.5, both_orders=1), "both"),
         (lambda: odds_update_bound(alpha=2.0, epsilon=1.0, probability=0.0), "probability"),
         (lambda: posterior_bound(alpha=2.0, epsilon=1.0, prior=2.0, probability=0.1), "prior"),
         (lambda: odds_moment_bound(alpha=2.0, epsilon=np.inf), "epsilon"),

@@ -245,7 +245,7 @@ def test_bad_arguments_are_named():
         releases_divergence(G_I, G_J, alpha=1.0, scale=1.0).value
     with pytest.raises(ValueError, match="epsilon"):
         calibrate_releases(G_I, G_J, alpha=3, epsilon=0.0, k=2)
-    with pytest.raises(ValueError, match="directed"):
+    with pytest.raises(TypeError, match="directed"):
         releases_divergence(G_I, G_J, alpha=3, scale=1.0, directed="yes").value
     with pytest.raises(TypeError, match="prior_i"):
         releases_divergence([0.0], G_J, alpha=3, scale=1.0).value
