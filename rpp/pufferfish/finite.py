@@ -250,7 +250,12 @@ def pufferfish_epsilon(prior: ArrayLike, channel: ArrayLike, secret_i: ArrayLike
 
 
 def posterior_odds(
-    prior: ArrayLike, channel: ArrayLike, secret_i: ArrayLike, secret_j: ArrayLike
+    prior: ArrayLike,
+    channel: ArrayLike,
+    secret_i: ArrayLike,
+    secret_j: ArrayLike,
+    *,
+    return_support: bool = False,
 ) -> tuple[float | np.ndarray, ...]:
     r"""Prior odds and posterior odds of ``s_i`` against ``s_j`` after each output.
 
@@ -275,15 +280,25 @@ def posterior_odds(
         Row-stochastic mechanism.
     secret_i, secret_j : array_like of bool, shape (n,)
         Two mutually exclusive secrets.
+    return_support : bool, optional
+        Keyword-only.  The odds are defined only on the *support*, the outputs ``y``
+        with :math:`P(y, s_i \lor s_j) = P(s_i)P(y\mid s_i) + P(s_j)P(y\mid s_j) > 0`;
+        an output outside it has :math:`P(y \mid s_i) = P(y \mid s_j) = 0`, so the
+        Pufferfish inequalities hold there trivially and the posterior-odds reading
+        (Kifer and Machanavajjhala 2014) excludes it.  With ``False`` (default) every
+        output must lie in the support (otherwise ``ValueError``, naming this
+        argument); with ``True`` the odds are returned on the support only, together
+        with its boolean mask.
 
     Returns
     -------
     prior_odds : float
         ``P(s_i) / P(s_j)``.
-    post_odds : ndarray, shape (m,)
-        ``P(s_i | y) / P(s_j | y)`` for every output ``y`` (``+inf`` where
-        ``P(s_j | y) = 0``).  Every output must have positive probability under the
-        prior, otherwise a ``ValueError`` is raised.
+    post_odds : ndarray, shape (m,) or (support.sum(),)
+        ``P(s_i | y) / P(s_j | y)`` for every output ``y`` of the support, in output
+        order (``+inf`` where ``P(s_j | y) = 0``, ``0`` where ``P(s_i | y) = 0``).
+    support : ndarray of bool, shape (m,)
+        Only with ``return_support=True``: the mask of the outputs ``post_odds`` refers to.
 
     Raises
     ------
@@ -295,6 +310,12 @@ def posterior_odds(
     >>> K = randomized_response(np.log(3))
     >>> posterior_odds([0.5, 0.5], K, np.array([True, False]), np.array([False, True]))
     (1.0, array([3.        , 0.33333333]))
+
+    An output that neither secret can produce is outside the support:
+
+    >>> K3 = np.array([[0.5, 0.5, 0.0], [0.25, 0.75, 0.0]])
+    >>> posterior_odds([0.5, 0.5], K3, np.array([True, False]), np.array([False, True]), return_support=True)
+    (1.0, array([2.        , 0.66666667]), array([ True,  True, False]))
     """
     prior = v.pmf("prior", prior)
     channel = v.channel("channel", channel)
@@ -308,15 +329,25 @@ def posterior_odds(
     secret_j = np.asarray(secret_j)
     if np.any(secret_i & secret_j):
         raise ValueError("secret_i and secret_j must be mutually exclusive")
+    if not isinstance(return_support, (bool, np.bool_)):
+        raise TypeError(f"return_support must be a bool, got {type(return_support).__name__}")
     joint = prior[:, None] * channel  # P(x, y)
-    p_y = joint.sum(axis=0)  # P(y)
-    if np.any(p_y <= 0):
-        raise ValueError("every output must have positive probability under the prior")
+    support = (joint[secret_i].sum(axis=0) + joint[secret_j].sum(axis=0)) > 0  # P(y, s_i or s_j) > 0
+    if not return_support and not np.all(support):
+        raise ValueError(
+            "every output must have positive probability under s_i or s_j (return_support=False); "
+            "pass return_support=True to get the odds on the outputs of positive probability only"
+        )
+    joint = joint[:, support]
+    p_y = joint.sum(axis=0)  # P(y), positive on the support
     post_i = joint[secret_i].sum(axis=0) / p_y  # P(s_i | y)
     post_j = joint[secret_j].sum(axis=0) / p_y  # P(s_j | y)
     with np.errstate(divide="ignore"):
         post = np.where(post_j > 0, post_i / np.where(post_j > 0, post_j, 1.0), np.inf)
-    return float(prior[secret_i].sum() / prior[secret_j].sum()), post
+    prior_odds = float(prior[secret_i].sum() / prior[secret_j].sum())
+    if return_support:
+        return prior_odds, post, support
+    return prior_odds, post
 
 
 def pufferfish_leakage(p: ArrayLike, q: ArrayLike, axis: int = -1) -> float | np.ndarray:

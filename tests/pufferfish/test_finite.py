@@ -159,3 +159,45 @@ def test_posterior_odds_rejects_overlapping_secrets():
     K = randomized_response(1.0)
     with pytest.raises(ValueError, match="mutually exclusive"):
         posterior_odds([0.5, 0.5], K, np.array([True, True]), np.array([True, False]))
+
+
+def _exact_odds(prior, K, s_i, s_j, y):
+    """P(s_i | y) / P(s_j | y) in exact rationals, from the joint law (None if undefined)."""
+    num = sum(prior[x] * K[x][y] for x in range(len(prior)) if s_i[x])
+    den = sum(prior[x] * K[x][y] for x in range(len(prior)) if s_j[x])
+    if num + den == 0:
+        return None
+    return float("inf") if den == 0 else num / den
+
+
+def test_posterior_odds_on_the_support_only():
+    """Outputs of probability zero under s_i or s_j are excluded, as the proposition excludes them."""
+    from fractions import Fraction as F
+
+    # three databases; the third is in neither secret and is the only one that can output y = 3
+    prior = [F(1, 2), F(1, 4), F(1, 4)]
+    K = [
+        [F(1, 2), F(1, 2), F(0), F(0)],  # s_i
+        [F(0), F(1, 4), F(3, 4), F(0)],  # s_j
+        [F(0), F(0), F(0), F(1)],  # neither
+    ]
+    s_i, s_j = np.array([True, False, False]), np.array([False, True, False])
+    pf, Kf = [float(p) for p in prior], np.array(K, dtype=float)
+    with pytest.raises(ValueError, match="return_support"):
+        posterior_odds(pf, Kf, s_i, s_j)
+    prior_odds, post, support = posterior_odds(pf, Kf, s_i, s_j, return_support=True)
+    assert prior_odds == 2.0
+    exact = [_exact_odds(prior, K, s_i, s_j, y) for y in range(4)]
+    assert support.tolist() == [e is not None for e in exact] == [True, True, True, False]
+    assert post[0] == np.inf and post[2] == 0.0  # P(s_j | y) = 0, then P(s_i | y) = 0
+    assert np.isclose(post[1], float(exact[1]), rtol=1e-15) and exact[1] == 4
+
+
+def test_posterior_odds_return_support_all_positive_is_the_default():
+    K = product_channel(randomized_response(0.7), randomized_response(0.7))
+    prior = household(0.3, 0.8, 0.1)
+    po, post = posterior_odds(prior, K, A1, A0)
+    po2, post2, support = posterior_odds(prior, K, A1, A0, return_support=True)
+    assert po == po2 and np.array_equal(post, post2) and support.all()
+    with pytest.raises(TypeError, match="return_support"):
+        posterior_odds(prior, K, A1, A0, return_support="yes")
