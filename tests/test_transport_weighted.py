@@ -17,7 +17,7 @@ def _brute_w_infinity(xa, wa, xb, wb):
     def cdf(x, w):
         total = sum(w)
         acc, out = Fraction(0), []
-        for xi, wi in sorted(zip(x, w)):
+        for xi, wi in sorted(zip(x, w, strict=True)):
             acc += wi / total
             out.append((acc, xi, wi))
         return out
@@ -25,7 +25,7 @@ def _brute_w_infinity(xa, wa, xb, wb):
     a, b = cdf(xa, wa), cdf(xb, wb)
     cuts = sorted({Fraction(0), Fraction(1)} | {c for c, _, _ in a} | {c for c, _, _ in b})
     best = Fraction(0)
-    for lo, hi in zip(cuts[:-1], cuts[1:]):
+    for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
         u = (lo + hi) / 2
         qa = next(x for c, x, w in a if c >= u and w > 0)
         qb = next(x for c, x, w in b if c >= u and w > 0)
