@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._lib import validation as v
+from ._lib.optional import missing
 from .priors import GaussianMixture
 
 __all__ = ["fit_gmm", "bic_curve", "FittedGaussianMixture", "VarianceFloorWarning"]
@@ -118,9 +119,12 @@ def _seed(random_state):
 
 
 def _fit_one(x, k, random_state, reg_covar, n_init):
-    # scikit-learn is imported here, at first use (it takes most of a second to import)
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.mixture import GaussianMixture as _SkGMM
+    # scikit-learn (the [fit] extra) is imported here, at first use (it takes most of a second)
+    try:
+        from sklearn.exceptions import ConvergenceWarning
+        from sklearn.mixture import GaussianMixture as _SkGMM
+    except ImportError as exc:
+        raise missing("sklearn", "rpp.fit_gmm") from exc
 
     model = _SkGMM(
         n_components=k,

@@ -149,20 +149,33 @@ def _without_pot(monkeypatch):
         import ot  # noqa: F401
 
 
-@pytest.mark.parametrize("seed", range(20))
-def test_optimal_plan_without_pot_matches_pot(seed, monkeypatch):
-    from rpp.transport import optimal_plan
+@pytest.mark.parametrize("seed", range(24))
+def test_optimal_plan_matches_pot(seed, monkeypatch):
+    """scipy's linprog (small plans, and large ones without POT) against POT's ot.emd, the oracle."""
+    import ot
+
+    import rpp.transport as T
 
     rng = np.random.default_rng(seed)
-    k, m = rng.integers(1, 11, size=2)
+    k, m = rng.integers(1, 11, size=2) if seed < 20 else rng.integers(51, 70, size=2)  # > 2500 cells
     a, b = rng.dirichlet(np.ones(k)), rng.dirichlet(np.ones(m))
     C = rng.exponential(size=(k, m))          # continuous costs: the optimal plan is unique (a.s.)
-    with_pot = optimal_plan(a, b, C)
-    _without_pot(monkeypatch)
-    fallback = optimal_plan(a, b, C)
-    assert np.allclose(fallback.sum(axis=1), a, atol=1e-9) and np.allclose(fallback.sum(axis=0), b, atol=1e-9)
-    assert np.sum(fallback * C) == pytest.approx(np.sum(with_pot * C), rel=1e-9, abs=1e-12)
-    assert np.allclose(fallback, with_pot, atol=1e-8)
+    oracle = ot.emd(a, b, C)
+    _without_pot(monkeypatch)                 # large plans too: linprog's sparse program
+    plan = T.optimal_plan(a, b, C)
+    assert (C.size <= T.LINPROG_MAX_CELLS) == (seed < 20)
+    assert np.allclose(plan.sum(axis=1), a, atol=1e-9) and np.allclose(plan.sum(axis=0), b, atol=1e-9)
+    assert np.sum(plan * C) == pytest.approx(np.sum(oracle * C), rel=1e-9, abs=1e-12)
+    assert np.allclose(plan, oracle, atol=1e-8)
+
+
+def test_small_plans_do_not_import_pot():
+    import subprocess
+
+    code = ("import sys; from rpp.transport import optimal_plan; "
+            "optimal_plan([0.5, 0.5], [0.2, 0.8], [[0.0, 1.0], [1.0, 0.0]]); print('ot' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
 
 
 def test_calibration_without_pot(monkeypatch):

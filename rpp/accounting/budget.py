@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from .._lib import validation as v
+from .._lib.optional import missing
 from ..calibration.result import Calibration
 from ..calibration.search import pair_divergence
 from ..priors import check_prior
@@ -150,7 +151,10 @@ def calibrate_all_pairs(
     >>> table[["s_i", "s_j", "worst"]].to_numpy().tolist()
     [['a', 'b', False], ['a', 'c', True], ['b', 'c', False]]
     """
-    import pandas as pd
+    try:
+        import pandas as pd
+    except ImportError as exc:
+        raise missing("pandas", "calibrate_all_pairs (its table)") from exc
 
     members = _members(priors)
     directed = v.flag("directed", directed)
