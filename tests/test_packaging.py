@@ -211,10 +211,15 @@ def test_the_library_works_without_its_extras_and_names_them():
                 print(exc)
             else:
                 raise AssertionError("no ImportError")
+        try:
+            import rpp.book
+        except ImportError as exc:
+            print(exc)
     """)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.strip().splitlines()
-    assert len(lines) == 2 and "rpp.fit_gmm" in lines[0] and "'rpp-book[fit]'" in lines[0], lines
+    assert len(lines) == 3 and "rpp.book" in lines[2] and "'rpp-book[chapters]'" in lines[2], lines
+    assert "rpp.fit_gmm" in lines[0] and "'rpp-book[fit]'" in lines[0], lines
     assert "calibrate_all_pairs" in lines[1] and "'rpp-book[tables]'" in lines[1], lines
 
 

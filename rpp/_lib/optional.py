@@ -32,7 +32,7 @@ EXTRA = {
 DISTRIBUTION = "rpp-book"
 
 
-def missing(module: str, feature: str) -> ImportError:
+def missing(module: str, feature: str, *, extra: str | None = None) -> ImportError:
     """The error for a missing optional dependency (raise it ``from`` the original ImportError).
 
     Parameters
@@ -41,6 +41,8 @@ def missing(module: str, feature: str) -> ImportError:
         The import name of the missing module (a key of :data:`EXTRA`).
     feature : str
         What needs it, e.g. ``"rpp.fit_gmm"``.
+    extra : str, optional
+        The extra to name instead of the module's own (e.g. ``"chapters"`` for the book support).
 
     Returns
     -------
@@ -52,5 +54,6 @@ def missing(module: str, feature: str) -> ImportError:
     >>> print(missing("sklearn", "rpp.fit_gmm"))
     rpp.fit_gmm needs scikit-learn, an optional dependency: pip install 'rpp-book[fit]'
     """
-    dist, extra = EXTRA[module]
+    dist, own = EXTRA[module]
+    extra = own if extra is None else extra
     return ImportError(f"{feature} needs {dist}, an optional dependency: pip install '{DISTRIBUTION}[{extra}]'")
