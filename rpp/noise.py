@@ -73,7 +73,7 @@ class AdditiveNoise:
         return f"{type(self).__name__}(scale={self.scale!r})"
 
     @staticmethod
-    def variance_of(scale: ArrayLike) -> Any:  # pragma: no cover - defined by every subclass
+    def variance_of(scale: ArrayLike) -> float | np.ndarray:  # pragma: no cover - defined by every subclass
         raise NotImplementedError
 
     def _draw(self, rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:  # pragma: no cover
@@ -89,7 +89,7 @@ class AdditiveNoise:
         """Noise variance at :attr:`scale`."""
         return float(self.variance_of(self.scale))
 
-    def release(self, x: ArrayLike, rng: Any = None) -> Any:
+    def release(self, x: ArrayLike, rng: Any = None) -> float | np.ndarray:
         """Return ``x + Z`` elementwise; ``rng`` is ``None``, an int seed or a Generator."""
         x = v.finite("x", x)
         out = x + self._draw(v.rng_from(rng), x.shape)
@@ -125,7 +125,7 @@ class GaussianNoise(AdditiveNoise):
     name = "gaussian"
 
     @staticmethod
-    def variance_of(scale: ArrayLike) -> Any:
+    def variance_of(scale: ArrayLike) -> float | np.ndarray:
         r"""Variance :math:`\theta^2` of the noise at scale(s) :math:`\theta`."""
         return np.asarray(scale, dtype=float) ** 2
 
@@ -183,7 +183,7 @@ class LaplaceNoise(AdditiveNoise):
     name = "laplace"
 
     @staticmethod
-    def variance_of(scale: ArrayLike) -> Any:
+    def variance_of(scale: ArrayLike) -> float | np.ndarray:
         r"""Variance :math:`2b^2` of the noise at scale(s) :math:`b`."""
         return 2 * np.asarray(scale, dtype=float) ** 2
 

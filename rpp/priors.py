@@ -17,7 +17,6 @@ Every family supports ``convolve(noise_var)``: the distribution of
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -69,17 +68,17 @@ class Gaussian:
     def __repr__(self) -> str:
         return f"Gaussian(mean={self.mean!r}, var={self.var!r})"
 
-    def logpdf(self, x: ArrayLike) -> Any:
+    def logpdf(self, x: ArrayLike) -> float | np.ndarray:
         z = (np.asarray(x, dtype=float) - self.mean) / self.std
         return -0.5 * z**2 - np.log(self.std) - _LOG_SQRT_2PI
 
-    def pdf(self, x: ArrayLike) -> Any:
+    def pdf(self, x: ArrayLike) -> float | np.ndarray:
         return np.exp(self.logpdf(x))
 
-    def cdf(self, x: ArrayLike) -> Any:
+    def cdf(self, x: ArrayLike) -> float | np.ndarray:
         return special.ndtr((np.asarray(x, dtype=float) - self.mean) / self.std)
 
-    def ppf(self, u: ArrayLike) -> Any:
+    def ppf(self, u: ArrayLike) -> float | np.ndarray:
         return self.mean + self.std * special.ndtri(u)
 
     def sample(self, n: int, rng: np.random.Generator | int | None = None) -> np.ndarray:
@@ -157,20 +156,20 @@ class GaussianMixture:
         m = self.mean
         return float(np.dot(self.weights, self.variances + (self.means - m) ** 2))
 
-    def logpdf(self, x: ArrayLike) -> Any:
+    def logpdf(self, x: ArrayLike) -> float | np.ndarray:
         x = np.asarray(x, dtype=float)
         sd = np.sqrt(self.variances)
         lp = -0.5 * ((x[..., None] - self.means) / sd) ** 2 - np.log(sd) - _LOG_SQRT_2PI
         return lse(lp, b=self.weights, axis=-1)
 
-    def pdf(self, x: ArrayLike) -> Any:
+    def pdf(self, x: ArrayLike) -> float | np.ndarray:
         return np.exp(self.logpdf(x))
 
-    def cdf(self, x: ArrayLike) -> Any:
+    def cdf(self, x: ArrayLike) -> float | np.ndarray:
         x = np.asarray(x, dtype=float)
         return special.ndtr((x[..., None] - self.means) / np.sqrt(self.variances)) @ self.weights
 
-    def ppf(self, u: ArrayLike) -> Any:
+    def ppf(self, u: ArrayLike) -> float | np.ndarray:
         """Quantile function by vectorised bisection (to ~1e-12 relative)."""
         u = np.asarray(u, dtype=float)
         sd = np.sqrt(self.variances)
@@ -244,10 +243,10 @@ class Empirical:
     def var(self) -> float:
         return float(np.var(self.samples))
 
-    def cdf(self, x: ArrayLike) -> Any:
+    def cdf(self, x: ArrayLike) -> float | np.ndarray:
         return np.searchsorted(self.samples, np.asarray(x, dtype=float), side="right") / self.n
 
-    def ppf(self, u: ArrayLike) -> Any:
+    def ppf(self, u: ArrayLike) -> float | np.ndarray:
         """Left-continuous quantile ``F^{-1}(u) = inf{x : F(x) >= u}`` for ``u in (0, 1]``."""
         u = np.asarray(u, dtype=float)
         cum = np.cumsum(self.probs)

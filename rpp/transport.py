@@ -18,7 +18,6 @@ r"""Optimal transport in one dimension and between mixture components.
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -170,7 +169,7 @@ def wasserstein(p: Prior | ArrayLike, q: Prior | ArrayLike, order: float = 1.0) 
     return float(np.dot(m, np.abs(x - y) ** order) ** (1 / order))
 
 
-def gaussian_w2_squared(mu0: ArrayLike, var0: ArrayLike, mu1: ArrayLike, var1: ArrayLike) -> Any:
+def gaussian_w2_squared(mu0: ArrayLike, var0: ArrayLike, mu1: ArrayLike, var1: ArrayLike) -> float | np.ndarray:
     r"""Squared 2-Wasserstein distance between 1-D Gaussians, :math:`(\mu_0-\mu_1)^2 + (\sigma_0-\sigma_1)^2`.
 
     Variances may be 0 (point masses).  Broadcasts.
@@ -302,7 +301,9 @@ def component_coupling(
     if isinstance(cost, str):
         if cost != "w2":
             raise ValueError(f"cost must be 'w2' or a (K, L) array, got {cost!r}")
-        C = gaussian_w2_squared(ci.means[:, None], ci.variances[:, None], cj.means[None, :], cj.variances[None, :])
+        C = np.asarray(
+            gaussian_w2_squared(ci.means[:, None], ci.variances[:, None], cj.means[None, :], cj.variances[None, :])
+        )
     else:
         C = v.as_float_array("cost", cost)
         if C.shape != (ci.weights.size, cj.weights.size):

@@ -1,6 +1,5 @@
-"""The package's structure: layers, public surface, light import, POT optional."""
+"""The package's structure: public surface, light import, POT optional (the layers: tests/test_layers.py)."""
 
-import ast
 import importlib
 import subprocess
 import sys
@@ -12,67 +11,6 @@ import pytest
 import rpp
 
 PKG = Path(rpp.__file__).parent
-
-# Each module may import only from its own layer or the layers before it (private modules first).
-LAYERS = [
-    {"_lib"},
-    {"priors", "certified"},
-    {"divergence", "transport", "gmm", "pufferfish"},
-    {"noise"},
-    {"rules"},
-    {"calibration"},
-    {"accounting"},
-    {"book"},
-]
-LAYER_OF = {name: k for k, names in enumerate(LAYERS) for name in names}
-
-
-def _modules():
-    return sorted(p for p in PKG.rglob("*.py"))
-
-
-def _top(path):
-    """First component of a module path inside rpp (``noise`` for rpp/noise/gaussian.py)."""
-    rel = path.relative_to(PKG).with_suffix("")
-    return rel.parts[0] if rel.parts[0] != "__init__" else None
-
-
-def _imported(path):
-    """(top-level rpp module, imported names) of every ``from``-import of rpp inside ``path``."""
-    tree = ast.parse(path.read_text())
-    depth = len(path.relative_to(PKG).parts) - 1
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            if node.level == 0:
-                if not (node.module or "").startswith("rpp"):
-                    continue
-                parts = node.module.split(".")[1:]
-            else:
-                base = list(path.relative_to(PKG).parts[:-1])
-                up = node.level - 1
-                if up > depth:
-                    continue
-                parts = base[:len(base) - up] + (node.module.split(".") if node.module else [])
-            if not parts:   # "from . import x" at the top: x is the module
-                for alias in node.names:
-                    yield alias.name, []
-            else:
-                yield parts[0], [a.name for a in node.names] if len(parts) == 1 or parts[-1] else []
-
-
-@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PKG)))
-def test_imports_only_downward_and_no_private_names(path):
-    own = _top(path)
-    if own is None:
-        return  # rpp/__init__.py: the curated namespace
-    for target, names in _imported(path):
-        if target == own or target not in LAYER_OF:
-            continue
-        assert LAYER_OF[target] <= LAYER_OF[own], f"{path.name} ({own}) imports upward from {target}"
-        if not target.startswith("_"):
-            private = [n for n in names if n.startswith("_")]
-            assert not private, f"{path.name} imports private names {private} from {target}"
-
 
 def test_public_surface_documented():
     for name in rpp.__all__:

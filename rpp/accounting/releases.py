@@ -133,7 +133,7 @@ def releases_divergence(
     k: ArrayLike = 1,
     directed: bool = False,
     noise: str = "gaussian",
-) -> Any:
+) -> float | np.ndarray:
     r"""Joint :math:`D_\alpha` of ``k`` releases of one query, each with fresh :math:`N(0, \theta^2)` noise.
 
     .. math::

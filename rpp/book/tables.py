@@ -442,7 +442,7 @@ def rebaseline(
             raise ValueError(f"priors has no entry for dataset {name!r}, query {query!r}") from None
         w = w_inf(p)
         alphas, eps = out.loc[idx, "alpha"].to_numpy(), out.loc[idx, "epsilon"].to_numpy()
-        var = pierquin_variance(w, alphas, eps)
+        var = np.asarray(pierquin_variance(w, alphas, eps))
         div = [
             _divergence(p.prior_i, p.prior_j, a, v_, directed)
             for a, v_, directed in zip(alphas, var, out.loc[idx, "directed"], strict=True)

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import multiprocessing
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from ..calibration.search import calibrate, methods
 from ..priors import Empirical, Gaussian, GaussianMixture
@@ -309,7 +312,7 @@ def machine_state() -> dict[str, Any]:
     )
 
 
-def worst_case_table(rows) -> Any:
+def worst_case_table(rows) -> pd.DataFrame:
     """The worst CPU time per (family, noise, method) over the rows of :func:`worst_case_rows`.
 
     Returns a ``pandas.DataFrame`` with ``family, noise, method, pairs`` (rows with status ``ok``

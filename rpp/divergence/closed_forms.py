@@ -8,7 +8,6 @@ r"""Closed forms of the Rényi divergence: two Gaussians and two pmfs (re-export
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -48,7 +47,9 @@ def _gauss_finite(delta2, v0, v1, a, oh, ol):
     return np.where(s_w > 0, val, np.inf)
 
 
-def gaussian_renyi(mu0: ArrayLike, var0: ArrayLike, mu1: ArrayLike, var1: ArrayLike, alpha: ArrayLike) -> Any:
+def gaussian_renyi(
+    mu0: ArrayLike, var0: ArrayLike, mu1: ArrayLike, var1: ArrayLike, alpha: ArrayLike
+) -> float | np.ndarray:
     r"""Rényi divergence between two Gaussians, :math:`D_\alpha(N(\mu_0,\sigma_0^2)\|N(\mu_1,\sigma_1^2))`.
 
     Closed form (Yang et al. 2026, Definition III.1; Gil et al.):
@@ -178,7 +179,7 @@ def _discrete_core(p, q, oh, axis):
     return np.where(np.isneginf(log_s), np.inf, out)  # alpha < 1: disjoint supports
 
 
-def discrete_renyi_divergence(p: ArrayLike, q: ArrayLike, alpha: float, axis: int = -1) -> Any:
+def discrete_renyi_divergence(p: ArrayLike, q: ArrayLike, alpha: float, axis: int = -1) -> float | np.ndarray:
     r"""Rényi divergence :math:`D_\alpha(p\|q)` between discrete distributions.
 
     .. math::

@@ -342,7 +342,7 @@ def renyi_divergence_bound(p: Prior, q: Prior, alpha: float, noise_var: float = 
         both = isinstance(p, Empirical) and isinstance(q, Empirical)  # else discrete against continuous: singular
         return (_discrete_pair(p, q, alpha) if both else np.inf), 0.0
     if isinstance(p, Gaussian) and isinstance(q, Gaussian):
-        return gaussian_renyi(p.mean, p.var + noise_var, q.mean, q.var + noise_var, alpha), 0.0
+        return float(gaussian_renyi(p.mean, p.var + noise_var, q.mean, q.var + noise_var, alpha)), 0.0
     p, q, _ = centre_pair(p, q)  # D is translation invariant: quadrature on exactly centred data
     P, Q = _as_noisy_components(p, noise_var), _as_noisy_components(q, noise_var)
     edge = edge_log_integral(components(p), components(q), noise_var, alpha)
@@ -692,7 +692,7 @@ _U = 2.0**-53  # unit round-off
 
 def gaussian_divergence_upper(
     mu_i: ArrayLike, var_i: ArrayLike, mu_j: ArrayLike, var_j: ArrayLike, alpha: ArrayLike, z: ArrayLike
-) -> Any:
+) -> float | np.ndarray:
     r"""Certified upper bound on :math:`D_\alpha(N(\mu_i,\sigma_i^2+z)\|N(\mu_j,\sigma_j^2+z))`.
 
     Near the edge of the domain the divergence is ill-conditioned:

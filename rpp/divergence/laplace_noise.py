@@ -54,7 +54,6 @@ The noise object is :class:`rpp.noise.LaplaceNoise`; the calibration methods of
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -135,7 +134,7 @@ def _log_density(y, comp, b):
     return lse(parts, axis=1)
 
 
-def laplace_noisy_logpdf(prior: Prior, y: ArrayLike, scale: float) -> Any:
+def laplace_noisy_logpdf(prior: Prior, y: ArrayLike, scale: float) -> float | np.ndarray:
     r"""Log density of :math:`X + \mathrm{Lap}(b)` under ``prior`` at the points ``y`` (``scale = b > 0``).
 
     Parameters
@@ -352,7 +351,7 @@ def laplace_renyi_divergence_bound(p: Prior, q: Prior, alpha: float, scale: floa
     return value, float(err)
 
 
-def laplace_renyi_divergence(p: Prior, q: Prior, alpha: float, scale: ArrayLike) -> Any:
+def laplace_renyi_divergence(p: Prior, q: Prior, alpha: float, scale: ArrayLike) -> float | np.ndarray:
     r""":math:`D_\alpha(p * \mathrm{Lap}(b)\,\|\,q * \mathrm{Lap}(b))`: the privacy loss of the Laplace mechanism.
 
     ``alpha`` and ``scale`` may be arrays (evaluated point by point).  See

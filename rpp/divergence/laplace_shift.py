@@ -9,7 +9,6 @@ baseline of Pierquin et al. 2024 with sensitivity :math:`W_\infty`).
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
@@ -105,7 +104,7 @@ def _log_i_and_rdp(t, alpha):
     return log_i.reshape(shape), rdp.reshape(shape)
 
 
-def log_laplace_shift_integral(t: float | np.ndarray, alpha: float | np.ndarray) -> Any:
+def log_laplace_shift_integral(t: float | np.ndarray, alpha: float | np.ndarray) -> float | np.ndarray:
     r"""Log of :math:`I_\alpha(t) = \int \ell(y-t)^\alpha \ell(y)^{1-\alpha}dy` for the unit Laplace density :math:`\ell`.
 
     Mironov 2017, Proposition 6: for :math:`t = \Delta/b \ge 0`,
@@ -164,7 +163,9 @@ def log_laplace_shift_integral(t: float | np.ndarray, alpha: float | np.ndarray)
     return out if out.ndim else float(out)
 
 
-def laplace_rdp(sensitivity: float | np.ndarray, scale: float | np.ndarray, alpha: float | np.ndarray) -> Any:
+def laplace_rdp(
+    sensitivity: float | np.ndarray, scale: float | np.ndarray, alpha: float | np.ndarray
+) -> float | np.ndarray:
     r"""Rényi divergence between shifted Laplace laws, :math:`D_\alpha(\mathrm{Lap}(\Delta, b)\,\|\,\mathrm{Lap}(0, b))`.
 
     Mironov 2017, Proposition 6 (the Rényi DP of the Laplace mechanism with
@@ -228,7 +229,9 @@ def laplace_rdp(sensitivity: float | np.ndarray, scale: float | np.ndarray, alph
     return out if out.ndim else float(out)
 
 
-def laplace_rdp_scale(sensitivity: float | np.ndarray, alpha: float | np.ndarray, epsilon: float | np.ndarray) -> Any:
+def laplace_rdp_scale(
+    sensitivity: float | np.ndarray, alpha: float | np.ndarray, epsilon: float | np.ndarray
+) -> float | np.ndarray:
     r"""Smallest Laplace scale :math:`b` with :math:`D_\alpha(\mathrm{Lap}(\Delta,b)\|\mathrm{Lap}(0,b)) \le \varepsilon`.
 
     Inverts :func:`laplace_rdp` (Mironov 2017, Prop. 6) in :math:`t = \Delta/b`

@@ -2,7 +2,6 @@ r"""The Rényi divergence of the noisy outputs under two priors: :func:`renyi_di
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -15,7 +14,7 @@ from .gaussian_noise import _discrete_pair, _validate_pair, renyi_divergence_bou
 __all__ = ["renyi_divergence"]
 
 
-def renyi_divergence(p: Prior, q: Prior, alpha: ArrayLike, noise_var: ArrayLike = 0.0) -> Any:
+def renyi_divergence(p: Prior, q: Prior, alpha: ArrayLike, noise_var: ArrayLike = 0.0) -> float | np.ndarray:
     r"""Rényi divergence of the Gaussian mechanism's outputs under two priors.
 
     .. math::

@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 
-def hockey_stick_divergence(p: ArrayLike, q: ArrayLike, epsilon: float) -> Any:
+def hockey_stick_divergence(p: ArrayLike, q: ArrayLike, epsilon: float) -> float | np.ndarray:
     r"""Smallest ``delta`` such that ``P(A) <= e^epsilon Q(A) + delta`` for every event ``A``.
 
     .. math::
@@ -247,7 +247,7 @@ def pufferfish_epsilon(prior: ArrayLike, channel: ArrayLike, secret_i: ArrayLike
     """
     p_i = conditional_output_pmf(prior, channel, secret_i)
     p_j = conditional_output_pmf(prior, channel, secret_j)
-    return max(discrete_renyi_divergence(p_i, p_j, np.inf), discrete_renyi_divergence(p_j, p_i, np.inf))
+    return float(max(discrete_renyi_divergence(p_i, p_j, np.inf), discrete_renyi_divergence(p_j, p_i, np.inf)))
 
 
 def posterior_odds(prior: ArrayLike, channel: ArrayLike, secret_i: ArrayLike, secret_j: ArrayLike) -> tuple[Any, ...]:
@@ -318,7 +318,7 @@ def posterior_odds(prior: ArrayLike, channel: ArrayLike, secret_i: ArrayLike, se
     return float(prior[secret_i].sum() / prior[secret_j].sum()), post
 
 
-def pufferfish_leakage(p: ArrayLike, q: ArrayLike, axis: int = -1) -> Any:
+def pufferfish_leakage(p: ArrayLike, q: ArrayLike, axis: int = -1) -> float | np.ndarray:
     r"""Pufferfish leakage :math:`\max_\omega|\log p(\omega)/q(\omega)|` of one secret pair.
 
     Equals :math:`\max\{D_\infty(p\|q), D_\infty(q\|p)\}`: the smallest

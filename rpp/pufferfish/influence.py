@@ -132,7 +132,7 @@ def a_dagger(joint: ArrayLike, s_i: ArrayLike, s_j: ArrayLike, low: Sequence[int
 
 def a_dagger_uncertain(
     joint: ArrayLike, s_i: ArrayLike, s_j: ArrayLike, low: Sequence[int], lower: float = 0.8, upper: float = 1.2
-) -> Any:
+) -> float:
     r"""Upper bound on :math:`a^\dagger` when the joint probabilities are only known within
     :math:`[l,u]=[\text{lower}\cdot p,\ \text{upper}\cdot p]` (Bai et al. 2026, Sec. 6.3.2).
 
@@ -191,10 +191,12 @@ def a_dagger_uncertain(
     other = tuple(ax for ax in range(joint.ndim) if ax not in low)
     xi = np.ravel(np.where(s_i, joint, 0.0).sum(axis=other))
     xj = np.ravel(np.where(s_j, joint, 0.0).sum(axis=other))
-    return uncertain_ratio_bound(xi, xj, lower, upper)
+    return float(uncertain_ratio_bound(xi, xj, lower, upper))
 
 
-def uncertain_ratio_bound(xi: ArrayLike, xj: ArrayLike, lower: float = 0.8, upper: float = 1.2, axis: int = -1) -> Any:
+def uncertain_ratio_bound(
+    xi: ArrayLike, xj: ArrayLike, lower: float = 0.8, upper: float = 1.2, axis: int = -1
+) -> float | np.ndarray:
     r"""Vectorised core of :func:`a_dagger_uncertain` over the cell axis ``axis``.
 
     ``xi``, ``xj`` are the *joint* cell probabilities :math:`p(D_{\mathcal L},s_i)`,

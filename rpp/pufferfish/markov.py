@@ -340,7 +340,7 @@ def interior_leak_profile(
         if uncertainty is not None and s <= exact_upto:
             cells = (PL[dL][:, :, :, None] * Pd[dR][:, :, None, :]).reshape(s, K, K * K)
             cells = cells * pi[None, :, None]
-            leak = uncertain_ratio_bound(cells[:, :, None, :], cells[:, None, :, :], lo, up)
+            leak = np.asarray(uncertain_ratio_bound(cells[:, :, None, :], cells[:, None, :, :], lo, up))
         else:
             tot = ML[dL] + MR[dR]
             leak = np.maximum(tot, np.transpose(tot, (0, 2, 1))) + extra

@@ -11,7 +11,6 @@ arguments broadcast.
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 
@@ -41,7 +40,7 @@ def closed_form_variance(
     var_j: float | np.ndarray,
     alpha: float | np.ndarray,
     epsilon: float | np.ndarray,
-) -> Any:
+) -> float | np.ndarray:
     r"""Closed-form sufficient noise variance, Yang et al. 2026, Theorem III.5, eq. (6).
 
     With :math:`x = \theta^2 + \sigma_i^2`, :math:`\delta = \sigma_j^2 - \sigma_i^2`,
@@ -98,7 +97,7 @@ def published_bisection_variance(
     alpha: float | np.ndarray,
     epsilon: float | np.ndarray,
     tol: float = 1e-12,
-) -> Any:
+) -> float | np.ndarray:
     r"""Algorithm 1 of Yang et al. 2026, exactly as published (vectorised).
 
     ``L = 0``, ``R = α(µ_i - µ_j)² / (2ε)``; while ``R - L > tol``: ``M = (L+R)/2``,
@@ -161,7 +160,7 @@ def gaussian_exact_variance(
     var_j: float | np.ndarray,
     alpha: float | np.ndarray,
     epsilon: float | np.ndarray,
-) -> Any:
+) -> float | np.ndarray:
     r"""Minimal θ² with exact :math:`D_\alpha(N(\mu_i,\sigma_i^2+\theta^2)\|N(\mu_j,\sigma_j^2+\theta^2)) \le \varepsilon`.
 
     The divergence is non-increasing in θ² (Prop. III.4; data processing), +inf

@@ -23,7 +23,7 @@ from ..transport import w_infinity
 __all__ = ["pierquin_variance", "pierquin_laplace_scale"]
 
 
-def pierquin_variance(w_inf: ArrayLike, alpha: ArrayLike, epsilon: ArrayLike) -> Any:
+def pierquin_variance(w_inf: ArrayLike, alpha: ArrayLike, epsilon: ArrayLike) -> float | np.ndarray:
     r"""Noise variance of the :math:`W_\infty` Gaussian mechanism of Pierquin et al. 2024.
 
     :math:`\theta^2 = \alpha W_\infty^2 / (2\varepsilon)`: adding :math:`N(0,\theta^2)`
