@@ -145,11 +145,6 @@ def bic_curve(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""BIC of the EM fit for ``K = 1 .. K_max`` (``K_max`` capped as in :func:`fit_gmm`).
 
-    Returns
-    -------
-    ks : ndarray of int
-    bic : ndarray
-
     Parameters
     ----------
     samples : array_like
@@ -162,6 +157,13 @@ def bic_curve(
         Variance floor.
     n_init : int
         EM restarts per ``K``.
+
+    Returns
+    -------
+    ks : ndarray of int
+        The numbers of components, ``1 .. K_max``.
+    bic : ndarray
+        The BIC of each fit (lower is better).
 
     Raises
     ------

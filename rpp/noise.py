@@ -70,10 +70,23 @@ class AdditiveNoise:
         self.scale = float(v.positive("scale", scale, allow_zero=True))
 
     def __repr__(self) -> str:
+        """Return the parameters, for display."""
         return f"{type(self).__name__}(scale={self.scale!r})"
 
     @staticmethod
     def variance_of(scale: ArrayLike) -> float | np.ndarray:  # pragma: no cover - defined by every subclass
+        """Variance of the noise at scale(s) ``scale``.
+
+        Parameters
+        ----------
+        scale : array_like
+            Noise scale(s), ``>= 0``.
+
+        Returns
+        -------
+        float or ndarray
+            The variance(s).
+        """
         raise NotImplementedError
 
     def _draw(self, rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:  # pragma: no cover
@@ -81,7 +94,7 @@ class AdditiveNoise:
 
     @staticmethod
     def order(alpha: Any) -> float:
-        """The order ``alpha`` of :meth:`divergence` as a float; a ValueError unless ``1 < alpha < inf``."""
+        """Return the order ``alpha`` of :meth:`divergence` as a float; a ValueError unless ``1 < alpha < inf``."""
         return v.alpha_scalar(alpha)
 
     @property
@@ -96,7 +109,7 @@ class AdditiveNoise:
         return out if out.ndim else float(out)
 
 
-class GaussianNoise(AdditiveNoise):
+class GaussianNoise(AdditiveNoise):  # numpydoc ignore=PR02
     r"""Additive Gaussian noise :math:`N(0, \theta^2)` (the Gaussian mechanism, Yang et al. 2026, Sec. II).
 
     Parameters
@@ -155,7 +168,7 @@ class GaussianNoise(AdditiveNoise):
         return rng.normal(0.0, self.scale, size=shape)
 
 
-class LaplaceNoise(AdditiveNoise):
+class LaplaceNoise(AdditiveNoise):  # numpydoc ignore=PR02
     r"""Additive Laplace noise :math:`\mathrm{Lap}(b)` (the Laplace mechanism :math:`M(x) = x + Z`).
 
     Parameters

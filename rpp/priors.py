@@ -63,25 +63,89 @@ class Gaussian:
 
     @property
     def std(self) -> float:
+        """Standard deviation, the square root of ``var``."""
         return float(np.sqrt(self.var))
 
     def __repr__(self) -> str:
+        """Return the parameters, for display."""
         return f"Gaussian(mean={self.mean!r}, var={self.var!r})"
 
     def logpdf(self, x: ArrayLike) -> float | np.ndarray:
+        """Log density at ``x``.
+
+        Parameters
+        ----------
+        x : array_like
+            Points.
+
+        Returns
+        -------
+        float or ndarray
+            The log density, the shape of ``x``.
+        """
         z = (np.asarray(x, dtype=float) - self.mean) / self.std
         return -0.5 * z**2 - np.log(self.std) - _LOG_SQRT_2PI
 
     def pdf(self, x: ArrayLike) -> float | np.ndarray:
+        """Density at ``x``.
+
+        Parameters
+        ----------
+        x : array_like
+            Points.
+
+        Returns
+        -------
+        float or ndarray
+            The density, the shape of ``x``.
+        """
         return np.exp(self.logpdf(x))
 
     def cdf(self, x: ArrayLike) -> float | np.ndarray:
+        """Cumulative distribution function at ``x``.
+
+        Parameters
+        ----------
+        x : array_like
+            Points.
+
+        Returns
+        -------
+        float or ndarray
+            The probability of ``<= x``, the shape of ``x``.
+        """
         return special.ndtr((np.asarray(x, dtype=float) - self.mean) / self.std)
 
     def ppf(self, u: ArrayLike) -> float | np.ndarray:
+        """Quantile function at ``u``.
+
+        Parameters
+        ----------
+        u : array_like
+            Probabilities in [0, 1].
+
+        Returns
+        -------
+        float or ndarray
+            The quantiles, the shape of ``u``.
+        """
         return self.mean + self.std * special.ndtri(u)
 
     def sample(self, n: int, rng: np.random.Generator | int | None = None) -> np.ndarray:
+        """Draw ``n`` independent samples.
+
+        Parameters
+        ----------
+        n : int
+            Number of samples, ``>= 0``.
+        rng : numpy.random.Generator, int or None
+            Randomness (a seed or a Generator).
+
+        Returns
+        -------
+        ndarray
+            The samples, shape ``(n,)``.
+        """
         return v.rng_from(rng).normal(self.mean, self.std, size=v.integer("n", n, 0))
 
     def convolve(self, noise_var: float) -> Gaussian:
@@ -90,6 +154,13 @@ class Gaussian:
         return Gaussian(self.mean, self.var + noise_var)
 
     def as_mixture(self) -> GaussianMixture:
+        """Return the prior as a one-component Gaussian mixture.
+
+        Returns
+        -------
+        GaussianMixture
+            ``GaussianMixture([1.0], [mean], [var])``.
+        """
         return GaussianMixture([1.0], [self.mean], [self.var])
 
 
@@ -137,6 +208,7 @@ class GaussianMixture:
         self.variances = var[keep]
 
     def __repr__(self) -> str:
+        """Return the parameters, for display."""
         return (
             f"GaussianMixture(weights={self.weights.round(6).tolist()}, "
             f"means={self.means.round(6).tolist()}, "
@@ -145,27 +217,66 @@ class GaussianMixture:
 
     @property
     def n_components(self) -> int:
+        """Number of components."""
         return self.weights.size
 
     @property
     def mean(self) -> float:
+        """Mean of the prior."""
         return float(np.dot(self.weights, self.means))
 
     @property
     def var(self) -> float:
+        """Variance of the prior."""
         m = self.mean
         return float(np.dot(self.weights, self.variances + (self.means - m) ** 2))
 
     def logpdf(self, x: ArrayLike) -> float | np.ndarray:
+        """Log density at ``x``.
+
+        Parameters
+        ----------
+        x : array_like
+            Points.
+
+        Returns
+        -------
+        float or ndarray
+            The log density, the shape of ``x``.
+        """
         x = np.asarray(x, dtype=float)
         sd = np.sqrt(self.variances)
         lp = -0.5 * ((x[..., None] - self.means) / sd) ** 2 - np.log(sd) - _LOG_SQRT_2PI
         return lse(lp, b=self.weights, axis=-1)
 
     def pdf(self, x: ArrayLike) -> float | np.ndarray:
+        """Density at ``x``.
+
+        Parameters
+        ----------
+        x : array_like
+            Points.
+
+        Returns
+        -------
+        float or ndarray
+            The density, the shape of ``x``.
+        """
         return np.exp(self.logpdf(x))
 
     def cdf(self, x: ArrayLike) -> float | np.ndarray:
+        """Cumulative distribution function at ``x``.
+
+        Parameters
+        ----------
+        x : array_like
+            Points.
+
+        Returns
+        -------
+        float or ndarray
+            The probability of ``<= x``, the shape of ``x``.
+        """
         x = np.asarray(x, dtype=float)
         return special.ndtr((x[..., None] - self.means) / np.sqrt(self.variances)) @ self.weights
 
@@ -187,6 +298,20 @@ class GaussianMixture:
         return out
 
     def sample(self, n: int, rng: np.random.Generator | int | None = None) -> np.ndarray:
+        """Draw ``n`` independent samples.
+
+        Parameters
+        ----------
+        n : int
+            Number of samples, ``>= 0``.
+        rng : numpy.random.Generator, int or None
+            Randomness (a seed or a Generator).
+
+        Returns
+        -------
+        ndarray
+            The samples, shape ``(n,)``.
+        """
         rng = v.rng_from(rng)
         k = rng.choice(self.n_components, size=v.integer("n", n, 0), p=self.weights)
         return rng.normal(self.means[k], np.sqrt(self.variances[k]))
@@ -229,31 +354,61 @@ class Empirical:
         self.probs = counts / counts.sum()
 
     def __repr__(self) -> str:
+        """Return the parameters, for display."""
         return f"Empirical(n={self.n}, distinct={self.support.size})"
 
     @property
     def n(self) -> int:
+        """Number of samples."""
         return self.samples.size
 
     @property
     def mean(self) -> float:
+        """Mean of the prior."""
         return float(np.mean(self.samples))
 
     @property
     def var(self) -> float:
+        """Variance of the prior."""
         return float(np.var(self.samples))
 
     def cdf(self, x: ArrayLike) -> float | np.ndarray:
+        """Cumulative distribution function at ``x``.
+
+        Parameters
+        ----------
+        x : array_like
+            Points.
+
+        Returns
+        -------
+        float or ndarray
+            The probability of ``<= x``, the shape of ``x``.
+        """
         return np.searchsorted(self.samples, np.asarray(x, dtype=float), side="right") / self.n
 
     def ppf(self, u: ArrayLike) -> float | np.ndarray:
-        """Left-continuous quantile ``F^{-1}(u) = inf{x : F(x) >= u}`` for ``u in (0, 1]``."""
+        """Return the left-continuous quantile ``F^{-1}(u) = inf{x : F(x) >= u}`` for ``u in (0, 1]``."""
         u = np.asarray(u, dtype=float)
         cum = np.cumsum(self.probs)
         idx = np.searchsorted(cum, u - 1e-12, side="left")
         return self.support[np.clip(idx, 0, self.support.size - 1)]
 
     def sample(self, n: int, rng: np.random.Generator | int | None = None) -> np.ndarray:
+        """Draw ``n`` independent samples.
+
+        Parameters
+        ----------
+        n : int
+            Number of samples, ``>= 0``.
+        rng : numpy.random.Generator, int or None
+            Randomness (a seed or a Generator).
+
+        Returns
+        -------
+        ndarray
+            The samples, shape ``(n,)``.
+        """
         return v.rng_from(rng).choice(self.samples, size=v.integer("n", n, 0), replace=True)
 
     def convolve(self, noise_var: float) -> GaussianMixture:
@@ -267,7 +422,7 @@ Prior = Gaussian | GaussianMixture | Empirical
 
 
 @dataclass(frozen=True)
-class Components:
+class Components:  # numpydoc ignore=PR02
     r"""Mixture view ``(weights, means, variances)`` of any prior; variances may be 0.
 
     The law :math:`\sum_k w_k\,\mathcal N(\mu_k,\sigma_k^2)` (a point mass when
@@ -333,11 +488,6 @@ def components(prior: Prior) -> Components:
 def check_prior(name: str, prior: object) -> Prior:
     """Return ``prior`` if it is a :class:`Gaussian`, :class:`GaussianMixture` or :class:`Empirical`.
 
-    Raises
-    ------
-    TypeError
-        Naming the argument ``name`` otherwise.
-
     Parameters
     ----------
     name : str
@@ -349,6 +499,11 @@ def check_prior(name: str, prior: object) -> Prior:
     -------
     Gaussian, GaussianMixture or Empirical
         ``prior`` itself.
+
+    Raises
+    ------
+    TypeError
+        Naming the argument ``name`` otherwise.
 
     Examples
     --------

@@ -242,7 +242,7 @@ def optimal_plan(a: ArrayLike, b: ArrayLike, cost: ArrayLike) -> np.ndarray:
 
 
 def _linprog_plan(a: np.ndarray, b: np.ndarray, C: np.ndarray) -> np.ndarray:
-    """The transport linear program with HiGHS (K + L - 1 equality rows; sparse for large plans)."""
+    """Solve the transport linear program with HiGHS (K + L - 1 equality rows; sparse for large plans)."""
     from scipy import sparse
     from scipy.optimize import linprog
 
@@ -434,7 +434,7 @@ def mixture_quantile_at_score(c: Components, z: ArrayLike) -> np.ndarray:
 
 
 def quantile_difference_tail(ci: Components, cj: Components, Z: float) -> tuple[float, float]:
-    r"""(a, C) with :math:`|F_i^{-1}(\Phi(z)) - F_j^{-1}(\Phi(z))| \le a z + C` for all :math:`z \ge Z`.
+    r"""Return (a, C) with :math:`|F_i^{-1}(\Phi(z)) - F_j^{-1}(\Phi(z))| \le a z + C` for all :math:`z \ge Z`.
 
     Upper bound on a mixture quantile: :math:`\max_k(\mu_k + s_k z) \le s_{\max}z + \max_k(\mu_k - (s_{\max} - s_k)Z)`
     for :math:`z \ge Z`.
@@ -490,7 +490,7 @@ def quantile_difference_tail(ci: Components, cj: Components, Z: float) -> tuple[
 
 
 def mirrored(c: Components) -> Components:
-    r"""The components of the law of :math:`-X` (means negated).
+    r"""Return the components of the law of :math:`-X` (means negated).
 
     :math:`-X\sim\sum_k w_k\mathcal N(-\mu_k,\sigma_k^2)` (the lower tail of :math:`X` is the upper tail of :math:`-X`).
 
@@ -536,6 +536,18 @@ class QuantileDifference:
         self.ci, self.cj, self.memo = ci, cj, {}
 
     def __call__(self, z: ArrayLike) -> np.ndarray:
+        """Return the quantile difference at normal scores ``z`` (memoised).
+
+        Parameters
+        ----------
+        z : array_like
+            Normal scores.
+
+        Returns
+        -------
+        ndarray
+            The differences, the shape of ``z``.
+        """
         z = np.asarray(z, float)
         flat = z.ravel()
         out = np.empty(flat.size)

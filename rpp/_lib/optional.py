@@ -33,7 +33,7 @@ DISTRIBUTION = "rpp-book"
 
 
 def missing(module: str, feature: str, *, extra: str | None = None) -> ImportError:
-    """The error for a missing optional dependency (raise it ``from`` the original ImportError).
+    """Return the error for a missing optional dependency (raise it ``from`` the original ImportError).
 
     Parameters
     ----------

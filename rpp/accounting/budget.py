@@ -292,6 +292,7 @@ class ReleaseBudget:
         self._value: float | None = None
 
     def __repr__(self) -> str:
+        """Return the parameters, for display."""
         return (
             f"ReleaseBudget(alpha={self.alpha!r}, epsilon={self.epsilon!r}, releases={len(self._scales)}, "
             f"spent={self.spent:.6g})"
@@ -303,7 +304,7 @@ class ReleaseBudget:
         return tuple(self._scales)
 
     def _used(self) -> float:
-        """Total precision of the releases so far, :math:`\\sum_t \\theta_t^{-2}`."""
+        r"""Total precision of the releases so far, :math:`\sum_t \theta_t^{-2}`."""
         return float(sum(1.0 / s**2 for s in self._scales))
 
     def _certified(self, precision: float) -> float:
@@ -329,7 +330,7 @@ class ReleaseBudget:
         return self._certified(precision) <= self.epsilon * (1 + _RTOL)
 
     def _precision_left(self) -> float:
-        """Precision still available, :math:`\\theta_1^{-2} - \\sum_t \\theta_t^{-2}`; 0 within 1e-9 of the total."""
+        r"""Precision still available, :math:`\theta_1^{-2} - \sum_t \theta_t^{-2}`; 0 within 1e-9 of the total."""
         total = 1.0 / self.scale_one**2
         left = total - self._used()
         return 0.0 if left <= 1e-9 * total else left
@@ -418,7 +419,7 @@ class ReleaseBudget:
         return float(out)
 
     def report(self) -> dict[str, Any]:
-        """A summary: (α, ε), releases, their scales, the combined scale, spent and what is left."""
+        """Return a summary: (α, ε), releases, their scales, the combined scale, spent and what is left."""
         return {
             "alpha": self.alpha,
             "epsilon": self.epsilon,

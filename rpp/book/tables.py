@@ -39,13 +39,13 @@ _RTOL = 1e-9
 
 
 def _toy_table() -> pd.DataFrame:
-    """The table of the examples: one panel, a baseline and a rule on three budgets."""
+    """Return the table of the examples: one panel, a baseline and a rule on three budgets."""
     rules, eps, theta = ["base"] * 3 + ["r"] * 3, [1.0, 2.0, 3.0] * 2, [2.0, 2.0, 2.0, 1.0, 1.5, 0.0]
     return pd.DataFrame(dict(dataset="toy", query="q", alpha=3.0, directed=False, rule=rules, epsilon=eps, theta=theta))
 
 
 def check_guarantees(table: pd.DataFrame, rules: Sequence[str] | None = None, on: str = "guaranteed") -> pd.DataFrame:
-    """Rows of a sweep table whose guarantee check failed; empty when all hold.
+    """Return the rows of a sweep table whose guarantee check failed; empty when all hold.
 
     Parameters
     ----------
@@ -227,7 +227,7 @@ def headline(reductions: pd.DataFrame, rule: str, average: str = "panel") -> flo
 
 
 def paper_headline(table: pd.DataFrame, rule: str = "paper", **options: Any) -> float:
-    """The headline reduction of one rule straight from a sweep table (chapter 6's statistic).
+    """Return the headline reduction of one rule straight from a sweep table (chapter 6's statistic).
 
     ``headline(reduction_table(table), rule, **options)``: the default protocol of
     :func:`reduction_table` (baseline ``"pierquin"``, zero-noise points dropped).
@@ -260,10 +260,10 @@ def paper_headline(table: pd.DataFrame, rule: str = "paper", **options: Any) -> 
 
 
 class Verification(NamedTuple):
-    """What :func:`verify_table` checked; unpacks as ``n_points, n_checked, worst_ratio, n_failed, problems``.
+    r"""What :func:`verify_table` checked; unpacks as ``n_points, n_checked, worst_ratio, n_failed, problems``.
 
     ``n_points`` rows in the table, ``n_checked`` of them recomputed; ``worst_ratio`` the largest
-    recomputed :math:`D_\\alpha / \\varepsilon` of a guaranteed row (at most 1 when all checks
+    recomputed :math:`D_\alpha / \varepsilon` of a guaranteed row (at most 1 when all checks
     hold); ``n_failed`` rows flagged not guaranteed; ``problems`` one line per failed check
     (empty: the table is verified).
     """

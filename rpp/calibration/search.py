@@ -102,12 +102,12 @@ def _scale_of_variance(rule: Callable[[Any, Any, float, float], float]) -> Calla
 
 
 def _exact_scale(p, q, alpha, epsilon, above=0.0, known=None):
-    """The exact rule for Gaussian noise as a scale θ (``above``: a scale believed infeasible)."""
+    """Return the exact rule for Gaussian noise as a scale θ (``above``: a scale believed infeasible)."""
     return sqrt_up(exact_variance(p, q, alpha, epsilon, above=above**2, known=known))
 
 
 def _on_gaussians(name: str, rule: Callable[..., Any]) -> Callable[[Any, Any, float, float], float]:
-    """A vectorised rule of :mod:`rpp.rules.gaussian`, applied to two rpp.Gaussian priors."""
+    """Return a vectorised rule of :mod:`rpp.rules.gaussian`, applied to two rpp.Gaussian priors."""
 
     def variance(p, q, alpha, epsilon):
         if not (isinstance(p, Gaussian) and isinstance(q, Gaussian)):
@@ -154,7 +154,7 @@ NOISES: dict[str, type[GaussianNoise] | type[LaplaceNoise]] = {"gaussian": Gauss
 
 
 def methods(noise: str = "gaussian") -> list[str]:
-    """Names of the calibration methods of a noise family.
+    """Return the names of the calibration methods of a noise family.
 
     Parameters
     ----------
@@ -206,6 +206,7 @@ def pair_divergence(
     Returns
     -------
     value, error : float
+        The divergence and its error (``value + error`` bounds it from above).
 
     Raises
     ------
@@ -256,7 +257,7 @@ def _gaussian_grid(rule, orders, a_b, e_b, seconds):
 
 
 def _round_off_guard(s: float, certified: Callable, a: float, e: float, noise: str) -> float:
-    """The smallest scale from ``s`` up whose divergence + error meets the budget.
+    """Return the smallest scale from ``s`` up whose divergence + error meets the budget.
 
     A rule is computed on the variance (or on its own parametrisation); at the edge of the
     domain the round trip to the reported scale can cost a few ulps.  The scale is stepped up

@@ -89,7 +89,7 @@ def _validate_pair(p, q):
 
 
 def _log_conv_gauss(y, mu, s, b):
-    r"""log of :math:`N(\mu, s^2) * \mathrm{Lap}(b)` at ``y`` (arrays broadcast; ``s > 0``).
+    r"""Log of :math:`N(\mu, s^2) * \mathrm{Lap}(b)` at ``y`` (arrays broadcast; ``s > 0``).
 
     With :math:`z = y - \mu`, :math:`u_\pm = s/b \mp z/s` and :math:`\ell = s^2/(2b^2) - |z|/b` the
     density is :math:`\frac{1}{2b}\sum_\pm e^{s^2/(2b^2) \mp z/b}\,\Phi(-u_\pm)`, and
@@ -118,7 +118,7 @@ def _log_conv_gauss(y, mu, s, b):
 
 
 def _log_density(y, comp, b):
-    """log of (prior * Lap(b)) at points ``y`` (1-D array), in chunks of bounded memory."""
+    """Log of (prior * Lap(b)) at points ``y`` (1-D array), in chunks of bounded memory."""
     y = np.asarray(y, float)
     step = max(1, _CHUNK // comp.weights.size)
     if y.size > step:
@@ -177,7 +177,7 @@ def laplace_noisy_logpdf(prior: Prior, y: ArrayLike, scale: float) -> float | np
 
 
 def _tail_log_amplitude(comp, b, sign):
-    r"""log A with :math:`2b\,p(y) \approx A e^{-\mathrm{sign}\cdot y/b}` in the ``sign`` tail."""
+    r"""Log A with :math:`2b\,p(y) \approx A e^{-\mathrm{sign}\cdot y/b}` in the ``sign`` tail."""
     s2 = comp.variances
     return lse(np.log(comp.weights) + s2 / (2 * b**2) + sign * comp.means / b)
 
@@ -297,6 +297,7 @@ def laplace_renyi_divergence_bound(p: Prior, q: Prior, alpha: float, scale: floa
     Parameters
     ----------
     p, q : Gaussian, GaussianMixture or Empirical
+        The priors.
     alpha : float
         In (0, 1) or (1, inf).
     scale : float

@@ -1,4 +1,5 @@
-r"""The :math:`a(b)`-influence curve and the DP :math:`\to` Pufferfish translation
+r"""The :math:`a(b)`-influence curve and the DP :math:`\to` Pufferfish translation.
+
 (Bai et al. 2026, Section 6: Definition 2, Theorems 3–4, Sections 6.3–6.4).
 
 Datasets are tables of discrete entries; a prior is a joint pmf stored as an ndarray
@@ -133,8 +134,9 @@ def a_dagger(joint: ArrayLike, s_i: ArrayLike, s_j: ArrayLike, low: Sequence[int
 def a_dagger_uncertain(
     joint: ArrayLike, s_i: ArrayLike, s_j: ArrayLike, low: Sequence[int], lower: float = 0.8, upper: float = 1.2
 ) -> float:
-    r"""Upper bound on :math:`a^\dagger` when the joint probabilities are only known within
-    :math:`[l,u]=[\text{lower}\cdot p,\ \text{upper}\cdot p]` (Bai et al. 2026, Sec. 6.3.2).
+    r"""Upper bound on :math:`a^\dagger` with joint probabilities known only within a box.
+
+    The box is :math:`[l,u]=[\text{lower}\cdot p,\ \text{upper}\cdot p]` (Bai et al. 2026, Sec. 6.3.2).
 
     For cells :math:`x=p(D_{\mathcal L},s)` with per-secret total :math:`S_s`, the largest
     possible conditional is :math:`u x/(u x+l(S_s-x))` and the smallest

@@ -1,5 +1,6 @@
-r"""Markov-chain priors: the :math:`a(b)`-influence curve (Bai et al. 2026, Sec. 6.4) and the
-Markov Quilt Mechanism (Song, Wang & Chaudhuri 2017).
+r"""Markov-chain priors.
+
+The :math:`a(b)`-influence curve (Bai et al. 2026, Sec. 6.4) and the Markov Quilt Mechanism (Song, Wang & Chaudhuri 2017).
 
 For a chain :math:`X_1,\dots,X_n` and the secret pairs :math:`(X_i=x, X_i=x')`, the Markov
 property reduces the leakage through a low-influence set :math:`\mathcal L` to its two

@@ -216,7 +216,7 @@ def exact_laplace_scale(
 
 
 def _laplace_start(prior_i, prior_j, alpha, epsilon):
-    """``(b, proved)``: the upper end of the Laplace search.
+    r"""``(b, proved)``: the upper end of the Laplace search.
 
     Two samples: the joint-convexity scale of ``"w-alpha-tight"`` (a sort; proved).  Two
     continuous priors: that rule integrates over mixture quantiles (seconds at 50 components),
@@ -255,6 +255,7 @@ def order_probe(orders: list, alpha: float, epsilon: float, known: list[dict], *
     Parameters
     ----------
     orders : list of two (prior, prior) pairs
+        The protected orders of the secret pair.
     alpha : float
         Rényi order, ``> 1``.
     epsilon : float

@@ -59,8 +59,11 @@ def exponential_family_eta(
     Parameters
     ----------
     prior_i, prior_j : Empirical
+        The two samples.
     alpha : float (> 1)
+        Rényi order.
     epsilon : float (> 0)
+        Budget.
     cost : callable, optional
         Vectorised metric :math:`c(z)`; default :math:`|z|`.
     rule : {"paper", "sharp"}
