@@ -58,7 +58,8 @@ BOOTSTRAP_SOURCE = (
     "try:\n"
     f'    version("{DISTRIBUTION}")\n'
     "except PackageNotFoundError:\n"
-    f'    %pip install --quiet "{SOURCE_REQUIREMENT}"'
+    "    %pip install --quiet \\\n"
+    f'        "{SOURCE_REQUIREMENT}"'
 )
 BOOTSTRAP_TAGS = ["remove-cell"]
 
