@@ -184,8 +184,15 @@ clean:
 	rm -rf _build
 
 # Lint and type check of the package (configured in pyproject.toml): ruff's pyflakes, bugbear,
-# pyupgrade and mccabe (complexity <= 12) rules, the ruff formatter, and mypy.
+# pyupgrade, mccabe (complexity <= 12) and pydocstyle (numpy convention) rules, the ruff
+# formatter, numpydoc's validation of the public docstrings, mypy (check_untyped_defs),
+# import-linter's contracts (the layers, rpp.book never imported by the library, no cycles), and
+# tests/test_layers.py (the layers again, with importlib strings and function-level imports; no
+# public function annotated `-> Any`).
 lint: $(STAMP)
 	$(BIN)/ruff check rpp
 	$(BIN)/ruff format --check rpp
+	find rpp -name '*.py' | sort | xargs $(BIN)/python -m numpydoc lint
 	$(BIN)/mypy
+	$(BIN)/lint-imports
+	$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -q tests/test_layers.py

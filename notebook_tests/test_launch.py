@@ -16,7 +16,8 @@ the notebook's commit from its first cell, then runs the chapter.
    where ``rpp`` was imported from, the probe's token and the commit pip recorded
    (``direct_url.json``), which must be the venv's site-packages, the token and the clone's HEAD.
 
-Chapters 1 (the quickest) and 4 (which imports ``ot``: its launch cell must ask for ``[ot]``).
+Chapters 1 (the quickest) and 4 (which imports ``ot``): both launch cells ask for ``[chapters]``,
+which includes ``[ot]``.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import jupyter_edition  # noqa: E402
 
-CHAPTERS = {"01_pufferfish": [], "04_mixture_priors": ["ot"]}
+CHAPTERS = {"01_pufferfish": ["chapters"], "04_mixture_priors": ["chapters"]}
 
 REPORT = """\
 import json, importlib.metadata as _m, rpp, rpp._launch_probe as _probe

@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._lib import validation as v
+from ._lib.optional import missing
 from .priors import GaussianMixture
 
 __all__ = ["fit_gmm", "bic_curve", "FittedGaussianMixture", "VarianceFloorWarning"]
@@ -127,9 +128,12 @@ def _seed(rng):
 
 
 def _fit_one(x, k, random_state, reg_covar, n_init):
-    # scikit-learn is imported here, at first use (it takes most of a second to import)
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.mixture import GaussianMixture as _SkGMM
+    # scikit-learn (the [fit] extra) is imported here, at first use (it takes most of a second)
+    try:
+        from sklearn.exceptions import ConvergenceWarning
+        from sklearn.mixture import GaussianMixture as _SkGMM
+    except ImportError as exc:
+        raise missing("sklearn", "rpp.fit_gmm") from exc
 
     model = _SkGMM(
         n_components=k,
@@ -155,11 +159,6 @@ def bic_curve(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""BIC of the EM fit for ``K = 1 .. K_max`` (``K_max`` capped as in :func:`fit_gmm`).
 
-    Returns
-    -------
-    ks : ndarray of int
-    bic : ndarray
-
     Parameters
     ----------
     samples : array_like
@@ -172,6 +171,13 @@ def bic_curve(
         Variance floor.
     n_init : int
         EM restarts per ``K``.
+
+    Returns
+    -------
+    ks : ndarray of int
+        The numbers of components, ``1 .. K_max``.
+    bic : ndarray
+        The BIC of each fit (lower is better).
 
     Raises
     ------

@@ -82,15 +82,28 @@ class AdditiveNoise:
         super().__setattr__(name, value)
 
     def __repr__(self) -> str:
+        """Return the parameters, for display."""
         return f"{type(self).__name__}(scale={self.scale!r})"
 
     @staticmethod
-    def variance_of(scale: ArrayLike) -> Any:  # pragma: no cover - defined by every subclass
+    def variance_of(scale: ArrayLike) -> float | np.ndarray:  # pragma: no cover - defined by every subclass
+        """Variance of the noise at scale(s) ``scale``.
+
+        Parameters
+        ----------
+        scale : array_like
+            Noise scale(s), ``>= 0``.
+
+        Returns
+        -------
+        float or ndarray
+            The variance(s).
+        """
         raise NotImplementedError
 
     @staticmethod
     def order(alpha: Any) -> float:
-        """The order ``alpha`` of :meth:`divergence` as a float; a ValueError unless ``1 < alpha < inf``."""
+        """Return the order ``alpha`` of :meth:`divergence` as a float; a ValueError unless ``1 < alpha < inf``."""
         return v.alpha_scalar(alpha)
 
     @property
@@ -135,7 +148,7 @@ class AdditiveNoise:
         return _sample(self.family, x, self.scale, grid, rng, insecure_seed, stacklevel=3)
 
 
-class GaussianNoise(AdditiveNoise):
+class GaussianNoise(AdditiveNoise):  # numpydoc ignore=PR02
     r"""Additive Gaussian noise :math:`N(0, \theta^2)` (the Gaussian mechanism, Yang et al. 2026, Sec. II).
 
     Parameters
@@ -165,7 +178,7 @@ class GaussianNoise(AdditiveNoise):
     family = "gaussian"
 
     @staticmethod
-    def variance_of(scale: ArrayLike) -> Any:
+    def variance_of(scale: ArrayLike) -> float | np.ndarray:
         r"""Variance :math:`\theta^2` of the noise at scale(s) :math:`\theta`."""
         return np.asarray(scale, dtype=float) ** 2
 
@@ -180,7 +193,7 @@ class GaussianNoise(AdditiveNoise):
         return renyi_divergence(prior_i, prior_j, alpha=self.order(alpha), noise=self, require=require)  # type: ignore[arg-type]
 
 
-class LaplaceNoise(AdditiveNoise):
+class LaplaceNoise(AdditiveNoise):  # numpydoc ignore=PR02
     r"""Additive Laplace noise :math:`\mathrm{Lap}(b)` (the Laplace mechanism :math:`M(x) = x + Z`).
 
     Parameters
@@ -208,7 +221,7 @@ class LaplaceNoise(AdditiveNoise):
     family = "laplace"
 
     @staticmethod
-    def variance_of(scale: ArrayLike) -> Any:
+    def variance_of(scale: ArrayLike) -> float | np.ndarray:
         r"""Variance :math:`2b^2` of the noise at scale(s) :math:`b`."""
         return 2 * np.asarray(scale, dtype=float) ** 2
 

@@ -241,6 +241,7 @@ class Gaussian(_Value):
         return float(np.sqrt(self.var))
 
     def __repr__(self) -> str:
+        """Return the parameters, for display."""
         return f"Gaussian(mean={self.mean!r}, var={self.var!r})"
 
     def components(self) -> Components:
@@ -340,6 +341,7 @@ class GaussianMixture(_Value):
         return (_array_key(self.weights), _array_key(self.means), _array_key(self.vars))
 
     def __repr__(self) -> str:
+        """Return the parameters, for display."""
         return (
             f"GaussianMixture(weights={self.weights.round(6).tolist()}, "
             f"means={self.means.round(6).tolist()}, "
@@ -491,6 +493,7 @@ class Empirical(_Value):
         return (_array_key(self.support), _array_key(self.probs))
 
     def __repr__(self) -> str:
+        """Return the parameters, for display."""
         return f"Empirical(n={self.n}, distinct={self.support.size})"
 
     @property

@@ -1,6 +1,5 @@
-"""The package's structure: layers, public surface, light import, POT optional."""
+"""The package's structure: public surface, light import, POT optional (the layers: tests/test_layers.py)."""
 
-import ast
 import importlib
 import subprocess
 import sys
@@ -13,67 +12,6 @@ import rpp
 from rpp import rules
 
 PKG = Path(rpp.__file__).parent
-
-# Each module may import only from its own layer or the layers before it (private modules first).
-LAYERS = [
-    {"_lib"},
-    {"priors", "certified"},
-    {"divergence", "transport", "gmm", "pufferfish"},
-    {"noise"},
-    {"rules"},
-    {"calibration"},
-    {"accounting"},
-    {"book"},
-]
-LAYER_OF = {name: k for k, names in enumerate(LAYERS) for name in names}
-
-
-def _modules():
-    return sorted(p for p in PKG.rglob("*.py"))
-
-
-def _top(path):
-    """First component of a module path inside rpp (``noise`` for rpp/noise/gaussian.py)."""
-    rel = path.relative_to(PKG).with_suffix("")
-    return rel.parts[0] if rel.parts[0] != "__init__" else None
-
-
-def _imported(path):
-    """(top-level rpp module, imported names) of every ``from``-import of rpp inside ``path``."""
-    tree = ast.parse(path.read_text())
-    depth = len(path.relative_to(PKG).parts) - 1
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            if node.level == 0:
-                if not (node.module or "").startswith("rpp"):
-                    continue
-                parts = node.module.split(".")[1:]
-            else:
-                base = list(path.relative_to(PKG).parts[:-1])
-                up = node.level - 1
-                if up > depth:
-                    continue
-                parts = base[:len(base) - up] + (node.module.split(".") if node.module else [])
-            if not parts:   # "from . import x" at the top: x is the module
-                for alias in node.names:
-                    yield alias.name, []
-            else:
-                yield parts[0], [a.name for a in node.names] if len(parts) == 1 or parts[-1] else []
-
-
-@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PKG)))
-def test_imports_only_downward_and_no_private_names(path):
-    own = _top(path)
-    if own is None:
-        return  # rpp/__init__.py: the curated namespace
-    for target, names in _imported(path):
-        if target == own or target not in LAYER_OF:
-            continue
-        assert LAYER_OF[target] <= LAYER_OF[own], f"{path.name} ({own}) imports upward from {target}"
-        if not target.startswith("_"):
-            private = [n for n in names if n.startswith("_")]
-            assert not private, f"{path.name} imports private names {private} from {target}"
-
 
 def test_public_surface_documented():
     for name in rpp.__all__:
@@ -146,20 +84,33 @@ def _without_pot(monkeypatch):
         import ot  # noqa: F401
 
 
-@pytest.mark.parametrize("seed", range(20))
-def test_optimal_plan_without_pot_matches_pot(seed, monkeypatch):
-    from rpp.transport import optimal_plan
+@pytest.mark.parametrize("seed", range(24))
+def test_optimal_plan_matches_pot(seed, monkeypatch):
+    """scipy's linprog (small plans, and large ones without POT) against POT's ot.emd, the oracle."""
+    import ot
+
+    import rpp.transport as T
 
     rng = np.random.default_rng(seed)
-    k, m = rng.integers(1, 11, size=2)
+    k, m = rng.integers(1, 11, size=2) if seed < 20 else rng.integers(51, 70, size=2)  # > 2500 cells
     a, b = rng.dirichlet(np.ones(k)), rng.dirichlet(np.ones(m))
     C = rng.exponential(size=(k, m))          # continuous costs: the optimal plan is unique (a.s.)
-    with_pot = optimal_plan(a, b, C)
-    _without_pot(monkeypatch)
-    fallback = optimal_plan(a, b, C)
-    assert np.allclose(fallback.sum(axis=1), a, atol=1e-9) and np.allclose(fallback.sum(axis=0), b, atol=1e-9)
-    assert np.sum(fallback * C) == pytest.approx(np.sum(with_pot * C), rel=1e-9, abs=1e-12)
-    assert np.allclose(fallback, with_pot, atol=1e-8)
+    oracle = ot.emd(a, b, C)
+    _without_pot(monkeypatch)                 # large plans too: linprog's sparse program
+    plan = T.optimal_plan(a, b, C)
+    assert (C.size <= T.LINPROG_MAX_CELLS) == (seed < 20)
+    assert np.allclose(plan.sum(axis=1), a, atol=1e-9) and np.allclose(plan.sum(axis=0), b, atol=1e-9)
+    assert np.sum(plan * C) == pytest.approx(np.sum(oracle * C), rel=1e-9, abs=1e-12)
+    assert np.allclose(plan, oracle, atol=1e-8)
+
+
+def test_small_plans_do_not_import_pot():
+    import subprocess
+
+    code = ("import sys; from rpp.transport import optimal_plan; "
+            "optimal_plan([0.5, 0.5], [0.2, 0.8], [[0.0, 1.0], [1.0, 0.0]]); print('ot' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
 
 
 def test_calibration_without_pot(monkeypatch):

@@ -1,9 +1,14 @@
 """Packaging: what `pip install rpp-book[...]` promises matches what the code imports.
 
-- every third-party module imported by ``rpp/`` is a runtime dependency (or, for POT, the
-  optional ``[ot]`` extra that ``rpp`` can do without; for dp-accounting, the optional
-  ``[accounting]`` extra that only the dp-accounting adapter imports, lazily);
-- every third-party module imported by a chapter notebook is installed by ``[book]``;
+- ``rpp``'s runtime needs numpy and scipy only: the library (everything but the book
+  support) imports nothing else at module level; an optional module (scikit-learn, POT,
+  python-flint, pandas) is imported inside the function that needs it, under a ``try`` that
+  turns its ImportError into one naming the extra (rpp/_lib/optional.py);
+- ``import rpp`` and every library module, in a fresh interpreter, load none of matplotlib,
+  sympy, pandas, POT, scikit-learn, python-flint; with those blocked, the library still
+  imports and calibrates, and the functions that need one name its extra;
+- every third-party module imported by the book support or a chapter notebook is installed
+  by ``[chapters]`` (which ``[book]`` includes);
 - every dependency has a lower bound, and the pinned locks satisfy it: requirements.txt (the
   reader's environment, [book]) and requirements-dev.txt (the developers', [dev]; it includes
   requirements.txt), both with a SHA-256 for every pin; Binder's runtime.txt is Python 3.11;
@@ -18,7 +23,9 @@ import ast
 import importlib.metadata
 import json
 import re
+import subprocess
 import sys
+import textwrap
 import tomllib
 from pathlib import Path
 
@@ -35,6 +42,16 @@ DISTRIBUTION = {
     "mpl_toolkits": "matplotlib", "IPython": "ipykernel", "joblib": "joblib",
     "mpmath": "mpmath", "dp_accounting": "dp-accounting", "flint": "python-flint",
 }
+#: The book support: top-level modules of rpp that the library never imports (the chapters'
+#: tools, which may need everything [chapters] installs).
+BOOK_SUPPORT = {"book"}
+#: Optional modules of the library: import name -> the extra that installs it.
+OPTIONAL = {"sklearn": "fit", "ot": "ot", "pandas": "tables"}
+# Runtime dependencies that the library imports only inside the functions that use them, so that
+# `import rpp` stays light: python-flint (rpp.sampling's secure noise, the proved divergences).
+LAZY_RUNTIME = {"flint"}
+#: What `import rpp` must never load (matplotlib and sympy are the chapters' only).
+HEAVY = ("matplotlib", "sympy", "pandas", "ot", "sklearn", "flint")
 
 
 def _name(requirement: str) -> str:
@@ -69,15 +86,6 @@ def _third_party(tree: ast.AST) -> set[str]:
     return {m for m in mods if m not in sys.stdlib_module_names and m not in ("rpp",)}
 
 
-def _rpp_imports() -> set[str]:
-    mods = set()
-    for path in (ROOT / "rpp").rglob("*.py"):
-        if path.name == "bench.py" or "bench" in path.parts:
-            continue
-        mods |= _third_party(ast.parse(path.read_text(encoding="utf-8")))
-    return mods
-
-
 def _chapter_imports() -> set[str]:
     mods = set()
     for path in sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb")):
@@ -93,24 +101,144 @@ def _chapter_imports() -> set[str]:
     return mods
 
 
-def test_every_module_rpp_imports_is_a_declared_dependency():
-    mods = _rpp_imports()
-    unknown = mods - set(DISTRIBUTION)
-    assert not unknown, f"add these to DISTRIBUTION and to pyproject: {sorted(unknown)}"
-    missing = {DISTRIBUTION[m].lower() for m in mods} - RUNTIME - _extra("ot") - _extra("accounting")
-    assert not missing, f"rpp imports {sorted(missing)}, which pyproject does not declare"
-    assert _extra("ot") == {"pot"}, "only POT may be optional: rpp falls back to scipy for it"
-    # dp-accounting: only the adapter of rpp.accounting imports it, inside its functions
-    assert _extra("accounting") == {"dp-accounting"}
+def _is_book_support(path: Path) -> bool:
+    rel = path.relative_to(ROOT / "rpp").with_suffix("").parts
+    return rel[0] in BOOK_SUPPORT
 
 
-def test_every_module_a_chapter_imports_is_installed_by_the_book_extra():
-    mods = _chapter_imports()
+def _library_files() -> list[Path]:
+    return sorted(p for p in (ROOT / "rpp").rglob("*.py") if not _is_book_support(p))
+
+
+def _imports_with_context(tree: ast.AST):
+    """(top-level module, node, in a function, guarded by ``except ImportError``) of every import."""
+    def visit(node, in_function, guarded):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module] if node.level == 0 and node.module else [])
+            for name in names:
+                yield name.split(".")[0], node, in_function, guarded
+        for child in ast.iter_child_nodes(node):
+            fn = in_function or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            g = guarded
+            if isinstance(node, ast.Try) and child in node.body:
+                g = guarded or any(
+                    h.type is not None and "ImportError" in ast.unparse(h.type) for h in node.handlers)
+            yield from visit(child, fn, g)
+    yield from visit(tree, False, False)
+
+
+def test_runtime_is_numpy_scipy_and_flint():
+    assert RUNTIME == {"numpy", "scipy", "python-flint"}, (
+        f"rpp's runtime must be numpy, scipy and python-flint only, not {sorted(RUNTIME)}"
+    )
+    for module, extra in OPTIONAL.items():
+        assert DISTRIBUTION[module].lower() in _extra(extra), (module, extra)
+
+
+def test_the_library_imports_numpy_and_scipy_at_module_level_and_guards_the_rest():
+    problems = []
+    for path in _library_files():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        rel = path.relative_to(ROOT)
+        for module, node, in_function, guarded in _imports_with_context(tree):
+            if module in LAZY_RUNTIME:
+                if not in_function:
+                    problems.append(f"{rel}:{node.lineno}: imports {module} at module level (import it where used)")
+                continue
+            if module in sys.stdlib_module_names or module == "rpp" or module in RUNTIME:
+                continue
+            if module not in OPTIONAL:
+                problems.append(f"{rel}:{node.lineno}: imports {module}, which is neither runtime nor an extra")
+            elif not in_function:
+                problems.append(f"{rel}:{node.lineno}: imports {module} at module level (import it where used)")
+            elif not guarded:
+                problems.append(f"{rel}:{node.lineno}: imports {module} without turning its ImportError into "
+                                f"one naming [{OPTIONAL[module]}] (rpp._lib.optional.missing)")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_book_support_imports_what_the_chapters_extra_installs():
+    mods = set()
+    for path in (ROOT / "rpp").rglob("*.py"):
+        if _is_book_support(path):
+            mods |= _third_party(ast.parse(path.read_text(encoding="utf-8")))
     unknown = mods - set(DISTRIBUTION)
     assert not unknown, f"add these to DISTRIBUTION and to pyproject: {sorted(unknown)}"
-    missing = {DISTRIBUTION[m].lower() for m in mods} - RUNTIME - _extra("book")
-    assert not missing, f"the chapters import {sorted(missing)}, which [book] does not install"
-    assert {"matplotlib", "sympy"} <= RUNTIME
+    missing = {DISTRIBUTION[m].lower() for m in mods} - RUNTIME - _extra("chapters")
+    assert not missing, f"the book support imports {sorted(missing)}, which [chapters] does not install"
+
+
+def _library_modules() -> list[str]:
+    out = []
+    for path in _library_files():
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        out.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return out
+
+
+def _fresh(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=600)
+
+
+def test_import_rpp_loads_no_optional_or_chapter_dependency():
+    out = _fresh(f"""
+        import importlib, sys
+        import rpp
+        first = [m for m in {HEAVY!r} if m in sys.modules]
+        for name in {_library_modules()!r}:
+            importlib.import_module(name)
+        every = [m for m in {HEAVY!r} if m in sys.modules]
+        print(first, every)
+    """)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["[]", "[]"], f"`import rpp` and the library modules loaded: {out.stdout}"
+
+
+def test_the_library_works_without_its_extras_and_names_them():
+    out = _fresh(f"""
+        import importlib, sys
+        class Block:  # as if none of the extras (nor matplotlib, sympy) were installed
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] in {HEAVY!r}:
+                    raise ModuleNotFoundError(f"No module named {{name!r}}")
+        sys.meta_path.insert(0, Block())
+        for name in {_library_modules()!r}:
+            importlib.import_module(name)
+        import numpy as np
+        import rpp
+        P = rpp.GaussianMixture([0.2, 0.5, 0.3], [-2.0, 0.0, 3.0], [0.5, 1.0, 0.7])
+        Q = rpp.GaussianMixture([0.6, 0.4], [-1.0, 2.0], [0.8, 0.4])
+        for method in ("exact", "gmm-ot", "gmm-ot-tight"):
+            assert rpp.calibrate(P, Q, alpha=3.0, epsilon=0.5, method=method).scale > 0
+        for call in (lambda: rpp.fit_gmm(np.linspace(0.0, 1.0, 50)),
+                     lambda: rpp.calibrate_all_pairs({{"a": P, "b": Q}}, alpha=3.0, epsilon=0.5)):
+            try:
+                call()
+            except ImportError as exc:
+                print(exc)
+            else:
+                raise AssertionError("no ImportError")
+        try:
+            import rpp.book
+        except ImportError as exc:
+            print(exc)
+    """)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert len(lines) == 3 and "rpp.book" in lines[2] and "'rpp-book[chapters]'" in lines[2], lines
+    assert "rpp.fit_gmm" in lines[0] and "'rpp-book[fit]'" in lines[0], lines
+    assert "calibrate_all_pairs" in lines[1] and "'rpp-book[tables]'" in lines[1], lines
+
+
+def test_every_module_a_chapter_imports_is_installed_by_the_chapters_extra():
+    mods = _chapter_imports() - {"IPython"}  # the kernel's own module (Colab, Binder, [book]'s ipykernel)
+    unknown = mods - set(DISTRIBUTION)
+    assert not unknown, f"add these to DISTRIBUTION and to pyproject: {sorted(unknown)}"
+    missing = {DISTRIBUTION[m].lower() for m in mods} - RUNTIME - _extra("chapters")
+    assert not missing, f"the chapters import {sorted(missing)}, which [chapters] does not install"
+    assert _extra("chapters") <= _extra("book"), "[book] builds the chapters: it includes [chapters]"
 
 
 PIN_RE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+?)(?:\s*;[^\\]*)?\s*\\?$")
@@ -165,9 +293,11 @@ def test_dependencies_have_lower_bounds_that_the_lock_satisfies():
     dev, _ = _lock(ROOT / "requirements-dev.txt")
     extras = PROJECT["optional-dependencies"]
     for extra, reqs in [("", PROJECT["dependencies"])] + sorted(extras.items()):
-        # the reader's lock installs the runtime and [book] (with [ot]); the developers' the rest
-        lock = reader if extra in ("", "book", "ot") else {**reader, **dev}
-        where = "requirements.txt" if extra in ("", "book", "ot") else "requirements(-dev).txt"
+        # the reader's lock installs the runtime and [book] (with the extras it includes); the
+        # developers' the rest
+        in_reader = extra == "" or extra == "book" or _extra(extra) <= _extra("book")
+        lock = reader if in_reader else {**reader, **dev}
+        where = "requirements.txt" if in_reader else "requirements(-dev).txt"
         for text in reqs:
             req = Requirement(text)
             if req.name.lower() == PROJECT["name"]:

@@ -20,7 +20,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("flint")
 sys.path.insert(0, str(Path(__file__).parent))
 
 import rpp  # noqa: E402

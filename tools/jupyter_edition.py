@@ -77,6 +77,8 @@ WEB_URL = "https://rpp-book.github.io/rpp-book/"
 #: the web book open its notebooks (``_config.yml``: ``repository.branch``).
 EDITION_BRANCH = "jupyter"
 DISTRIBUTION = "rpp-book"
+#: The extra of ``rpp-book`` that every chapter's launch cell installs (pyproject.toml).
+CHAPTERS_EXTRA = "chapters"
 LAUNCH_TAG = "launch-cell"
 EDITION_NOTE_TAG = "jupyter-edition-note"
 FIGURE_TAG = "figure-caption"
@@ -655,24 +657,38 @@ def chapter_imports(nb: nbformat.NotebookNode) -> set[str]:
 
 
 def required_extras(nb: nbformat.NotebookNode, root: Path = ROOT) -> list[str]:
-    """The extras of ``rpp-book`` the chapter's imports need (e.g. ``["ot"]`` for ``import ot``).
+    """The extras of ``rpp-book`` a chapter needs: ``["chapters"]``, and more only if it must.
 
-    Every imported module must come from the standard library, the kernel, ``rpp``, a runtime
-    dependency of ``rpp-book`` (or what those depend on), or one extra; otherwise EditionError.
+    Always ``chapters`` (what every chapter may use: the book support's pandas, scikit-learn,
+    tqdm, ..., POT, matplotlib, sympy, mpmath), plus, for a module the chapter imports that
+    neither the runtime dependencies nor ``[chapters]`` (with the extras it includes) provide,
+    the smallest extra that does.  Every imported module must come from the standard library,
+    the kernel, ``rpp``, a runtime dependency of ``rpp-book`` (or what those depend on), or an
+    extra; otherwise EditionError.
     """
     project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     base = _closure(_requirement_names(project["dependencies"]))
+    optional = project.get("optional-dependencies", {})
     extras = {name: _requirement_names([r for r in reqs if not r.startswith(DISTRIBUTION)])
-              for name, reqs in project.get("optional-dependencies", {}).items()}
+              for name, reqs in optional.items()}
+    included, todo = set(), [CHAPTERS_EXTRA]  # [chapters] and the extras it includes (rpp-book[fit,ot,...])
+    while todo:
+        name = todo.pop()
+        included.add(name)
+        for req in optional[name]:
+            if req.startswith(f"{DISTRIBUTION}["):
+                todo += [e.strip() for e in req[req.index("[") + 1:req.index("]")].split(",") if e not in included]
+    covered = set().union(*(extras[e] for e in included))
     providers = metadata.packages_distributions()
-    needed, unknown = set(), []
+    needed, unknown = {CHAPTERS_EXTRA}, []
+    by_size = sorted(extras, key=lambda e: (len(extras[e]), e))  # the smallest extra that provides it
     for module in sorted(chapter_imports(nb)):
         if module in sys.stdlib_module_names or module in _KERNEL_MODULES or module == "rpp":
             continue
         dists = {d.lower().replace("_", "-") for d in providers.get(module, [])}
-        if dists & base:
+        if dists & base or dists & covered:
             continue
-        owner = next((e for e in ("ot", *sorted(extras)) if dists & extras.get(e, set())), None)
+        owner = next((e for e in by_size if dists & extras[e]), None)
         if owner is None:
             unknown.append(module)
         else:

@@ -46,7 +46,7 @@ REPOSITORY = "https://github.com/rpp-book/rpp-book"
 #: every extra a chapter imports. Readers do not run the source chapters (they are MyST): the
 #: launch buttons open the Jupyter edition (tools/jupyter_edition.py), whose generated first
 #: cell replaces this one and installs exactly the commit the edition was made from.
-SOURCE_REQUIREMENT = f"{DISTRIBUTION}[ot] @ git+{REPOSITORY}@main"
+SOURCE_REQUIREMENT = f"{DISTRIBUTION}[chapters] @ git+{REPOSITORY}@main"
 
 #: The exact first cell of every chapter notebook (checked by tests/book/test_book.py); after
 #: changing it run ``python tools/new_chapter.py --sync-bootstrap``.
@@ -58,7 +58,8 @@ BOOTSTRAP_SOURCE = (
     "try:\n"
     f'    version("{DISTRIBUTION}")\n'
     "except PackageNotFoundError:\n"
-    f'    %pip install --quiet "{SOURCE_REQUIREMENT}"'
+    "    %pip install --quiet \\\n"
+    f'        "{SOURCE_REQUIREMENT}"'
 )
 BOOTSTRAP_TAGS = ["remove-cell"]
 

@@ -156,7 +156,7 @@ def integrate_log(
 
 
 def sqrt_up(var: float) -> float:
-    """The smallest float ``theta >= sqrt(var)`` whose exact square is at least ``var``.
+    """Return the smallest float ``theta >= sqrt(var)`` whose exact square is at least ``var``.
 
     A noise scale from a variance: ``float(np.sqrt(var))`` may square (in exact arithmetic) to
     a few ulps below ``var``; at the edge of a divergence's domain that is a different, and

@@ -53,7 +53,7 @@ _SUM_TOL = 1e-9
 
 
 def _kind(value: Any) -> str:
-    """The type of ``value`` (never its content), for messages."""
+    """Return the type of ``value`` (never its content), for messages."""
     return type(value).__name__
 
 
@@ -77,7 +77,7 @@ def finite(name: str, value: Any) -> np.ndarray:
 
 
 def vector(name: str, value: Any, *, min_size: int = 1) -> np.ndarray:
-    """A finite 1-D float array with at least ``min_size`` entries (2-D input is rejected, never flattened)."""
+    """Return a finite 1-D float array with at least ``min_size`` entries (2-D input is rejected, never flattened)."""
     arr = finite(name, value)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-D array, got an array with {arr.ndim} dimensions")
@@ -99,7 +99,7 @@ def positive(name: str, value: Any, *, allow_zero: bool = False, allow_inf: bool
 
 
 def counts(name: str, value: Any) -> np.ndarray:
-    """Counts: a finite 1-D float array with every entry ``>= 0`` (at least one entry)."""
+    """Return counts: a finite 1-D float array with every entry ``>= 0`` (at least one entry)."""
     arr = vector(name, value)
     if (arr < 0).any():
         raise ValueError(f"{name} must be counts >= 0")
@@ -107,7 +107,7 @@ def counts(name: str, value: Any) -> np.ndarray:
 
 
 def k_of(name: str, value: Any, K: int) -> int:
-    """A number of items ``k`` with ``1 <= k <= K`` (``K`` the number available)."""
+    """Return a number of items ``k`` with ``1 <= k <= K`` (``K`` the number available)."""
     k = integer(name, value, 1)
     if k > K:
         raise ValueError(f"{name} must satisfy 1 <= {name} <= K = {K} (the number of items), got {k}")
@@ -135,13 +135,13 @@ def alpha_order(
     allow_one: bool = False,
     allow_inf: bool = False,
 ) -> np.ndarray:
-    """Validate a Rényi order (a scalar or an array of orders).
+    r"""Validate a Rényi order (a scalar or an array of orders).
 
     By default the allowed range is ``1 < alpha < inf`` (the range of the RPP
     definition).  ``allow_below_one`` admits ``0 < alpha < 1``, ``allow_one``
     the Kullback-Leibler limit ``alpha = 1``, ``allow_inf`` the
     max-divergence limit ``alpha = inf`` and ``allow_zero`` the limit
-    ``alpha = 0`` (:math:`D_0=-\\log Q(\\operatorname{supp}P)`).  A scalar order is
+    ``alpha = 0`` (:math:`D_0=-\log Q(\operatorname{supp}P)`).  A scalar order is
     shown in the message (a parameter, not data).
     """
     try:
@@ -169,7 +169,7 @@ def alpha_order(
 
 
 def alpha_scalar(value: Any, *, name: str = "alpha", **allow: bool) -> float:
-    """A single Rényi order (a ValueError naming ``name`` for a list or array); ranges as :func:`alpha_order`."""
+    """Return a single Rényi order (a ValueError naming ``name`` for a list or array); ranges as :func:`alpha_order`."""
     if np.ndim(value) != 0:
         raise ValueError(f"{name} must be a single number (a scalar order), got an array of shape {np.shape(value)}")
     return float(alpha_order(value, name=name, **allow))
@@ -198,7 +198,7 @@ def rng_from(rng: Any, name: str = "rng") -> np.random.Generator:
 
 
 def integer(name: str, value: Any, minimum: int = 1) -> int:
-    """An integer ``>= minimum`` (bools and non-integral floats rejected); returned as ``int``."""
+    """Return an integer ``>= minimum`` (bools and non-integral floats rejected); returned as ``int``."""
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be an integer >= {minimum}, got a bool")
     try:
@@ -236,7 +236,7 @@ def pmf(name: str, value: Any, axis: int = -1, atol: float = _SUM_TOL) -> np.nda
 
 
 def channel(name: str, value: Any) -> np.ndarray:
-    """A row-stochastic 2-D matrix (a mechanism's channel ``K[x, y] = P(M(x) = y)``)."""
+    """Return a row-stochastic 2-D matrix (a mechanism's channel ``K[x, y] = P(M(x) = y)``)."""
     arr = as_float_array(name, value)
     if arr.ndim != 2:
         raise ValueError(f"{name} must be a 2-D channel matrix, got an array with {arr.ndim} dimensions")
@@ -248,7 +248,7 @@ def channel(name: str, value: Any) -> np.ndarray:
 
 
 def transition_matrix(name: str, value: Any) -> np.ndarray:
-    """A square row-stochastic matrix."""
+    """Return a square row-stochastic matrix."""
     P = as_float_array(name, value)
     if P.ndim != 2 or P.shape[0] != P.shape[1]:
         raise ValueError(f"{name} must be a square matrix, got shape {P.shape}")
@@ -312,7 +312,7 @@ def flag(name: str, value: Any) -> bool:
 
 
 def curve(bs_name: str, bs: Any, a_name: str, a: Any) -> tuple[np.ndarray, np.ndarray]:
-    """An :math:`a(b)` curve: ``bs`` finite 1-D ``>= 0``, ``a`` 1-D of the same length, ``>= 0``, ``+inf`` allowed."""
+    """Return an :math:`a(b)` curve: ``bs`` finite 1-D ``>= 0``, ``a`` 1-D of the same length, ``>= 0``, ``+inf`` allowed."""
     b = vector(bs_name, bs)
     if (b < 0).any():
         raise ValueError(f"{bs_name} must be >= 0")
@@ -323,7 +323,7 @@ def curve(bs_name: str, bs: Any, a_name: str, a: Any) -> tuple[np.ndarray, np.nd
 
 
 def mask(name: str, value: Any, shape: tuple[int, ...]) -> np.ndarray:
-    """A boolean mask of the given shape (a secret as a set of outcomes)."""
+    """Return a boolean mask of the given shape (a secret as a set of outcomes)."""
     m = np.asarray(value)
     if m.dtype != bool or m.shape != tuple(shape):
         raise ValueError(f"{name} must be a boolean mask of shape {tuple(shape)}")
@@ -331,7 +331,7 @@ def mask(name: str, value: Any, shape: tuple[int, ...]) -> np.ndarray:
 
 
 def uncertainty(value: Any, name: str = "uncertainty") -> tuple[float, float]:
-    """A pair ``(lower, upper)`` of multiplicative prior uncertainty, ``0 < lower <= 1 <= upper < inf``."""
+    """Return a pair ``(lower, upper)`` of multiplicative prior uncertainty, ``0 < lower <= 1 <= upper < inf``."""
     try:
         lower, upper = (float(x) for x in value)
     except (TypeError, ValueError) as exc:

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from .._lib import validation as v
+from .._lib.optional import missing
 from ..calibration.result import Calibration
 from ..calibration.search import pair_divergence
 from ..priors import check_prior
@@ -150,7 +151,10 @@ def calibrate_all_pairs(
     >>> table[["s_i", "s_j", "worst"]].to_numpy().tolist()
     [['a', 'b', False], ['a', 'c', True], ['b', 'c', False]]
     """
-    import pandas as pd
+    try:
+        import pandas as pd
+    except ImportError as exc:
+        raise missing("pandas", "calibrate_all_pairs (its table)") from exc
 
     members = _members(priors)
     directed = v.flag("directed", directed)
@@ -333,7 +337,7 @@ class ReleaseBudget:
         return tuple(self._scales)
 
     def _used(self) -> float:
-        """Total precision of the releases so far, :math:`\\sum_t \\theta_t^{-2}`."""
+        r"""Total precision of the releases so far, :math:`\sum_t \theta_t^{-2}`."""
         return float(sum(1.0 / s**2 for s in self._scales))
 
     def _certified(self, precision: float) -> float:
@@ -359,7 +363,7 @@ class ReleaseBudget:
         return self._certified(precision) <= self.epsilon * (1 + _RTOL)
 
     def _precision_left(self) -> float:
-        """Precision still available, :math:`\\theta_1^{-2} - \\sum_t \\theta_t^{-2}`; 0 within 1e-9 of the total."""
+        r"""Precision still available, :math:`\theta_1^{-2} - \sum_t \theta_t^{-2}`; 0 within 1e-9 of the total."""
         total = 1.0 / self.scale_one**2
         left = total - self._used()
         return 0.0 if left <= 1e-9 * total else left

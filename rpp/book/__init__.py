@@ -19,6 +19,13 @@ The chapters import these modules (``from rpp.book import queries, experiments``
 pandas and scikit-learn.
 """
 
+from .._lib.optional import missing
+
+try:  # the book support's tables and loaders: pandas, from the [chapters] extra
+    import pandas  # noqa: F401
+except ImportError as exc:
+    raise missing("pandas", "rpp.book (the book support)", extra="chapters") from exc
+
 # bench (the command line ``python -m rpp.book.bench``) is not imported here: runpy would run a
 # second copy of a module already in sys.modules.  ``from rpp.book import bench`` imports it.
 from . import (

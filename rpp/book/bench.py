@@ -38,6 +38,20 @@ def _timed(fn, repeat=3):
 
 
 def gaussian_grid(n_eps: int = 1000, n_alpha: int = 100) -> dict[str, float]:
+    """Time the closed form and the exact rule on a grid of budgets and orders (Gaussian priors).
+
+    Parameters
+    ----------
+    n_eps : int
+        Number of budgets (geometric in [1e-3, 10]).
+    n_alpha : int
+        Number of orders (geometric in [1.01, 100]).
+
+    Returns
+    -------
+    dict
+        ``points``, ``closed_form_s``, ``exact_s`` (seconds) and their ``ratio``.
+    """
     P, Q = Gaussian(mean=0.0, var=0.25), Gaussian(mean=1.0, var=16.0)
     eps = np.geomspace(1e-3, 10, n_eps)
     alpha = np.geomspace(1.01, 100, n_alpha)[:, None]
@@ -49,6 +63,20 @@ def gaussian_grid(n_eps: int = 1000, n_alpha: int = 100) -> dict[str, float]:
 
 
 def mixture_pairs(n_pairs: int = 5, seed: int = 0) -> dict[str, tuple[float, float]]:
+    """Time the mixture methods on random pairs of three-component mixtures.
+
+    Parameters
+    ----------
+    n_pairs : int
+        Number of random pairs.
+    seed : int
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    dict
+        ``method -> (mean seconds, max seconds)``.
+    """
     rng = np.random.default_rng(seed)
     rows: dict[str, list[float]] = {m: [] for m in ("exact", "gmm-ot", "gmm-ot-tight")}
     for _ in range(n_pairs):
@@ -81,6 +109,13 @@ FIXED_CASES = [
 
 
 def theta_ratios() -> list[tuple[str, float, dict[str, float]]]:
+    """Return the scale of each method relative to the exact one on the fixed cases.
+
+    Returns
+    -------
+    list of tuple
+        ``(case, exact scale, {method: scale / exact scale})`` for each of ``FIXED_CASES``.
+    """
     out = []
     for name, P, Q, a, e in FIXED_CASES:
         exact = float(calibrate(P, Q, alpha=a, epsilon=e).scale)
@@ -102,7 +137,7 @@ BASELINE = "pierquin"
 
 
 def scaling_pair(family: str, size: int, seed: int = 0) -> tuple[Any, Any]:
-    """A seeded pair of priors of the scaling table.
+    """Return a seeded pair of priors of the scaling table.
 
     Parameters
     ----------
@@ -161,8 +196,10 @@ def _timed_call(conn, p, q, alpha, epsilon, method, noise):
 
 
 def _run_with_budget(p, q, alpha, epsilon, method, noise, max_seconds):
-    """One calibration in a child process; ``("> budget", nan, s, nan, nan)`` when it takes longer
-    than ``max_seconds``, with ``s >= max_seconds`` the time after which it was stopped."""
+    """Run one calibration in a child process.
+
+    Returns ``("> budget", nan, s, nan, nan)`` when it takes longer than ``max_seconds``, with ``s >= max_seconds`` the time after which it was stopped.
+    """
     ctx = multiprocessing.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_timed_call, args=(child, p, q, alpha, epsilon, method, noise))
@@ -284,6 +321,13 @@ from .worst_case import (  # noqa: E402, F401 - the sweep of --worst-case, re-ex
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Run the benchmark from the command line (``python -m rpp.book.bench --help``).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+    """
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=5, help="mixture pairs to time (default 5)")
     parser.add_argument("--scaling", action="store_true", help="print the scaling table instead (issue #13)")

@@ -292,10 +292,12 @@ def example3_mechanism(n: int, p_one: float = 0.5) -> tuple[np.ndarray, np.ndarr
     Returns
     -------
     prior : ndarray, shape (2**n,)
+        The prior of the datasets.
     mech : ndarray, shape (2**n, 2**(n-1) + 2)
         Columns ``0 .. 2**(n-1)-1`` are the type-A outputs (bit vectors read as binary
         numbers), the last two columns the type-B outputs 0 and 1.
     bits : ndarray, shape (2**n, n)
+        The bits of each dataset.
 
     Raises
     ------

@@ -1,4 +1,4 @@
-r"""ε-sweeps of calibration rules on real data, as tidy tables (Yang et al. 2026, Section V).
+r"""Sweeps over ε of calibration rules on real data, as tidy tables (Yang et al. 2026, Section V).
 
 :func:`sweep` calibrates one query's secret-conditioned priors
 (:class:`rpp.book.queries.QueryPriors`) with a list of rules over a grid of
@@ -7,8 +7,8 @@ tables (:func:`~rpp.book.tables.reduction_table`, :func:`~rpp.book.tables.headli
 :func:`~rpp.book.tables.check_budgets`, :func:`~rpp.book.tables.verify_table`, ...)
 are in :mod:`rpp.book.tables` (which imports this module, never the reverse).
 
-Rules
------
+The rules:
+
 ``"paper"``
     The rule Yang et al. 2026 use for the prior type: ``"gmm-ot"`` (Theorem IV.1)
     for mixtures, ``"closed-form"`` (Theorem III.5) for Gaussians
@@ -221,7 +221,7 @@ def resolve_rule(priors: QueryPriors, rule: str) -> tuple[Any, Any, Any, str]:
 
 
 def _resolve(rule, priors):
-    """(method, prior_i, prior_j, prior label) for a rule."""
+    """Return (method, prior_i, prior_j, prior label) for a rule."""
 
     def label(p):
         if isinstance(p, Empirical):

@@ -1,5 +1,6 @@
-r"""The model-based query families of Yang et al. 2026, Sec. V-A: a Gaussian-process regression
-(``"gp"``) and a Bayesian last layer on a one-hidden-layer network (``"bnn"``); re-exported by
+r"""The model-based query families of Yang et al. 2026, Sec. V-A.
+
+A Gaussian-process regression (``"gp"``) and a Bayesian last layer on a one-hidden-layer network (``"bnn"``); re-exported by
 :mod:`rpp.book.queries`.
 """
 
@@ -263,12 +264,14 @@ def bnn_priors(
 
     Parameters
     ----------
-    df, x, secret, s_i, s_j, features, query_point, max_train, random_state, n_quantiles
+    df, x, secret, s_i, s_j, features, query_point
         As in :func:`gp_priors`.
     n_hidden : int
         Hidden units (default 50).
     feature_map : {"random", "mlp"}
         Fixed random hidden weights, or weights trained by scikit-learn's ``MLPRegressor``.
+    max_train, random_state, n_quantiles
+        As in :func:`gp_priors`.
 
     Returns
     -------

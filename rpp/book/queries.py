@@ -223,7 +223,7 @@ def mean_priors(df: pd.DataFrame, x: str, secret: str, s_i: Any, s_j: Any, *, n_
 
 
 def query_priors(df: pd.DataFrame, x: str, secret: str, s_i: Any, s_j: Any, query: str, **options: Any) -> QueryPriors:
-    """Priors of one query family (``"raw"``, ``"mean"``, ``"gp"``, ``"bnn"``); ``options`` go to its builder.
+    """Build the priors of one query family (``"raw"``, ``"mean"``, ``"gp"``, ``"bnn"``); ``options`` go to its builder.
 
     Parameters
     ----------
@@ -264,7 +264,7 @@ def query_priors(df: pd.DataFrame, x: str, secret: str, s_i: Any, s_j: Any, quer
 
 
 def paper_method(priors: QueryPriors) -> str:
-    """The rule Yang et al. 2026 use for a prior pair: ``"gmm-ot"`` (Thm IV.1) for mixtures, ``"closed-form"`` (Thm III.5) for Gaussians.
+    """Return the rule Yang et al. 2026 use for a prior pair: ``"gmm-ot"`` (Thm IV.1) for mixtures, ``"closed-form"`` (Thm III.5) for Gaussians.
 
     Parameters
     ----------

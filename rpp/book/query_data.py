@@ -1,5 +1,6 @@
-r"""Building blocks of the query priors (rpp.book.queries): the result type, the secret-conditioned
-subsets, the data resolution, the quantile discretisation and the model inputs of the GP and BNN queries.
+r"""Building blocks of the query priors (rpp.book.queries).
+
+The result type, the secret-conditioned subsets, the data resolution, the quantile discretisation and the model inputs of the GP and BNN queries.
 """
 
 from __future__ import annotations
@@ -28,8 +29,15 @@ QUERY_FAMILIES = ("raw", "mean", "gp", "bnn")
 
 
 @dataclass(frozen=True)
-class QueryPriors:
-    """Secret-conditioned priors of one query on one secret pair.
+class QueryPriors:  # numpydoc ignore=PR02
+    r"""Secret-conditioned priors of one query on one secret pair.
+
+    Parameters
+    ----------
+    query, prior_i, prior_j, baseline_i, baseline_j, n_i, n_j, details
+        The attributes, in this order (``details`` optional). The builders of
+        :mod:`rpp.book.queries` fill them; no check is made here.
+        The record is frozen: setting an attribute raises ``dataclasses.FrozenInstanceError``.
 
     Attributes
     ----------
@@ -40,7 +48,7 @@ class QueryPriors:
     prior_j : rpp.Gaussian or rpp.GaussianMixture
         Model prior given :math:`s_j`.
     baseline_i : rpp.Empirical
-        Discrete prior given :math:`s_i` used by the :math:`W_\\infty` baseline (``"pierquin"``).
+        Discrete prior given :math:`s_i` used by the :math:`W_\infty` baseline (``"pierquin"``).
     baseline_j : rpp.Empirical
         The same given :math:`s_j`.
     n_i : int
@@ -49,13 +57,6 @@ class QueryPriors:
         Size of the subset with :math:`s_j`.
     details : dict
         Query-specific information (fitted models, query point, settings).
-
-    Parameters
-    ----------
-    query, prior_i, prior_j, baseline_i, baseline_j, n_i, n_j, details
-        The attributes, in this order (``details`` optional). The builders of
-        :mod:`rpp.book.queries` fill them; no check is made here.
-        The record is frozen: setting an attribute raises ``dataclasses.FrozenInstanceError``.
 
     Examples
     --------
@@ -92,7 +93,7 @@ def _check_columns(df, columns):
 def secret_subsets(
     df: pd.DataFrame, x: str, secret: str, s_i: Any, s_j: Any, features: Sequence[str] = ()
 ) -> tuple[Any, Any]:
-    """Rows of ``df`` with ``secret == s_i`` and with ``secret == s_j``: the subsets :math:`D_{s_i}, D_{s_j}`.
+    """Return the rows of ``df`` with ``secret == s_i`` and with ``secret == s_j``: the subsets :math:`D_{s_i}, D_{s_j}`.
 
     Rows with a missing value in ``x`` or in one of ``features`` are dropped.
 
@@ -148,7 +149,7 @@ def secret_subsets(
 
 
 def data_resolution(*samples: ArrayLike) -> float:
-    """Recording resolution :math:`h` of data: the smallest gap between distinct pooled values.
+    """Return the recording resolution :math:`h` of data: the smallest gap between distinct pooled values.
 
     Values are first rounded to 10 decimals so that ``0.1``-steps stored in binary
     floating point give ``h = 0.1``.  A value recorded on a grid of step :math:`h` carries
@@ -183,7 +184,7 @@ def data_resolution(*samples: ArrayLike) -> float:
 
 
 def quantile_discretization(prior: Gaussian | GaussianMixture, n_quantiles: int = 1000) -> Empirical:
-    r"""The ``n_quantiles`` quantiles :math:`F^{-1}((k-1/2)/B)`, :math:`k = 1..B`, as an :class:`~rpp.Empirical`.
+    r"""Return the ``n_quantiles`` quantiles :math:`F^{-1}((k-1/2)/B)`, :math:`k = 1..B`, as an :class:`~rpp.Empirical`.
 
     The quantile discretisation of a continuous prior: the empirical law of
     ``B`` matched samples (the mid-point plotting positions).  Two

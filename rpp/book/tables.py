@@ -40,7 +40,7 @@ _RTOL = 1e-9
 
 
 def _toy_table() -> pd.DataFrame:
-    """The table of the examples: one panel, a baseline and a rule on three budgets."""
+    """Return the table of the examples: one panel, a baseline and a rule on three budgets."""
     rules, eps, theta = ["base"] * 3 + ["r"] * 3, [1.0, 2.0, 3.0] * 2, [2.0, 2.0, 2.0, 1.0, 1.5, 0.0]
     return pd.DataFrame(dict(dataset="toy", query="q", alpha=3.0, directed=False, rule=rules, epsilon=eps, theta=theta))
 
@@ -231,7 +231,7 @@ def headline(reductions: pd.DataFrame, rule: str, average: str = "panel") -> flo
 
 
 def paper_headline(table: pd.DataFrame, rule: str = "paper", **options: Any) -> float:
-    """The headline reduction of one rule straight from a sweep table (chapter 6's statistic).
+    """Return the headline reduction of one rule straight from a sweep table (chapter 6's statistic).
 
     ``headline(reduction_table(table), rule, **options)``: the default protocol of
     :func:`reduction_table` (baseline ``"pierquin"``, zero-noise points dropped).
@@ -264,7 +264,7 @@ def paper_headline(table: pd.DataFrame, rule: str = "paper", **options: Any) -> 
 
 
 class Verification(NamedTuple):
-    """What :func:`verify_table` checked; unpacks as ``n_points, n_checked, worst_ratio, n_failed, problems``.
+    r"""What :func:`verify_table` checked; unpacks as ``n_points, n_checked, worst_ratio, n_failed, problems``.
 
     ``n_points`` rows in the table, ``n_checked`` of them recomputed; ``worst_ratio`` the largest
     recomputed :math:`D_\\alpha / \\varepsilon` of a row within budget (at most 1 when all checks

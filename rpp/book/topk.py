@@ -61,7 +61,7 @@ def activity_chain(popularity: ArrayLike, persistence: float) -> np.ndarray:
 
 
 def true_topk(counts: ArrayLike, k: int) -> np.ndarray:
-    r"""Indices of the ``k`` largest counts (ties broken by index), along the last axis.
+    r"""Return the indices of the ``k`` largest counts (ties broken by index), along the last axis.
 
     The true ranking :math:`\pi` of Bai et al. (2026), Sec. 7.1.5.
 
@@ -94,7 +94,7 @@ def true_topk(counts: ArrayLike, k: int) -> np.ndarray:
 
 
 def _topk(scores: np.ndarray, k: int) -> np.ndarray:
-    """Indices of the ``k`` largest ``scores`` along the last axis (stable: ties by index); no checks."""
+    """Return the indices of the ``k`` largest ``scores`` along the last axis (stable: ties by index); no checks."""
     return np.argsort(-scores, axis=-1, kind="stable")[..., :k]
 
 
@@ -194,7 +194,7 @@ def laplace_topk(counts: ArrayLike, scale: float, k: int, reps: int, rng: Any = 
 
 
 def topk_metrics(pred: ArrayLike, counts: ArrayLike, k: int) -> dict[str, np.ndarray]:
-    r"""Metrics of Bai et al. (2026), Sec. 7.1.5, for predictions ``pred`` (reps, k).
+    r"""Compute the metrics of Bai et al. (2026), Sec. 7.1.5, for predictions ``pred`` (reps, k).
 
     Returns a dict of arrays over reps: ``acc`` (reps, k) exact-rank accuracy Acc@j,
     ``hr`` Hit Rate@k (fraction of the true top-k recovered), ``ndcg`` NDCG@k with graded

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import multiprocessing
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from ..calibration.search import calibrate, methods
 from ..priors import Empirical, Gaussian, GaussianMixture
@@ -194,7 +197,7 @@ def run_cpu_limited(p, q, alpha, epsilon, method, noise, cpu_limit=None, wall_li
 #: the random sample found (41 s CPU per call before the fix of
 #: :func:`rpp.transport.mixture_quantile_at_score`, over 60 s for every w-alpha method).
 def named_cases() -> list[dict[str, Any]]:
-    """The named rows of the worst-case table (each a dict like :func:`random_case`'s, family ``"named"``).
+    """Return the named rows of the worst-case table (each a dict like :func:`random_case`'s, family ``"named"``).
 
     Examples
     --------
@@ -316,8 +319,8 @@ def machine_state() -> dict[str, Any]:
     )
 
 
-def worst_case_table(rows) -> Any:
-    """The worst CPU time per (family, noise, method) over the rows of :func:`worst_case_rows`.
+def worst_case_table(rows) -> pd.DataFrame:
+    """Return the worst CPU time per (family, noise, method) over the rows of :func:`worst_case_rows`.
 
     Returns a ``pandas.DataFrame`` with ``family, noise, method, pairs`` (rows with status ``ok``
     or ``> budget``), ``worst_cpu_s`` (a ``> budget`` row counts as its limit), ``worst_case``

@@ -27,7 +27,7 @@ class PrivacyWarning(UserWarning):
 
 @dataclass(frozen=True)
 class Calibration:
-    """Result of :func:`calibrate` (scalars for scalar ``alpha`` and ``epsilon``, arrays otherwise).
+    r"""Result of :func:`calibrate` (scalars for scalar ``alpha`` and ``epsilon``, arrays otherwise).
 
     Attributes
     ----------
@@ -60,7 +60,7 @@ class Calibration:
     epsilon : float or ndarray
         The budget(s).
     directed : bool
-        Whether only :math:`D_\\alpha(i\\|j)` was protected.
+        Whether only :math:`D_\alpha(i\|j)` was protected.
     details : dict
         ``"orders"``: how many orders were protected (1 or 2); ``"seconds"``:
         ``{"rule": s, "check": s}``, the wall time spent in the rule and in the final check

@@ -111,7 +111,7 @@ NOISES: dict[str, type[GaussianNoise] | type[LaplaceNoise]] = {"gaussian": Gauss
 
 
 def methods(noise: str = "gaussian") -> list[str]:
-    """Names of the calibration methods of a noise family.
+    """Return the names of the calibration methods of a noise family.
 
     Parameters
     ----------
@@ -232,7 +232,7 @@ def _gaussian_grid(rule, orders, a_b, e_b, seconds):
 
 
 def _round_off_guard(s: float, certified: Callable, a: float, e: float, noise: str) -> float:
-    """The smallest scale from ``s`` up whose divergence + error meets the budget.
+    """Return the smallest scale from ``s`` up whose divergence + error meets the budget.
 
     A rule is computed on the variance (or on its own parametrisation); at the edge of the
     domain the round trip to the reported scale can cost a few ulps.  The scale is stepped up
@@ -390,7 +390,7 @@ def calibrate(
         is unknown, or a method does not apply to the priors, or ``require="proved"`` and no
         proved path exists.
     ImportError
-        If ``require="proved"`` needs python-flint and it is missing (extra ``rpp-book[proved]``).
+        If ``require="proved"`` needs python-flint and it is missing (a dependency of ``rpp-book``).
 
     Warns
     -----

@@ -3,7 +3,7 @@ r"""Rényi divergences of noisy outputs: closed forms, quadrature for Gaussian a
 * :mod:`~rpp.divergence.renyi` -- :func:`renyi_divergence`, THE entry point: the divergence of
   the noisy outputs under two priors, as a :class:`rpp.Certified` (value, error, rigorous);
 * :mod:`~rpp.divergence.proved` -- proved enclosures by arb interval arithmetic (python-flint,
-  extra ``rpp-book[proved]``), used by ``renyi_divergence(..., require="proved")``;
+  a dependency of ``rpp-book``, imported on first use), used by ``renyi_divergence(..., require="proved")``;
 * :mod:`~rpp.divergence.closed_forms` -- :func:`gaussian_renyi`, :func:`discrete_renyi_divergence`
   (each a :class:`rpp.Certified`; ``gaussian_divergence_bounds``, the proved rounding bounds);
 * :mod:`~rpp.divergence.gaussian_noise` -- Gaussian noise on mixtures and samples:

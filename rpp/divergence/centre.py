@@ -29,7 +29,7 @@ __all__ = ["centre_pair", "centre_of", "centred_orders", "shifted"]
 
 
 def _exact_differences(x: np.ndarray, c: float) -> bool:
-    """True iff every ``fl(x - c) == x - c`` (TwoSum error terms all zero)."""
+    """Return True iff every ``fl(x - c) == x - c`` (TwoSum error terms all zero)."""
     b = -c
     with np.errstate(over="ignore", invalid="ignore"):
         s = x + b
@@ -40,7 +40,7 @@ def _exact_differences(x: np.ndarray, c: float) -> bool:
 
 
 def centre_of(*priors: Prior) -> float:
-    """A float ``c`` with every ``mean - c`` of the priors' components exact (0.0 when none helps).
+    """Return a float ``c`` with every ``mean - c`` of the priors' components exact (0.0 when none helps).
 
     Candidates: the mean or atom nearest the midpoint of the range, then the midpoint rounded
     to a multiple of the spacing of the smallest nonzero magnitude among the values.
@@ -95,7 +95,7 @@ def centre_pair(p: Prior, q: Prior) -> tuple[Prior, Prior, float]:
 
 
 def centred_orders(p: Prior, q: Prior, directed: bool) -> list[tuple[Prior, Prior]]:
-    """The protected orders of a secret pair, ``[(p, q)]`` or ``[(p, q), (q, p)]``, centred by :func:`centre_pair`.
+    """Return the protected orders of a secret pair, ``[(p, q)]`` or ``[(p, q), (q, p)]``, centred by :func:`centre_pair`.
 
     Used by :func:`rpp.calibrate` and :func:`rpp.calibration.pair_divergence`: every rule and
     divergence is translation invariant, so they all work on the centred pair.

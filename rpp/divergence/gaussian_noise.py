@@ -125,7 +125,7 @@ _FAST_ATOMS = 30  # above this many equal-variance components, binned sums (gaus
 
 
 def _mix_logpdf(x, w, m, var):
-    """log of sum_k w_k N(x; m_k, var_k) for a 1-D array x: a lean logsumexp in chunks of bounded memory."""
+    """Log of sum_k w_k N(x; m_k, var_k) for a 1-D array x: a lean logsumexp in chunks of bounded memory."""
     const = np.log(w) - 0.5 * np.log(2 * np.pi * var)
     step = max(1, _CHUNK // m.size)
     out = np.empty(x.size)
@@ -302,6 +302,15 @@ def renyi_divergence_bound(p: Prior, q: Prior, alpha: float, noise_var: float = 
     :math:`s = (1-\alpha)\max_k\sigma_{p,k}^2 + \alpha\max_l\sigma_{q,l}^2 > 0` (``noise_var`` added) or,
     at :math:`s = 0` exactly, the widest components of ``q`` reach beyond those of ``p`` (:func:`edge_log_integral`).
 
+    Parameters
+    ----------
+    p, q : Gaussian, GaussianMixture or Empirical
+        The two priors.
+    alpha : float
+        Order in (0, 1) or (1, inf).
+    noise_var : float
+        Noise variance, ``>= 0``.
+
     Returns
     -------
     value : float
@@ -312,15 +321,6 @@ def renyi_divergence_bound(p: Prior, q: Prior, alpha: float, noise_var: float = 
         estimate) + rigorous tail bounds + the rigorous bound of the binned sums (more
         than 30 atoms) + a 1e-13 floating-point floor.  ``value + error`` is the
         divergence used by calibration (0 for the closed forms).
-
-    Parameters
-    ----------
-    p, q : Gaussian, GaussianMixture or Empirical
-        The two priors.
-    alpha : float
-        Order in (0, 1) or (1, inf).
-    noise_var : float
-        Noise variance, ``>= 0``.
 
     Raises
     ------
@@ -549,7 +549,7 @@ def _widest(comp):
 
 
 def edge_is_finite(p_comp, q_comp) -> bool:
-    r"""At the edge :math:`\alpha/V_P = (\alpha-1)/V_Q`: is :math:`\int p^\alpha q^{1-\alpha}` finite?
+    r"""Decide whether :math:`\int p^\alpha q^{1-\alpha}` is finite at the edge :math:`\alpha/V_P = (\alpha-1)/V_Q`.
 
     True iff :math:`a_+ < b_+` and :math:`a_- > b_-` (module docstring): the widest components
     of ``q`` reach strictly beyond those of ``p`` on both sides.
@@ -691,7 +691,7 @@ _U = 2.0**-53  # unit round-off
 
 def gaussian_divergence_upper(
     mu_i: ArrayLike, var_i: ArrayLike, mu_j: ArrayLike, var_j: ArrayLike, alpha: ArrayLike, z: ArrayLike
-) -> Any:
+) -> float | np.ndarray:
     r"""Certified upper bound on :math:`D_\alpha(N(\mu_i,\sigma_i^2+z)\|N(\mu_j,\sigma_j^2+z))`.
 
     Near the edge of the domain the divergence is ill-conditioned:
@@ -757,6 +757,7 @@ def certified_gaussian_divergence(
     Returns
     -------
     value, error : ndarray or float
+        The divergence and its error.
 
     Examples
     --------

@@ -103,19 +103,19 @@ def _sweep(lw, x, b):
     # carry across blocks (sequential over the blocks)
     ends_x = xb[:, -1]
     carry, carry_err = np.full(nb, -np.inf), np.zeros(nb)  # full sum at each block's last point
-    cur, err = -math.inf, 0.0
+    cur, cur_err = -math.inf, 0.0
     loc_end, loc_err_end = local[:, -1].tolist(), local_err[:, -1].tolist()
     for m in range(nb):
         if cur != -math.inf:
-            gap = (ends_x[m] - ends_x[m - 1]) / b
-            cur = cur - gap
-            err = err + 2 * _U * (abs(cur) + gap)
+            step = (ends_x[m] - ends_x[m - 1]) / b
+            cur = cur - step
+            cur_err = cur_err + 2 * _U * (abs(cur) + step)
         new = _lae(cur, loc_end[m])
         if new != -math.inf:
-            share = math.exp(cur - new) if cur != -math.inf else 0.0
-            err = share * err + (1 - share) * loc_err_end[m] + 4 * _U * (abs(new) + 1)
+            frac = math.exp(cur - new) if cur != -math.inf else 0.0
+            cur_err = frac * cur_err + (1 - frac) * loc_err_end[m] + 4 * _U * (abs(new) + 1)
         cur = new
-        carry[m], carry_err[m] = cur, err
+        carry[m], carry_err[m] = cur, cur_err
     prev = np.concatenate([[-np.inf], carry[:-1]])[:, None]
     prev_err = np.concatenate([[0.0], carry_err[:-1]])[:, None]
     prev_x = np.concatenate([[x[0]], ends_x[:-1]])[:, None]

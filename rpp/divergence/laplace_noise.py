@@ -54,7 +54,6 @@ The noise object is :class:`rpp.noise.LaplaceNoise`; the calibration methods of
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -94,7 +93,7 @@ def _validate_pair(p, q):
 
 
 def _log_conv_gauss(y, mu, s, b):
-    r"""log of :math:`N(\mu, s^2) * \mathrm{Lap}(b)` at ``y`` (arrays broadcast; ``s > 0``).
+    r"""Log of :math:`N(\mu, s^2) * \mathrm{Lap}(b)` at ``y`` (arrays broadcast; ``s > 0``).
 
     With :math:`z = y - \mu`, :math:`u_\pm = s/b \mp z/s` and :math:`\ell = s^2/(2b^2) - |z|/b` the
     density is :math:`\frac{1}{2b}\sum_\pm e^{s^2/(2b^2) \mp z/b}\,\Phi(-u_\pm)`, and
@@ -123,7 +122,7 @@ def _log_conv_gauss(y, mu, s, b):
 
 
 def _log_density(y, comp, b):
-    """log of (prior * Lap(b)) at points ``y`` (1-D array), in chunks of bounded memory."""
+    """Log of (prior * Lap(b)) at points ``y`` (1-D array), in chunks of bounded memory."""
     y = np.asarray(y, float)
     step = max(1, _CHUNK // comp.weights.size)
     if y.size > step:
@@ -139,7 +138,7 @@ def _log_density(y, comp, b):
     return lse(parts, axis=1)
 
 
-def laplace_noisy_logpdf(prior: Prior, y: ArrayLike, scale: float) -> Any:
+def laplace_noisy_logpdf(prior: Prior, y: ArrayLike, scale: float) -> float | np.ndarray:
     r"""Log density of :math:`X + \mathrm{Lap}(b)` under ``prior`` at the points ``y`` (``scale = b > 0``).
 
     Parameters
@@ -302,6 +301,7 @@ def laplace_renyi_divergence_bound(p: Prior, q: Prior, alpha: float, scale: floa
     Parameters
     ----------
     p, q : Gaussian, GaussianMixture or Empirical
+        The priors.
     alpha : float
         In (0, 1) or (1, inf).
     scale : float
@@ -371,7 +371,7 @@ def laplace_divergence_flagged(p: Prior, q: Prior, alpha: float, scale: float) -
     return value, float(err), bool(atoms)
 
 
-def laplace_renyi_divergence(p: Prior, q: Prior, alpha: float, scale: ArrayLike) -> Any:
+def laplace_renyi_divergence(p: Prior, q: Prior, alpha: float, scale: ArrayLike) -> float | np.ndarray:
     r""":math:`D_\alpha(p * \mathrm{Lap}(b)\,\|\,q * \mathrm{Lap}(b))`: the privacy loss of the Laplace mechanism.
 
     ``alpha`` and ``scale`` may be arrays (evaluated point by point).  See

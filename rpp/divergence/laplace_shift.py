@@ -10,6 +10,7 @@ baseline of Pierquin et al. 2024 with sensitivity :math:`W_\infty`).
 from __future__ import annotations
 
 import math
+
 from typing import Any
 
 import numpy as np
@@ -113,7 +114,7 @@ def _log_i_and_rdp(t, alpha):
     return log_i.reshape(shape), rdp.reshape(shape)
 
 
-def log_laplace_shift_integral(t: float | np.ndarray, alpha: float | np.ndarray) -> Any:
+def log_laplace_shift_integral(t: float | np.ndarray, alpha: float | np.ndarray) -> float | np.ndarray:
     r"""Log of :math:`I_\alpha(t) = \int \ell(y-t)^\alpha \ell(y)^{1-\alpha}dy` for the unit Laplace density :math:`\ell`.
 
     Mironov 2017, Proposition 6: for :math:`t = \Delta/b \ge 0`,
@@ -272,7 +273,9 @@ def laplace_shift_value(sensitivity: Any, scale: Any, alpha: Any) -> Any:
     return out if out.ndim else float(out)
 
 
-def laplace_rdp_scale(sensitivity: float | np.ndarray, alpha: float | np.ndarray, epsilon: float | np.ndarray) -> Any:
+def laplace_rdp_scale(
+    sensitivity: float | np.ndarray, alpha: float | np.ndarray, epsilon: float | np.ndarray
+) -> float | np.ndarray:
     r"""Smallest Laplace scale :math:`b` with :math:`D_\alpha(\mathrm{Lap}(\Delta,b)\|\mathrm{Lap}(0,b)) \le \varepsilon`.
 
     Inverts :func:`laplace_shift_divergence` (Mironov 2017, Prop. 6) in :math:`t = \Delta/b`

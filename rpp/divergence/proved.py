@@ -45,7 +45,7 @@ Gaussian noise with :math:`\alpha > 1` and :math:`\alpha / V_P < (\alpha - 1)/V_
 exact rational arithmetic) gives :math:`I = \infty` (the widest components of :math:`q` are too
 narrow): the result is ``+inf`` with error 0, proved too.
 
-python-flint is an optional dependency (``pip install rpp-book[proved]``); it is imported on
+python-flint is a dependency of ``rpp-book``; it is imported on
 first use and :class:`ImportError` names the extra when it is missing.
 """
 
@@ -81,7 +81,8 @@ def _flint():
         import flint
     except ImportError as exc:  # pragma: no cover - exercised only without python-flint
         raise ImportError(
-            "proved divergences need python-flint (arb interval arithmetic): pip install 'rpp-book[proved]'"
+            "proved divergences need python-flint (arb interval arithmetic), a dependency of rpp-book: "
+            "pip install python-flint"
         ) from exc
     return flint
 
@@ -308,7 +309,7 @@ def proved_divergence(
     Raises
     ------
     ImportError
-        If python-flint is not installed (the extra ``rpp-book[proved]``).
+        If python-flint is not installed (a dependency of ``rpp-book``).
     ValueError
         If ``family``, ``alpha`` or ``scale`` is out of range.
 

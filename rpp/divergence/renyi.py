@@ -162,7 +162,7 @@ def renyi_divergence(
         If an argument is outside its range (the message names it), or ``require="proved"`` and no
         proved path exists for the priors and noise.
     ImportError
-        If ``require="proved"`` needs python-flint and it is missing (extra ``rpp-book[proved]``).
+        If ``require="proved"`` needs python-flint and it is missing (a dependency of ``rpp-book``).
 
     Examples
     --------

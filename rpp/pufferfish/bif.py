@@ -1,5 +1,6 @@
-r"""Discrete Bayesian networks of any arity: a BIF reader, exact marginals by variable
-elimination, and the :math:`a(b)` estimate of Bai et al. (2026), Sec. 6.3.1, for networks
+r"""Discrete Bayesian networks of any arity.
+
+A BIF reader, exact marginals by variable elimination, and the :math:`a(b)` estimate of Bai et al. (2026), Sec. 6.3.1, for networks
 whose joint is far too large to enumerate (ALARM: 37 nodes, about :math:`10^{16}` cells).
 
 A *general network* is a dict ``node -> (parents, cpt, states)``: ``cpt`` has shape
@@ -109,7 +110,7 @@ def read_bif(text: str) -> dict[str, tuple[tuple[str, ...], np.ndarray, tuple[st
 
 
 def load_alarm() -> dict[str, tuple[tuple[str, ...], np.ndarray, tuple[str, ...]]]:
-    """The ALARM network (37 nodes, 46 edges, 509 parameters), read from the packaged BIF file.
+    """Return the ALARM network (37 nodes, 46 edges, 509 parameters), read from the packaged BIF file.
 
     Provenance and licence: see the module docstring; the SHA-256 of the file is checked.
 
@@ -183,7 +184,8 @@ def bn_marginal(network: GeneralNetwork, keep: Sequence[str]) -> np.ndarray:
 def _pair_leaks(T: np.ndarray, prior: np.ndarray, support: np.ndarray | None = None) -> np.ndarray:
     """Max over D_B of |log-odds shift| for every ordered value pair.
 
-    T = P(v, D_B) up to a factor depending on D_B only; prior = P(v)."""
+    T = P(v, D_B) up to a factor depending on D_B only; prior = P(v).
+    """
     T = T.reshape(T.shape[0], -1)
     keep = T.sum(0) > 0 if support is None else np.ravel(support) > 0
     T = T[:, keep]
@@ -196,8 +198,10 @@ def _pair_leaks(T: np.ndarray, prior: np.ndarray, support: np.ndarray | None = N
 
 
 def _local_table(network: GeneralNetwork, v: str, H: set[str], B: list[str]) -> np.ndarray:
-    """sum over H minus v of the product of the tables that involve H: P(v, D_B) up to a
-    factor of D_B (the other tables do not involve v or the rest of H)."""
+    """Sum over H minus v the product of the tables that involve H.
+
+    The result is P(v, D_B) up to a factor of D_B (the other tables do not involve v or the rest of H).
+    """
     ax = {u: i for i, u in enumerate(network)}
     args: list[Any] = []
     for u, (parents, cpt, _) in network.items():
@@ -212,8 +216,9 @@ def bn_ab_estimate(
     uncertainty: tuple[float, float] | None = None,
     max_cells: int = 2**16,
 ) -> np.ndarray:
-    r""":math:`\hat a(b)` of Bai et al. (2026), Sec. 6.3.1, for the secrets :math:`X_v=x` vs
-    :math:`X_v=x'` (every node, every value pair), without enumerating the joint.
+    r"""Estimate :math:`\hat a(b)` of Bai et al. (2026), Sec. 6.3.1, without enumerating the joint.
+
+    For the secrets :math:`X_v=x` vs :math:`X_v=x'` (every node, every value pair).
 
     For :math:`\mathcal H=\{X_v\}\cup N`, :math:`N\in\mathcal N_{b-1}(X_v)`
     (:func:`~rpp.pufferfish.bfs_neighbour_sets`), the moral-graph boundary :math:`B` of

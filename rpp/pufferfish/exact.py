@@ -1,5 +1,6 @@
-r"""Exact checks on small finite datasets: randomized response on :math:`n` entries and the exact
-Pufferfish parameter of a mechanism (Bai et al. 2026, Sec. 6), built on :mod:`rpp.pufferfish.finite`.
+r"""Exact checks on small finite datasets.
+
+Randomized response on :math:`n` entries and the exact Pufferfish parameter of a mechanism (Bai et al. 2026, Sec. 6), built on :mod:`rpp.pufferfish.finite`.
 """
 
 from __future__ import annotations

@@ -210,8 +210,9 @@ def conditional_output_pmf(prior: ArrayLike, channel: ArrayLike, secret: ArrayLi
 
 
 def pufferfish_epsilon(prior: ArrayLike, channel: ArrayLike, secret_i: ArrayLike, secret_j: ArrayLike) -> float:
-    r"""Smallest ``epsilon`` for which a mechanism is ``epsilon``-Pufferfish private
-    for one discriminative pair and one prior.
+    r"""Smallest ``epsilon`` for which a mechanism is ``epsilon``-Pufferfish private.
+
+    For one discriminative pair and one prior.
 
     Kifer and Machanavajjhala (2014, Definition 3.1) require, for every output ``y``,
     ``e^{-eps} <= P(y | s_i, rho) / P(y | s_j, rho) <= e^{eps}``; the smallest such

@@ -266,7 +266,7 @@ def region_influence_sweep(
 
 
 def farthest_low_sets(n: int, center: int, b: int) -> list[tuple[Any, ...]]:
-    r"""The low-influence sets of size :math:`n-b` farthest from ``center`` (all tie-breaks).
+    r"""Return the low-influence sets of size :math:`n-b` farthest from ``center`` (all tie-breaks).
 
     :math:`\mathcal H` holds the :math:`b` coordinates nearest to ``center``; claim (1) of
     Bai et al. (2026), Sec. 6.4 takes :math:`\mathcal L` as its complement.

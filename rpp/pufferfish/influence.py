@@ -1,4 +1,5 @@
-r"""The :math:`a(b)`-influence curve and the DP :math:`\to` Pufferfish translation
+r"""The :math:`a(b)`-influence curve and the DP :math:`\to` Pufferfish translation.
+
 (Bai et al. 2026, Section 6: Definition 2, Theorems 3–4, Sections 6.3–6.4).
 
 Datasets are tables of discrete entries; a prior is a joint pmf stored as an ndarray
@@ -132,9 +133,10 @@ def a_dagger(joint: ArrayLike, s_i: ArrayLike, s_j: ArrayLike, low: Sequence[int
 
 def a_dagger_uncertain(
     joint: ArrayLike, s_i: ArrayLike, s_j: ArrayLike, low: Sequence[int], lower: float = 0.8, upper: float = 1.2
-) -> Any:
-    r"""Upper bound on :math:`a^\dagger` when the joint probabilities are only known within
-    :math:`[l,u]=[\text{lower}\cdot p,\ \text{upper}\cdot p]` (Bai et al. 2026, Sec. 6.3.2).
+) -> float:
+    r"""Upper bound on :math:`a^\dagger` with joint probabilities known only within a box.
+
+    The box is :math:`[l,u]=[\text{lower}\cdot p,\ \text{upper}\cdot p]` (Bai et al. 2026, Sec. 6.3.2).
 
     For cells :math:`x=p(D_{\mathcal L},s)` with per-secret total :math:`S_s`, the largest
     possible conditional is :math:`u x/(u x+l(S_s-x))` and the smallest
@@ -191,10 +193,12 @@ def a_dagger_uncertain(
     other = tuple(ax for ax in range(joint.ndim) if ax not in low)
     xi = np.ravel(np.where(s_i, joint, 0.0).sum(axis=other))
     xj = np.ravel(np.where(s_j, joint, 0.0).sum(axis=other))
-    return uncertain_ratio_bound(xi, xj, lower, upper)
+    return float(uncertain_ratio_bound(xi, xj, lower, upper))
 
 
-def uncertain_ratio_bound(xi: ArrayLike, xj: ArrayLike, lower: float = 0.8, upper: float = 1.2, axis: int = -1) -> Any:
+def uncertain_ratio_bound(
+    xi: ArrayLike, xj: ArrayLike, lower: float = 0.8, upper: float = 1.2, axis: int = -1
+) -> float | np.ndarray:
     r"""Vectorised core of :func:`a_dagger_uncertain` over the cell axis ``axis``.
 
     ``xi``, ``xj`` are the *joint* cell probabilities :math:`p(D_{\mathcal L},s_i)`,

@@ -1,5 +1,6 @@
-r"""Markov-chain priors: the :math:`a(b)`-influence curve (Bai et al. 2026, Sec. 6.4) and the
-Markov Quilt Mechanism (Song, Wang & Chaudhuri 2017).
+r"""Markov-chain priors.
+
+The :math:`a(b)`-influence curve (Bai et al. 2026, Sec. 6.4) and the Markov Quilt Mechanism (Song, Wang & Chaudhuri 2017).
 
 For a chain :math:`X_1,\dots,X_n` and the secret pairs :math:`(X_i=x, X_i=x')`, the Markov
 property reduces the leakage through a low-influence set :math:`\mathcal L` to its two
@@ -340,7 +341,7 @@ def interior_leak_profile(
         if uncertainty is not None and s <= exact_upto:
             cells = (PL[dL][:, :, :, None] * Pd[dR][:, :, None, :]).reshape(s, K, K * K)
             cells = cells * pi[None, :, None]
-            leak = uncertain_ratio_bound(cells[:, :, None, :], cells[:, None, :, :], lo, up)
+            leak = np.asarray(uncertain_ratio_bound(cells[:, :, None, :], cells[:, None, :, :], lo, up))
         else:
             tot = ML[dL] + MR[dR]
             leak = np.maximum(tot, np.transpose(tot, (0, 2, 1))) + extra

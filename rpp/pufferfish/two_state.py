@@ -62,7 +62,7 @@ def two_state_side_logratios(p: float, q: float, d: ArrayLike) -> np.ndarray:
 
 
 def two_state_ab_paper(p: float, q: float, b: ArrayLike) -> np.ndarray:
-    r"""Closed form of Bai et al. (2026), Sec. 6.4, with the omitted :math:`q\le p` case.
+    r"""Return the closed form of Bai et al. (2026), Sec. 6.4, with the omitted :math:`q\le p` case.
 
     Balanced split :math:`d_L=\lfloor(b+1)/2\rfloor`, :math:`d_R=\lceil(b+1)/2\rceil`, both
     boundary nodes in the rarer state:

@@ -223,7 +223,7 @@ def _pair_log_costs(ci, cj, alpha, z):
 
 
 def _plan_value(plan, logc):
-    """log sum_kl pi_kl exp(logc_kl) over every positive entry of a coupling (+inf if it uses an infinite cost)."""
+    """Log sum_kl pi_kl exp(logc_kl) over every positive entry of a coupling (+inf if it uses an infinite cost)."""
     mask = plan > 0
     if np.any(~np.isfinite(logc) & mask):
         return np.inf
@@ -231,7 +231,7 @@ def _plan_value(plan, logc):
 
 
 def _tight_value(ci, cj, wi, wj, alpha, z, w2_plan):
-    r"""log of min over couplings of :math:`\sum\pi_{kl}e^{(\alpha-1)D_\alpha(P_k\|Q_l)}` (an upper bound of it).
+    r"""Log of min over couplings of :math:`\sum\pi_{kl}e^{(\alpha-1)D_\alpha(P_k\|Q_l)}` (an upper bound of it).
 
     Candidates, each an exact coupling of the weights and evaluated exactly in
     log space: the network-simplex optimum for the cost

@@ -1,4 +1,4 @@
-r"""α-Wasserstein mechanisms for Rényi Pufferfish Privacy.
+r"""The α-Wasserstein mechanisms for Rényi Pufferfish Privacy.
 
 Sufficient conditions of the α-Wasserstein paper (arXiv:2605.05723, cited in
 the book as ``awass2026``) and the baselines they are compared with.  Every
@@ -97,7 +97,7 @@ class _Cost:
     # -- D ~ N(m, var): closed forms of log E c(D) ---------------------------------
     @staticmethod
     def _log_mean_exp_abs(k, m, var):
-        """log E exp(k|D|), D ~ N(m, var) (any real k)."""
+        """Log E exp(k|D|), D ~ N(m, var) (any real k)."""
         if var == 0:
             return k * abs(m)
         s = np.sqrt(var)
@@ -146,7 +146,7 @@ def _cost(noise, rule, alpha):
 
 
 def _t_of(noise, scale):
-    """t = 1/b (Laplace) or 1/sigma^2 (Gaussian); +inf for scale 0."""
+    """T = 1/b (Laplace) or 1/sigma^2 (Gaussian); +inf for scale 0."""
     scale = np.float64(scale)
     with np.errstate(divide="ignore", over="ignore"):
         return float(1.0 / scale if noise == "laplace" else 1.0 / scale**2)
@@ -285,7 +285,7 @@ def _normalised(d):
 
 
 def _t_w(noise, scale, w):
-    """t * w (Laplace) or t * w**2 (Gaussian), computed as the ratio w / scale."""
+    """T * w (Laplace) or t * w**2 (Gaussian), computed as the ratio w / scale."""
     with np.errstate(divide="ignore", over="ignore"):
         r = np.float64(w) / np.float64(scale)
     return float(r if noise == "laplace" else r * r)

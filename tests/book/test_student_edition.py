@@ -300,7 +300,14 @@ def test_source_bootstrap_cell_installs_every_extra_a_chapter_needs():
     assert name == project["name"], f"the bootstrap installs {name!r}, pyproject declares {project['name']!r}"
     assert repo == jupyter_edition.repository_url(ROOT) and ref == "main"
     needed = set().union(*(jupyter_edition.required_extras(nbformat.read(p, as_version=4)) for p in CHAPTERS))
-    assert needed <= set(extras), f"the chapters need the extras {sorted(needed)}, the cell installs {extras}"
+    installed, todo = set(), list(extras)  # the extras and those they include (rpp-book[fit,ot,...])
+    while todo:
+        extra = todo.pop()
+        installed.add(extra)
+        for req in project["optional-dependencies"][extra]:
+            if req.startswith(f"{project['name']}["):
+                todo += [e.strip() for e in req[req.index("[") + 1:req.index("]")].split(",") if e not in installed]
+    assert needed <= installed, f"the chapters need the extras {sorted(needed)}, the cell installs {extras}"
     assert (
         "rpp*"
         in tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"][
@@ -358,9 +365,19 @@ def test_launch_cell_leaves_an_installed_rpp_book_alone():
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
 def test_launch_extras_follow_the_chapters_imports(path):
+    """Every chapter's launch cell installs [chapters]; it includes [ot] where a chapter imports ot."""
     nb = nbformat.read(path, as_version=4)
     extras = jupyter_edition.required_extras(nb)
-    assert ("ot" in extras) == ("ot" in jupyter_edition.chapter_imports(nb)), (path.name, extras)
+    assert extras == ["chapters"], (path.name, extras)
+    if "ot" in jupyter_edition.chapter_imports(nb):
+        project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+        assert "rpp-book[fit,ot,proved,tables]" in project["optional-dependencies"]["chapters"]
+
+
+def test_an_import_beyond_the_chapters_extra_adds_its_extra():
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import ot\nimport pandas\nimport selenium")]
+    assert jupyter_edition.required_extras(nb) == ["browser", "chapters"]
 
 
 def test_an_import_from_no_dependency_is_an_error():

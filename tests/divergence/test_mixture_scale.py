@@ -129,7 +129,6 @@ def test_dense_reference_detects_a_wrong_value():
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_gaussian_noise_k50_within_error_of_arb(seed):
-    pytest.importorskip("flint")
     sys.path.insert(0, str(Path(__file__).parents[1]))
     from reference_flint import gaussian_noise_divergence, lower, upper
 

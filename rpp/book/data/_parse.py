@@ -147,7 +147,7 @@ def parse(data: bytes, spec: Spec) -> tuple[pd.DataFrame | None, list[str]]:
 
 
 def check_reference(df: pd.DataFrame, spec: Spec) -> list[str]:
-    """The reference statistics of ``spec`` that ``df`` does not reproduce (one line each)."""
+    """Return the reference statistics of ``spec`` that ``df`` does not reproduce (one line each)."""
     problems = []
     for col, table in spec.counts.items():
         counts = {k: int((df[col] == k).sum()) for k in table}

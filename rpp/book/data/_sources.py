@@ -43,7 +43,7 @@ _REINSTALL = (
 
 
 def packaged_dir() -> Traversable:
-    """The folder of the packaged data (``rpp/book/data/uci`` inside the installed package)."""
+    """Return the folder of the packaged data (``rpp/book/data/uci`` inside the installed package)."""
     return resources.files(__package__) / "uci"
 
 
@@ -122,7 +122,7 @@ def _verify(spec: Spec, data: bytes, *, hashed: bool, where: str, path: Path | s
 
 # ----------------------------------------------------------------------------- packaged copy
 def read_packaged(spec: Spec) -> pd.DataFrame:
-    """The packaged copy of ``spec.rel``, decompressed and verified (SHA-256 and content)."""
+    """Return the packaged copy of ``spec.rel``, decompressed and verified (SHA-256 and content)."""
     item = packaged_dir() / (spec.rel + ".gz")
     try:
         compressed = item.read_bytes()

@@ -1,0 +1,322 @@
+"""The layers of ``rpp``, checked on the source: every way a module can import another.
+
+import-linter (``make lint``: ``lint-imports``, configured in pyproject.toml) checks the
+contracts on the import graph that grimp builds from ``import`` statements.  This test reads the
+same contracts from pyproject.toml and checks them on the source with ``ast``, including what a
+static graph does not see:
+
+* imports inside functions (``def f(): from ..book import tables``);
+* dynamic imports by string: ``importlib.import_module("rpp.book.tables")``,
+  ``import_module(".tables", __package__)``, ``__import__("rpp.book")``; a dynamic import whose
+  target is not a string literal is itself a violation in the library (nothing could check it);
+* importing the root ``rpp`` (the curated namespace, which imports every package) from inside
+  the library.
+
+It also checks that no module imports a private name (``_x``) from another package, and that no
+public function or method of ``rpp`` is annotated ``-> Any``.  The checker is tested on planted
+violations in a temporary copy of the package (one of them is the issue's
+``import_module("rpp.book.tables")`` in the divergence package, which the previous layer test,
+reading only ``from`` imports, passed).
+"""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PKG = ROOT / "rpp"
+CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+CONTRACTS = CONFIG["contracts"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The contracts of pyproject.toml
+# ---------------------------------------------------------------------------------------------
+
+
+def _layers():
+    """{top-level package: (row, row is independent)} from the layers contract (row 0 is the top)."""
+    (contract,) = [c for c in CONTRACTS if c["type"] == "layers"]
+    assert contract["containers"] == ["rpp"]
+    rows = {}
+    for k, layer in enumerate(contract["layers"]):
+        independent = ":" not in layer
+        for name in layer.replace(":", "|").split("|"):
+            rows[name.strip().strip("()")] = (k, independent)
+    return rows
+
+
+ROWS = _layers()
+
+
+def _forbidden_pairs():
+    """(importer package, imported package) pairs that the independence and forbidden contracts forbid."""
+    pairs = set()
+    for c in CONTRACTS:
+        if c["type"] == "independence":
+            mods = [m.removeprefix("rpp.") for m in c["modules"]]
+            pairs |= {(a, b) for a in mods for b in mods if a != b}
+        elif c["type"] == "forbidden":
+            pairs |= {(a.removeprefix("rpp."), b.removeprefix("rpp."))
+                      for a in c["source_modules"] for b in c["forbidden_modules"]}
+    return pairs
+
+
+FORBIDDEN = _forbidden_pairs()
+
+
+def allowed(importer: str, imported: str) -> bool:
+    """Whether top-level package ``importer`` may import top-level package ``imported``."""
+    if importer == imported:
+        return True
+    if (importer, imported) in FORBIDDEN:
+        return False
+    (ri, ind_i), (rj, _) = ROWS[importer], ROWS[imported]
+    return ri < rj or (ri == rj and not ind_i)
+
+
+def test_the_contracts_cover_every_package_and_forbid_the_book():
+    tops = {p.stem if p.is_file() else p.name for p in PKG.iterdir()
+            if (p.suffix == ".py" and p.name != "__init__.py") or (p / "__init__.py").is_file()}
+    assert tops <= set(ROWS), f"packages in no layer: {sorted(tops - set(ROWS))}"
+    assert ROWS["book"][0] == 0 and ROWS["_lib"][0] == max(r for r, _ in ROWS.values())
+    library = {t for t in ROWS if t != "book"}
+    assert {(t, "book") for t in library} <= FORBIDDEN | {(t, "book") for t in library if not allowed(t, "book")}
+    assert any(c["type"] == "acyclic_siblings" and c["ancestors"] == ["rpp"] for c in CONTRACTS)
+
+
+# ---------------------------------------------------------------------------------------------
+# The checker: every import of a module, static or by string, at any depth
+# ---------------------------------------------------------------------------------------------
+
+
+def _absolute(module: str, level: int, path: Path, pkg: Path) -> str:
+    """The absolute module name of ``from <level dots><module> import ...`` inside ``path``."""
+    rel = path.relative_to(pkg.parent).with_suffix("").parts
+    package = list(rel if path.name == "__init__.py" else rel[:-1])
+    if path.name == "__init__.py":
+        package = package[:-1]
+    if level:
+        package = package[: len(package) - (level - 1)]
+        return ".".join(package + ([module] if module else []))
+    return module
+
+
+def _string_import(node: ast.Call):
+    """(target or None, package argument) of importlib.import_module(...) / __import__(...) calls."""
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    if name not in ("import_module", "__import__"):
+        return None
+    if not node.args:
+        return (None, None)
+    arg = node.args[0]
+    target = arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None
+    package = node.args[1] if name == "import_module" and len(node.args) > 1 else None
+    for kw in node.keywords:
+        if kw.arg == "package":
+            package = kw.value
+    return (target, package)
+
+
+def imports(path: Path, pkg: Path = PKG):
+    """(line, absolute module imported, names, how) of every import of ``rpp`` in ``path``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    here = ".".join(_absolute("", 1, path, pkg).split("."))  # the module's package
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name, [], "import"
+        elif isinstance(node, ast.ImportFrom):
+            base = _absolute(node.module or "", node.level, path, pkg)
+            names = [a.name for a in node.names]
+            yield node.lineno, base, names, "from"
+            for alias in node.names:  # "from . import x": x may be a module
+                yield node.lineno, f"{base}.{alias.name}", [], "from-module"
+        elif isinstance(node, ast.Call):
+            found = _string_import(node)
+            if found is None:
+                continue
+            target, package = found
+            if target is None:
+                yield node.lineno, None, [], "dynamic"
+            elif target.startswith("."):
+                level = len(target) - len(target.lstrip("."))
+                known = isinstance(package, ast.Name) and package.id in ("__name__", "__package__")
+                base = here if isinstance(package, ast.Name) and package.id == "__package__" else here
+                if not known:
+                    yield node.lineno, None, [], "dynamic"
+                    continue
+                parts = base.split(".")
+                parts = parts[: len(parts) - (level - 1)] if level > 1 else parts
+                yield node.lineno, ".".join(parts + [target.lstrip(".")]), [], "string"
+            else:
+                yield node.lineno, target, [], "string"
+
+
+def _top(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[0] != "rpp":
+        return None
+    return parts[1] if len(parts) > 1 else ""
+
+
+def violations(pkg: Path = PKG) -> list[str]:
+    """Every import of the package at ``pkg`` that breaks a contract, as readable lines."""
+    out = []
+    for path in sorted(pkg.rglob("*.py")):
+        rel = path.relative_to(pkg.parent)
+        own = _top(".".join(rel.with_suffix("").parts))
+        if own == "__init__":  # rpp/__init__.py: the curated namespace, above every layer
+            continue
+        for line, module, names, how in imports(path, pkg):
+            where = f"{rel}:{line}"
+            if module is None:
+                if own != "book":
+                    out.append(f"{where}: a dynamic import whose target is not a literal ({how})")
+                continue
+            target = _top(module)
+            if target is None or (how == "from-module" and target == ""):
+                continue
+            if target == "":
+                if own != "book":
+                    out.append(f"{where}: imports the root `rpp` (the namespace imports every package)")
+                continue
+            if target not in ROWS:
+                if how != "from-module":
+                    out.append(f"{where}: imports {module}, in no layer of pyproject's contract")
+                continue
+            if not allowed(own, target):
+                out.append(f"{where}: {own} imports {module} ({how} import), against the layers")
+            elif target != own and not target.startswith("_") and how == "from":
+                private = [n for n in names if n.startswith("_")]
+                if private:
+                    out.append(f"{where}: imports private names {private} from {module}")
+    return out
+
+
+def test_every_import_respects_the_layers():
+    found = violations()
+    assert not found, "\n".join(found)
+
+
+# ---------------------------------------------------------------------------------------------
+# The checker catches planted violations (in a temporary copy of the package)
+# ---------------------------------------------------------------------------------------------
+
+PLANTS = [
+    # the issue's case: a string import of the book support from the divergence package
+    ("divergence/renyi.py",
+     "def _planted():\n    import importlib\n    return importlib.import_module('rpp.book.tables')\n",
+     "divergence imports rpp.book.tables (string import)"),
+    ("priors.py", "def _planted():\n    return __import__('rpp.calibration')\n",
+     "priors imports rpp.calibration (string import)"),
+    ("transport.py", "def _planted():\n    from .book import tables\n    return tables\n",
+     "transport imports rpp.book"),
+    ("divergence/closed_forms.py",
+     "def _planted():\n    from importlib import import_module\n    return import_module('..noise', __package__)\n",
+     "divergence imports rpp.noise (string import)"),
+    ("gmm.py", "def _planted(name):\n    import importlib\n    return importlib.import_module(name)\n",
+     "a dynamic import whose target is not a literal"),
+    ("rules/gaussian.py", "def _planted():\n    import rpp\n    return rpp\n", "imports the root `rpp`"),
+    ("divergence/renyi.py", "from ..transport import w_infinity as _planted  # noqa\n",
+     "divergence imports rpp.transport (from import)"),
+    ("pufferfish/finite.py", "from ..divergence import renyi_divergence as _allowed  # noqa\n", None),
+]
+
+
+@pytest.fixture(scope="module")
+def copy_root(tmp_path_factory):
+    root = tmp_path_factory.mktemp("layers")
+    shutil.copytree(PKG, root / "rpp", ignore=shutil.ignore_patterns("__pycache__", "*.gz", "uci"))
+    return root
+
+
+@pytest.mark.parametrize("plant", PLANTS, ids=[f"{p[0]}:{p[2] or 'allowed'}" for p in PLANTS])
+def test_the_checker_catches_a_planted_violation(copy_root, plant):
+    rel, code, expected = plant
+    path = copy_root / "rpp" / rel
+    original = path.read_text(encoding="utf-8")
+    try:
+        path.write_text(original + "\n\n" + code, encoding="utf-8")
+        found = [v for v in violations(copy_root / "rpp") if v.startswith(f"rpp/{rel}:")]
+    finally:
+        path.write_text(original, encoding="utf-8")
+    if expected is None:
+        assert not found, found
+    else:
+        assert any(expected in v for v in found), (expected, found)
+
+
+def test_import_linter_catches_a_planted_function_level_import(copy_root, tmp_path):
+    """lint-imports with pyproject's contracts: kept on the copy, broken by one planted import."""
+    lint = Path(sys.executable).parent / "lint-imports"
+    assert lint.exists(), "import-linter is a developer dependency ([dev])"
+    shutil.copy(ROOT / "pyproject.toml", copy_root / "pyproject.toml")
+
+    def run():
+        return subprocess.run([str(lint), "--no-cache"], cwd=copy_root, capture_output=True, text=True,
+                              env={"PYTHONPATH": str(copy_root), "PATH": "/usr/bin:/bin"}, timeout=300)
+
+    out = run()
+    assert out.returncode == 0, out.stdout + out.stderr
+    path = copy_root / "rpp" / "divergence" / "renyi.py"
+    original = path.read_text(encoding="utf-8")
+    try:
+        path.write_text(original + "\n\ndef _planted():\n    from ..book import tables\n    return tables\n",
+                        encoding="utf-8")
+        out = run()
+    finally:
+        path.write_text(original, encoding="utf-8")
+    assert out.returncode != 0 and "BROKEN" in out.stdout.upper(), out.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# No public function annotated -> Any
+# ---------------------------------------------------------------------------------------------
+
+
+def _public_functions(pkg: Path = PKG):
+    """(file:line, qualified name, return annotation) of every public function and method of rpp."""
+    for path in sorted(pkg.rglob("*.py")):
+        rel = path.relative_to(pkg.parent)
+        if any(part.startswith("_") and part != "__init__.py" for part in rel.parts):
+            continue  # a private module or package (rpp._lib)
+
+        def visit(node, prefix):
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) and not child.name.startswith("_"):
+                    ret = ast.unparse(child.returns) if child.returns is not None else None
+                    yield f"{rel}:{child.lineno}", prefix + child.name, ret
+                elif isinstance(child, ast.ClassDef) and not child.name.startswith("_"):
+                    yield from visit(child, prefix + child.name + ".")
+
+        yield from visit(ast.parse(path.read_text(encoding="utf-8")), "")
+
+
+def _any_returns(pkg: Path = PKG) -> list[str]:
+    return [f"{where}: {name} -> {ret}" for where, name, ret in _public_functions(pkg)
+            if ret is not None and ret.replace("typing.", "").strip("'\"") == "Any"]
+
+
+def test_no_public_function_returns_any():
+    found = _any_returns()
+    assert not found, f"{len(found)} public functions annotated -> Any:\n" + "\n".join(found)
+
+
+def test_the_any_check_catches_a_planted_one(copy_root):
+    path = copy_root / "rpp" / "transport.py"
+    original = path.read_text(encoding="utf-8")
+    try:
+        path.write_text(original + "\n\ndef planted() -> typing.Any:\n    return 1\n", encoding="utf-8")
+        found = _any_returns(copy_root / "rpp")
+    finally:
+        path.write_text(original, encoding="utf-8")
+    assert any("planted -> typing.Any" in f for f in found), found
