@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 import textwrap
 import tomllib
@@ -115,8 +116,11 @@ def _row_modules(row: str) -> list[str]:
 
 
 def _summary(module: str) -> str:
+    """The first line of the module's docstring, its reST markup removed (it is drawn as text)."""
     doc = importlib.import_module(module).__doc__ or ""
-    return doc.strip().splitlines()[0].rstrip(".") if doc.strip() else ""
+    line = doc.strip().splitlines()[0].rstrip(".") if doc.strip() else ""
+    line = re.sub(r":[a-z]+:`~?([^`]*)`", r"\1", line)  # :math:`x`, :func:`~rpp.f` -> x, rpp.f
+    return line.replace("``", "").replace("\\|", "|").replace("\\", "")
 
 
 def _drawing() -> str:
@@ -124,7 +128,10 @@ def _drawing() -> str:
     out = []
     for row in _layers():
         names = _row_modules(row)
-        label = " ".join("rpp." + tok if tok.strip("()") and tok not in "|:" else tok for tok in row.split())
+        label = " ".join(
+            tok if tok in ("|", ":") else tok.replace("(", "(rpp.") if tok.startswith("(") else "rpp." + tok
+            for tok in row.split()
+        )
         out.append(label)
         for name in names:
             out += textwrap.wrap(
