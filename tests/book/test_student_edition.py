@@ -371,7 +371,7 @@ def test_launch_extras_follow_the_chapters_imports(path):
     assert extras == ["chapters"], (path.name, extras)
     if "ot" in jupyter_edition.chapter_imports(nb):
         project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-        assert "rpp-book[fit,ot,proved,tables]" in project["optional-dependencies"]["chapters"]
+        assert "rpp-book[fit,ot,tables]" in project["optional-dependencies"]["chapters"]
 
 
 def test_an_import_beyond_the_chapters_extra_adds_its_extra():

@@ -157,7 +157,7 @@ def test_missing_flint_names_the_extra(monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "flint", None)
-    with pytest.raises(ImportError, match=r"rpp-book\[proved\]"):
+    with pytest.raises(ImportError, match="pip install python-flint"):
         proved_divergence(MIX, ONE, alpha=2.0, family="gaussian", scale=1.0)
 
 
