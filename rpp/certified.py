@@ -129,7 +129,7 @@ class Certified:
         return np.shape(self.value)
 
     def __float__(self) -> float:
-        """The value of a scalar result; ``TypeError`` for an array."""
+        """Return the value of a scalar result; ``TypeError`` for an array."""
         if np.ndim(self.value):
             raise TypeError(f"only a scalar Certified converts to float, this one has shape {self.shape}")
         return float(self.value)

@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._lib import validation as v
-from .sampling import _sample, _source
+from .sampling import sample_release, bit_source
 from .certified import Certified
 from .divergence.renyi import renyi_divergence
 from .priors import Prior
@@ -74,9 +74,11 @@ class AdditiveNoise:
         return type(self) is type(other) and self.scale == other.scale
 
     def __hash__(self) -> int:
+        """Return the hash of the type and the scale (equal noises hash equal)."""
         return hash((type(self).__name__, self.scale))
 
     def __setattr__(self, name: str, value: Any) -> None:
+        """Refuse to change an attribute once set: a noise is an immutable value."""
         if name in self.__dict__:
             raise AttributeError(f"{type(self).__name__} is immutable: make a new one with another scale")
         super().__setattr__(name, value)
@@ -111,7 +113,9 @@ class AdditiveNoise:
         """Noise variance at :attr:`scale`."""
         return float(self.variance_of(self.scale))
 
-    def release(self, x: ArrayLike, rng: Any = None, *, insecure_seed: Any = None, grid: float | None = None) -> Any:
+    def release(
+        self, x: ArrayLike, rng: Any = None, *, insecure_seed: Any = None, grid: float | None = None
+    ) -> float | np.ndarray:
         r"""Release ``x + Z`` elementwise, rounded to a grid, sampled exactly from the OS's entropy.
 
         Returns :math:`g\,\mathrm{round}((x + Z)/g)` with :math:`K = \mathrm{round}(\cdot)` drawn
@@ -143,9 +147,9 @@ class AdditiveNoise:
         """
         x = v.finite("x", x)
         if self.scale == 0:  # no noise: the value itself (the seed is still checked)
-            _source(rng, insecure_seed, stacklevel=3)
+            bit_source(rng, insecure_seed, stacklevel=3)
             return x if x.ndim else float(x)
-        return _sample(self.family, x, self.scale, grid, rng, insecure_seed, stacklevel=3)
+        return sample_release(self.family, x, self.scale, grid, rng, insecure_seed, stacklevel=3)
 
 
 class GaussianNoise(AdditiveNoise):  # numpydoc ignore=PR02

@@ -40,7 +40,7 @@ FloatArray = NDArray[np.float64]
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
-    """A read-only float copy (priors are immutable values)."""
+    """Return a read-only float copy (priors are immutable values)."""
     out = np.array(a, dtype=float)
     out.flags.writeable = False
     return out
@@ -53,7 +53,7 @@ def _noise_variance(scale: float) -> float:
 
 
 @dataclass(frozen=True, eq=False)
-class Components:
+class Components:  # numpydoc ignore=PR02
     r"""Mixture view ``(weights, means, vars)`` of any prior; variances may be 0.
 
     The law :math:`\sum_k w_k\,\mathcal N(\mu_k,\sigma_k^2)` (a point mass when
@@ -105,7 +105,7 @@ class Prior(Protocol):
         ...
 
     def components(self) -> Components:
-        """The prior as a mixture of Gaussians and point masses."""
+        """Return the prior as a mixture of Gaussians and point masses."""
         ...
 
     def cdf(self, x: ArrayLike) -> FloatArray:
@@ -274,16 +274,19 @@ class Gaussian(_Value):
         return Gaussian(mean=self.mean, var=self.var + _noise_variance(scale))
 
     def as_mixture(self) -> GaussianMixture:
-        """The same law as a one-component :class:`GaussianMixture`."""
+        """Return the same law as a one-component :class:`GaussianMixture`."""
         return GaussianMixture(weights=[1.0], means=[self.mean], vars=[self.var])
 
     def _shifted(self, c: float) -> Gaussian:
-        """The law moved by ``-c`` (the caller checked that ``mean - c`` is exact)."""
+        """Return the law moved by ``-c`` (the caller checked that ``mean - c`` is exact)."""
         return Gaussian(mean=self.mean - c, var=self.var)
 
 
 class GaussianMixture(_Value):
     """Univariate Gaussian mixture ``sum_k w_k N(mu_k, s_k^2)`` (Yang et al. 2026, Sec. II).
+
+    All three parameters are keyword-only.  Two mixtures are equal when their (stored) weights,
+    means and variances are, in the same order.
 
     Parameters
     ----------
@@ -294,9 +297,6 @@ class GaussianMixture(_Value):
         Component means, finite.
     vars : array_like, shape (K,)
         Component variances, ``> 0``.
-
-    All three are keyword-only.  Two mixtures are equal when their (stored) weights, means and
-    variances are, in the same order.
 
     Raises
     ------
@@ -332,7 +332,7 @@ class GaussianMixture(_Value):
 
     @classmethod
     def _exact(cls, weights: np.ndarray, means: np.ndarray, vars: np.ndarray) -> GaussianMixture:
-        """A mixture with these parameters stored as given (no validation, no renormalisation)."""
+        """Return a mixture with these parameters stored as given (no validation, no renormalisation)."""
         out = cls.__new__(cls)
         out._set(weights=_frozen(weights), means=_frozen(means), vars=_frozen(vars))
         return out
@@ -365,7 +365,7 @@ class GaussianMixture(_Value):
         return float(np.dot(self.weights, self.vars + (self.means - m) ** 2))
 
     def components(self) -> Components:
-        """The components ``(weights, means, vars)``."""
+        """Return the components ``(weights, means, vars)``."""
         return Components(self.weights, self.means, self.vars)
 
     def logpdf(self, x: ArrayLike) -> FloatArray:
@@ -411,7 +411,7 @@ class GaussianMixture(_Value):
         return GaussianMixture._exact(self.weights, self.means, self.vars + _noise_variance(scale))
 
     def _shifted(self, c: float) -> GaussianMixture:
-        """The law moved by ``-c``, weights and variances unchanged (the caller checked exactness)."""
+        """Return the law moved by ``-c``, weights and variances unchanged (the caller checked exactness)."""
         return GaussianMixture._exact(self.weights, self.means - c, self.vars)
 
 
@@ -484,7 +484,7 @@ class Empirical(_Value):
 
     @classmethod
     def _exact(cls, atoms: np.ndarray, weights: np.ndarray, support: np.ndarray, probs: np.ndarray) -> Empirical:
-        """An empirical law with these arrays stored as given (no validation, no merging)."""
+        """Return an empirical law with these arrays stored as given (no validation, no merging)."""
         out = cls.__new__(cls)
         out._set(atoms=_frozen(atoms), weights=_frozen(weights), support=_frozen(support), probs=_frozen(probs))
         return out
@@ -531,7 +531,7 @@ class Empirical(_Value):
         return np.asarray(cum[idx])
 
     def ppf(self, u: ArrayLike) -> FloatArray:
-        """Left-continuous quantile ``F^{-1}(u) = inf{x : F(x) >= u}`` for ``u in (0, 1]``."""
+        """Return the left-continuous quantile ``F^{-1}(u) = inf{x : F(x) >= u}`` for ``u in (0, 1]``."""
         u = np.asarray(u, dtype=float)
         cum = np.cumsum(self.probs)
         idx = np.searchsorted(cum, u - 1e-12, side="left")
@@ -553,7 +553,7 @@ class Empirical(_Value):
         return GaussianMixture._exact(self.probs, self.support, np.full(self.support.size, var))
 
     def _shifted(self, c: float) -> Empirical:
-        """The law moved by ``-c``, probabilities unchanged (the caller checked exactness)."""
+        """Return the law moved by ``-c``, probabilities unchanged (the caller checked exactness)."""
         return Empirical._exact(self.atoms - c, self.weights, self.support - c, self.probs)
 
 

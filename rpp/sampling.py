@@ -176,10 +176,12 @@ def _check_seed(seed: Any) -> Any:
     return int(parts[0]) if not isinstance(seed, tuple) else tuple(int(p) for p in parts)
 
 
-def _source(rng: Any, insecure_seed: Any, stacklevel: int = 2, *, warn: bool = True) -> Any:
-    """The bit source: OS entropy unless ``insecure_seed`` is given; refuses numpy Generators and int seeds.
+def bit_source(
+    rng: Any, insecure_seed: Any, stacklevel: int = 2, *, warn: bool = True
+) -> _OSBits | _SystemRandomBits | _SeededBits:
+    """Return the bit source: OS entropy unless ``insecure_seed`` is given; refuses numpy Generators and int seeds.
 
-    ``stacklevel`` is that of ``warnings.warn`` called here (2: the caller of ``_source``).
+    ``stacklevel`` is that of ``warnings.warn`` called here (2: the caller of ``bit_source``).
     Every release path of ``rpp`` checks its ``rng`` / ``insecure_seed`` here; ``warn=False`` only
     validates (an object that records the flag and warns at each draw).
     """
@@ -224,7 +226,7 @@ def _scale(scale: Any) -> float:
 
 
 def default_grid(scale: float) -> float:
-    r"""The default grid: the largest power of two :math:`\le` ``scale / 2**GRID_SHIFT`` (``GRID_SHIFT = 10``).
+    r"""Return the default grid: the largest power of two :math:`\le` ``scale / 2**GRID_SHIFT`` (``GRID_SHIFT = 10``).
 
     Parameters
     ----------
@@ -383,7 +385,7 @@ class _Kernel:
 
 
 def _search(kernel: _Kernel, u: _Uniform, guess: int) -> int:
-    """The least ``j`` with ``U < F(t_j)`` (that is ``K``): gallop from ``guess``, then bisect."""
+    """Return the least ``j`` with ``U < F(t_j)`` (that is ``K``): gallop from ``guess``, then bisect."""
     if kernel.below(u, guess):
         hi, step = guess, 1
         lo = guess - step
@@ -421,9 +423,11 @@ _TABLE_HALF_WIDTH = {"gaussian": 4.0, "laplace": 10.0}
 
 
 def _table(kernel: _Kernel, family: str, scale: float, g: float) -> tuple[int, np.ndarray, np.ndarray] | None:
-    """Integer bounds of the CDF boundaries near ``x`` at 64 bits: ``(j0, L, H)`` with
-    ``L[i] <= 2**64 F(t_{j0+i}) <= H[i]`` (from arb's balls, rounded outwards); None if any is
-    outside ``(0, 2**64)`` (then every draw takes the per-draw path)."""
+    """Return integer bounds of the CDF boundaries near ``x`` at 64 bits, or None.
+
+    ``(j0, L, H)`` with ``L[i] <= 2**64 F(t_{j0+i}) <= H[i]`` (from arb's balls, rounded outwards);
+    None if any is outside ``(0, 2**64)`` (then every draw takes the per-draw path).
+    """
     half = int(math.ceil(_TABLE_HALF_WIDTH[family] * scale / g)) + 2
     j0 = kernel.floor_x_over_g() - half
     lows, highs = [], []
@@ -443,14 +447,16 @@ def _table(kernel: _Kernel, family: str, scale: float, g: float) -> tuple[int, n
     return j0, np.array(lows, dtype=np.uint64), np.array(highs, dtype=np.uint64)
 
 
-def _sample(family: str, value: Any, scale: Any, grid: Any, rng: Any, insecure_seed: Any, stacklevel: int = 2) -> Any:
-    """The release of :func:`secure_gaussian` (``family="gaussian"``) or :func:`secure_laplace`.
+def sample_release(
+    family: str, value: Any, scale: Any, grid: Any, rng: Any, insecure_seed: Any, stacklevel: int = 2
+) -> float | np.ndarray:
+    """Return the release of :func:`secure_gaussian` (``family="gaussian"``) or :func:`secure_laplace`.
 
     ``stacklevel`` locates the code to blame for :class:`InsecureNoiseWarning`, as in
-    ``warnings.warn`` called here (2: the caller of ``_sample``); the noise objects and the
+    ``warnings.warn`` called here (2: the caller of ``sample_release``); the noise objects and the
     budget of ``rpp`` call it directly.
     """
-    src = _source(rng, insecure_seed, stacklevel=stacklevel + 1)
+    src = bit_source(rng, insecure_seed, stacklevel=stacklevel + 1)
     x = _values(value)
     s = _scale(scale)
     g, e_grid = _grid(grid, s)
@@ -512,7 +518,7 @@ def _sample(family: str, value: Any, scale: Any, grid: Any, rng: Any, insecure_s
 
 def secure_gaussian(
     value: ArrayLike, *, scale: float, grid: float | None = None, rng: Any = None, insecure_seed: Any = None
-) -> Any:
+) -> float | np.ndarray:
     r"""Release ``value`` with Gaussian noise, rounded to a grid and sampled exactly from OS entropy.
 
     Returns :math:`g\,\mathrm{round}((x + N)/g)`, :math:`N \sim \mathcal N(0, \text{scale}^2)`,
@@ -558,12 +564,12 @@ def secure_gaussian(
     ...
     ValueError: rng must be None (the operating system's entropy) or a random.SystemRandom, got a int: ...
     """
-    return _sample("gaussian", value, scale, grid, rng, insecure_seed, stacklevel=3)
+    return sample_release("gaussian", value, scale, grid, rng, insecure_seed, stacklevel=3)
 
 
 def secure_laplace(
     value: ArrayLike, *, scale: float, grid: float | None = None, rng: Any = None, insecure_seed: Any = None
-) -> Any:
+) -> float | np.ndarray:
     r"""Release ``value`` with Laplace noise, rounded to a grid and sampled exactly from OS entropy.
 
     Returns :math:`g\,\mathrm{round}((x + N)/g)`, :math:`N \sim \mathrm{Laplace}(0, b)`,
@@ -580,4 +586,4 @@ def secure_laplace(
     >>> a == b, (a / 2.0**-10).is_integer()
     (True, True)
     """
-    return _sample("laplace", value, scale, grid, rng, insecure_seed, stacklevel=3)
+    return sample_release("laplace", value, scale, grid, rng, insecure_seed, stacklevel=3)

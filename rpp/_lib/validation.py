@@ -305,7 +305,7 @@ def one_of(name: str, value: Any, allowed) -> Any:
 
 
 def flag(name: str, value: Any) -> bool:
-    """A boolean (``bool`` or ``numpy.bool_``); anything else is a TypeError (a wrong type, as everywhere)."""
+    """Return a boolean (``bool`` or ``numpy.bool_``); anything else is a TypeError (a wrong type, as everywhere)."""
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got a {_kind(value)}")
     return bool(value)

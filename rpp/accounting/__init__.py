@@ -1,4 +1,4 @@
-"""Accounting: several releases, every secret pair, (ε, δ), and what ε means to an attacker.
+r"""Accounting: several releases, every secret pair, (ε, δ), and what ε means to an attacker.
 
 * :mod:`~rpp.accounting.releases` -- repeated releases of one query with fresh Gaussian noise,
   composed exactly: :func:`releases_divergence`, :func:`calibrate_releases`,
@@ -10,9 +10,9 @@
 * :mod:`~rpp.accounting.budget` -- :func:`calibrate_all_pairs` (the noise for every secret pair
   of a prior model or a finite prior class) and :class:`ReleaseBudget` (a budget for repeated
   releases that refuses overspending);
-* :mod:`~rpp.accounting.conversions` -- from :math:`(\\alpha, \\varepsilon)` to
-  :math:`(\\varepsilon', \\delta)`: :func:`dp_delta`, :func:`dp_epsilon`, the best over a curve
-  (:func:`best_dp_delta`, :func:`best_dp_epsilon`), and the exact :math:`\\delta^*` of Gaussian
+* :mod:`~rpp.accounting.conversions` -- from :math:`(\alpha, \varepsilon)` to
+  :math:`(\varepsilon', \delta)`: :func:`dp_delta`, :func:`dp_epsilon`, the best over a curve
+  (:func:`best_dp_delta`, :func:`best_dp_epsilon`), and the exact :math:`\delta^*` of Gaussian
   pairs (:func:`gaussian_shift_delta`, :func:`gaussian_hockey_stick`, :func:`gaussian_loss_tail`);
 * :mod:`~rpp.accounting.interpretation` -- the attacker's view: bounds on the posterior-odds
   update (:func:`odds_moment_bound`, :func:`odds_update_bound`, :func:`posterior_bound`) and the

@@ -34,7 +34,7 @@ from .._lib.optional import missing
 from ..calibration.result import Calibration
 from ..calibration.search import pair_divergence
 from ..priors import check_prior
-from ..sampling import _sample, _source
+from ..sampling import sample_release, bit_source
 from .releases import calibrate_releases, combined_scale
 
 __all__ = ["calibrate_all_pairs", "ReleaseBudget"]
@@ -303,7 +303,7 @@ class ReleaseBudget:
         self.alpha = float(v.alpha_order(alpha))
         self.epsilon = float(v.epsilon_budget(epsilon))
         self._pairs = _pair_list(self._members, pairs, self.directed)
-        _source(rng, insecure_seed, warn=False)  # refuses int seeds and numpy Generators
+        bit_source(rng, insecure_seed, warn=False)  # refuses int seeds and numpy Generators
         self._rng = rng
         self._insecure_seed = insecure_seed
         #: True if the noise is reproducible (``insecure_seed``): UNSAFE, not a real release.
@@ -325,6 +325,7 @@ class ReleaseBudget:
         self._value: float | None = None
 
     def __repr__(self) -> str:
+        """Return alpha, epsilon, the number of releases, what is spent, and whether the noise is reproducible."""
         unsafe = ", UNSAFE: reproducible noise" if self.reproducible_noise else ""
         return (
             f"ReleaseBudget(alpha={self.alpha!r}, epsilon={self.epsilon!r}, releases={len(self._scales)}, "
@@ -453,13 +454,13 @@ class ReleaseBudget:
         seed = self._insecure_seed
         if seed is not None:  # release t draws from the stream (seed, t): reproducible, fresh each time
             seed = (*(seed if isinstance(seed, tuple) else (seed,)), len(self._scales))
-        out = _sample("gaussian", float(x), scale, None, self._rng, seed, stacklevel=3)
+        out = sample_release("gaussian", float(x), scale, None, self._rng, seed, stacklevel=3)
         self._value = float(x)
         self._scales.append(scale)
         return float(out)
 
     def report(self) -> dict[str, Any]:
-        """A summary: (α, ε), the noise and its source, releases, their scales, the combined scale, spent and what is left.
+        """Return a summary: (α, ε), the noise and its source, releases, their scales, the combined scale, spent and what is left.
 
         ``"noise source"`` is ``"operating system entropy ..."`` or, with ``insecure_seed``,
         ``"UNSAFE: reproducible noise ..."``.

@@ -70,7 +70,7 @@ def _rdp(epsilon: Any) -> np.ndarray:
 
 
 def _log_delta(alpha: np.ndarray, epsilon: np.ndarray, epsilon_prime: np.ndarray, method: str) -> np.ndarray:
-    """log of the per-order delta; alpha > 1 everywhere, epsilon may be +inf (log delta = +inf)."""
+    """Return the log of the per-order delta; alpha > 1 everywhere, epsilon may be +inf (log delta = +inf)."""
     with np.errstate(invalid="ignore"):  # inf - inf cannot occur: epsilon_prime is finite
         log_d = (alpha - 1.0) * (epsilon - epsilon_prime)
         if method == "improved":
@@ -78,8 +78,10 @@ def _log_delta(alpha: np.ndarray, epsilon: np.ndarray, epsilon_prime: np.ndarray
     return log_d
 
 
-def dp_delta(*, alpha: ArrayLike, epsilon: ArrayLike, epsilon_prime: ArrayLike, method: str = "improved") -> Any:
-    r"""The :math:`\delta` at :math:`\varepsilon'` that :math:`(\alpha, \varepsilon)`-RPP implies, order by order.
+def dp_delta(
+    *, alpha: ArrayLike, epsilon: ArrayLike, epsilon_prime: ArrayLike, method: str = "improved"
+) -> float | np.ndarray:
+    r"""Return the :math:`\delta` at :math:`\varepsilon'` that :math:`(\alpha, \varepsilon)`-RPP implies, order by order.
 
     .. math::
 
@@ -128,8 +130,10 @@ def dp_delta(*, alpha: ArrayLike, epsilon: ArrayLike, epsilon_prime: ArrayLike, 
     return float(out) if out.ndim == 0 else out
 
 
-def dp_epsilon(*, alpha: ArrayLike, epsilon: ArrayLike, delta: ArrayLike, method: str = "improved") -> Any:
-    r"""The :math:`\varepsilon'` at :math:`\delta` that :math:`(\alpha, \varepsilon)`-RPP implies, order by order.
+def dp_epsilon(
+    *, alpha: ArrayLike, epsilon: ArrayLike, delta: ArrayLike, method: str = "improved"
+) -> float | np.ndarray:
+    r"""Return the :math:`\varepsilon'` at :math:`\delta` that :math:`(\alpha, \varepsilon)`-RPP implies, order by order.
 
     .. math::
 
@@ -187,7 +191,7 @@ def _curve(alpha: Any, epsilon: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _log_kl_delta(epsilon: np.ndarray) -> np.ndarray:
-    r"""log of :math:`\sqrt{1 - e^{-\varepsilon}}` (Bretagnolle-Huber; -inf at 0, 0 at inf)."""
+    r"""Return the log of :math:`\sqrt{1 - e^{-\varepsilon}}` (Bretagnolle-Huber; -inf at 0, 0 at inf)."""
     with np.errstate(divide="ignore"):  # epsilon = 0 gives log(0) = -inf: delta = 0, intended
         return 0.5 * np.log(-np.expm1(-epsilon))
 
@@ -200,7 +204,7 @@ def best_dp_delta(
     method: str = "improved",
     kl_bound: bool = True,
 ) -> BestConversion:
-    r"""The smallest :math:`\delta` at :math:`\varepsilon'` over a Rényi curve :math:`\varepsilon(\alpha)`.
+    r"""Return the smallest :math:`\delta` at :math:`\varepsilon'` over a Rényi curve :math:`\varepsilon(\alpha)`.
 
     .. math::
 
@@ -268,7 +272,7 @@ def best_dp_epsilon(
     method: str = "improved",
     kl_bound: bool = True,
 ) -> BestConversion:
-    r"""The smallest :math:`\varepsilon' \ge 0` at :math:`\delta` over a Rényi curve :math:`\varepsilon(\alpha)`.
+    r"""Return the smallest :math:`\varepsilon' \ge 0` at :math:`\delta` over a Rényi curve :math:`\varepsilon(\alpha)`.
 
     .. math::
 
@@ -291,7 +295,9 @@ def best_dp_epsilon(
     delta : float
         :math:`\delta \in (0, 1)`.
     method : {"improved", "mironov"}
+        The conversion of each order, as in :func:`dp_epsilon`.
     kl_bound : bool
+        Also use the Bretagnolle-Huber bound (the first case above).
 
     Returns
     -------
@@ -344,7 +350,7 @@ def _log_sub(la: float, lb: float) -> float:
 
 
 def _log_normal_interval(z1: float, z2: float) -> float:
-    """log P(z1 < Z < z2) for a standard normal Z, on the side of 0 where no cancellation occurs."""
+    """Return the log P(z1 < Z < z2) for a standard normal Z, on the side of 0 where no cancellation occurs."""
     if z1 >= z2:
         return -math.inf
     if z1 >= 0:
@@ -355,7 +361,7 @@ def _log_normal_interval(z1: float, z2: float) -> float:
 
 
 def _log_shift_delta(mu: float, t: float) -> float:
-    r"""log delta*(t) of N(mu, 1) against N(0, 1), mu >= 0 (Balle & Wang 2018, Thm 8)."""
+    r"""Return the log delta*(t) of N(mu, 1) against N(0, 1), mu >= 0 (Balle & Wang 2018, Thm 8)."""
     if mu == 0.0:
         return math.log(-math.expm1(t)) if t < 0 else -math.inf
     if math.isinf(mu):
@@ -375,7 +381,7 @@ def _log_shift_delta(mu: float, t: float) -> float:
     return -a * a / 2.0 - math.log(2.0) + math.log(diff)
 
 
-def gaussian_shift_delta(*, mu: ArrayLike, epsilon_prime: ArrayLike, log: bool = False) -> Any:
+def gaussian_shift_delta(*, mu: ArrayLike, epsilon_prime: ArrayLike, log: bool = False) -> float | np.ndarray:
     r"""Exact :math:`\delta^\star(\varepsilon')` of the Gaussian shift pair :math:`N(\mu, 1)` against :math:`N(0, 1)`.
 
     The Gaussian mechanism with sensitivity (or mean shift) :math:`\Delta` and noise :math:`N(0, \theta^2)`
@@ -405,6 +411,7 @@ def gaussian_shift_delta(*, mu: ArrayLike, epsilon_prime: ArrayLike, log: bool =
     Returns
     -------
     float or ndarray
+        :math:`\delta^\star(\varepsilon')` (its logarithm with ``log``), broadcast over the arguments.
 
     Raises
     ------
@@ -438,7 +445,7 @@ def _standardise(mean_i: Any, var_i: Any, mean_j: Any, var_j: Any) -> tuple[floa
 
 
 def _loss_pieces(m: float, v: float, t: float) -> list[tuple[float, float]]:
-    r"""The intervals whose union is {y : L(y) > t}, L = log N(m, v) - log N(0, 1) (up to one point)."""
+    r"""Return the intervals whose union is {y : L(y) > t}, L = log N(m, v) - log N(0, 1) (up to one point)."""
     if v == 1.0:
         if m == 0.0:
             return [(-math.inf, math.inf)] if t < 0 else []
@@ -507,6 +514,7 @@ def gaussian_loss_tail(
     Returns
     -------
     float
+        The tail probability (its logarithm with ``log``).
 
     Raises
     ------
@@ -563,6 +571,7 @@ def gaussian_hockey_stick(
     Returns
     -------
     float
+        :math:`\delta^\star(\varepsilon')` (its logarithm with ``log``).
 
     Raises
     ------

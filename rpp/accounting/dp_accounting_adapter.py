@@ -30,13 +30,16 @@ of this module is called.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib import validation as checks
 from .linear_queries import _from_spectrum, _law, _whiten, linear_release_law
+
+if TYPE_CHECKING:  # the optional dependency, for the annotations only
+    import dp_accounting
 
 __all__ = ["RppLedger", "dominating_noise_multiplier", "gaussian_event_for_curve"]
 
@@ -79,6 +82,7 @@ def dominating_noise_multiplier(*, orders: ArrayLike, divergences: ArrayLike) ->
     Returns
     -------
     float
+        The noise multiplier :math:`\sigma`.
 
     Raises
     ------
@@ -104,8 +108,8 @@ def dominating_noise_multiplier(*, orders: ArrayLike, divergences: ArrayLike) ->
     return sigma
 
 
-def gaussian_event_for_curve(*, orders: ArrayLike, divergences: ArrayLike) -> Any:
-    r"""A ``dp_accounting.GaussianDpEvent`` whose Rényi curve dominates :math:`(\alpha_k, D_k)` at every listed order.
+def gaussian_event_for_curve(*, orders: ArrayLike, divergences: ArrayLike) -> dp_accounting.GaussianDpEvent:
+    r"""Return a ``dp_accounting.GaussianDpEvent`` whose Rényi curve dominates :math:`(\alpha_k, D_k)` at every listed order.
 
     The noise multiplier is :func:`dominating_noise_multiplier`. Composed in an ``RdpAccountant`` whose orders
     are among ``orders``, it contributes at least :math:`D_k` at each of them. For an RPP release whose curve
@@ -120,6 +124,7 @@ def gaussian_event_for_curve(*, orders: ArrayLike, divergences: ArrayLike) -> An
     Returns
     -------
     dp_accounting.GaussianDpEvent
+        The Gaussian event with the noise multiplier :func:`dominating_noise_multiplier`.
 
     Raises
     ------
@@ -212,19 +217,19 @@ class RppLedger:
         return self._orders.copy()
 
     def _joint(self, queries: np.ndarray, scales: np.ndarray) -> np.ndarray:
-        """The exact joint curve (linear_queries_divergence at each order; the laws computed once)."""
+        """Return the exact joint curve (linear_queries_divergence at each order; the laws computed once)."""
         mi, si = _law(self._model["mean_i"], self._model["cov_i"], queries, scales, "_i")
         mj, sj = _law(self._model["mean_j"], self._model["cov_j"], queries, scales, "_j")
         spectra = [_whiten(mi, si, mj, sj)] + ([_whiten(mj, sj, mi, si)] if self._both else [])
         return np.array([max(_from_spectrum(lam, shift, float(a)) for lam, shift in spectra) for a in self._orders])
 
     def curve(self) -> np.ndarray:
-        r"""The exact joint Rényi curve :math:`J(\alpha_k)` of every release recorded so far (zeros if none)."""
+        r"""Return the exact joint Rényi curve :math:`J(\alpha_k)` of every release recorded so far (zeros if none)."""
         if self._scales.size == 0:
             return np.zeros(self._orders.shape)
         return self._joint(self._queries, self._scales)
 
-    def record(self, *, queries: ArrayLike, scales: ArrayLike) -> Any:
+    def record(self, *, queries: ArrayLike, scales: ArrayLike) -> dp_accounting.GaussianDpEvent | None:
         r"""Record a release :math:`y = Ax + \eta` (one or several queries) and compose its event.
 
         Parameters

@@ -40,7 +40,7 @@ def _out(arr: np.ndarray) -> Any:
     return float(arr) if arr.ndim == 0 else arr
 
 
-def odds_moment_bound(*, alpha: ArrayLike, epsilon: ArrayLike, log: bool = False) -> Any:
+def odds_moment_bound(*, alpha: ArrayLike, epsilon: ArrayLike, log: bool = False) -> float | np.ndarray:
     r"""Bound on the :math:`(\alpha-1)`-th moment of the posterior-odds update, :math:`e^{(\alpha-1)\varepsilon}`.
 
     .. math::
@@ -65,6 +65,7 @@ def odds_moment_bound(*, alpha: ArrayLike, epsilon: ArrayLike, log: bool = False
     Returns
     -------
     float or ndarray
+        :math:`e^{(\alpha-1)\varepsilon}` (:math:`(\alpha-1)\varepsilon` with ``log``).
 
     Raises
     ------
@@ -81,8 +82,8 @@ def odds_moment_bound(*, alpha: ArrayLike, epsilon: ArrayLike, log: bool = False
     return _out(out if checks.flag("log", log) else np.exp(out))
 
 
-def odds_update_bound(*, alpha: ArrayLike, epsilon: ArrayLike, probability: ArrayLike) -> Any:
-    r"""A factor :math:`F` that the odds update exceeds with probability at most ``probability``.
+def odds_update_bound(*, alpha: ArrayLike, epsilon: ArrayLike, probability: ArrayLike) -> float | np.ndarray:
+    r"""Return a factor :math:`F` that the odds update exceeds with probability at most ``probability``.
 
     .. math::
 
@@ -123,8 +124,10 @@ def odds_update_bound(*, alpha: ArrayLike, epsilon: ArrayLike, probability: Arra
     return _out(np.exp(e - np.log(b) / (a - 1.0)))
 
 
-def posterior_bound(*, alpha: ArrayLike, epsilon: ArrayLike, prior: ArrayLike, probability: ArrayLike) -> Any:
-    r"""A posterior probability of :math:`s_i` that the attacker exceeds with probability at most ``probability``.
+def posterior_bound(
+    *, alpha: ArrayLike, epsilon: ArrayLike, prior: ArrayLike, probability: ArrayLike
+) -> float | np.ndarray:
+    r"""Return a posterior probability of :math:`s_i` that the attacker exceeds with probability at most ``probability``.
 
     With prior probability :math:`\pi = P(s_i \mid s_i \text{ or } s_j)` and :math:`F` from
     :func:`odds_update_bound`,
@@ -139,14 +142,17 @@ def posterior_bound(*, alpha: ArrayLike, epsilon: ArrayLike, prior: ArrayLike, p
 
     Parameters
     ----------
-    alpha, epsilon, probability : float or array
+    alpha, epsilon : float or array
         As in :func:`odds_update_bound`.
     prior : float or array
         :math:`\pi \in [0, 1]`. The arrays broadcast.
+    probability : float or array
+        As in :func:`odds_update_bound`.
 
     Returns
     -------
     float or ndarray
+        The posterior bound :math:`\pi F / (\pi F + 1 - \pi)`.
 
     Raises
     ------
@@ -172,7 +178,7 @@ def posterior_bound(*, alpha: ArrayLike, epsilon: ArrayLike, prior: ArrayLike, p
 
 
 def _log_binary_moment(log_p: float, log_1mp: float, log_q: float, log_1mq: float, alpha: float) -> float:
-    r"""log of :math:`p^\alpha q^{1-\alpha} + (1-p)^\alpha (1-q)^{1-\alpha}` = (α-1) D_α(Bern(p) ‖ Bern(q))."""
+    r"""Return the log of :math:`p^\alpha q^{1-\alpha} + (1-p)^\alpha (1-q)^{1-\alpha}` = (α-1) D_α(Bern(p) ‖ Bern(q))."""
     return float(
         np.logaddexp(
             alpha * log_p + (1.0 - alpha) * log_q if log_p > -math.inf else -math.inf,
@@ -182,9 +188,12 @@ def _log_binary_moment(log_p: float, log_1mp: float, log_q: float, log_1mq: floa
 
 
 def _largest_feasible_logit(g: Callable[[float], float], z_lo: float) -> float:
-    """Largest z with g(z) <= 0, for g increasing from g(z_lo) <= 0: the upper end of a bisection bracket
-    (g > 0 there as computed), so the answer is never below the exact root; +inf (b = 1) if g stays <= 0
-    up to z = 800, beyond which 1 - b is below the smallest double."""
+    """Return the largest z with g(z) <= 0, for g increasing from g(z_lo) <= 0.
+
+    The upper end of a bisection bracket (g > 0 there as computed), so the answer is never below the
+    exact root; +inf (b = 1) if g stays <= 0 up to z = 800, beyond which 1 - b is below the smallest
+    double.
+    """
     step = 1.0
     z_hi = z_lo + step
     while not g(z_hi) > 0:
@@ -231,7 +240,7 @@ def _tpr_one(alpha: float, epsilon: float, fpr: float, both: bool) -> float:
 
 def max_true_positive_rate(
     *, alpha: ArrayLike, epsilon: ArrayLike, false_positive_rate: ArrayLike, both_orders: bool = True
-) -> Any:
+) -> float | np.ndarray:
     r"""Largest power of a test of :math:`s_j` against :math:`s_i` at a given false-positive rate.
 
     A test :math:`\phi` (any, possibly randomised, function of the published output) that claims

@@ -50,7 +50,7 @@ def _matrix(name: str, value: Any, shape: tuple[int, int] | None = None) -> np.n
 
 
 def _covariance(name: str, value: Any, d: int, *, definite: bool) -> np.ndarray:
-    """A symmetric d x d covariance, positive definite (``definite``) or semi-definite."""
+    """Return a symmetric d x d covariance, positive definite (``definite``) or semi-definite."""
     cov = _matrix(name, value, (d, d))
     size = float(np.max(np.abs(cov))) if cov.size else 0.0
     if np.any(np.abs(cov - cov.T) > 1e-12 * size):
@@ -146,9 +146,8 @@ def multivariate_gaussian_renyi(
 
     Parameters
     ----------
-    mean_i, mean_j : array (k,)
-    cov_i, cov_j : array (k, k)
-        Symmetric positive definite.
+    mean_i, cov_i, mean_j, cov_j : array
+        The two Gaussians: means (k,) and covariances (k, k), symmetric positive definite.
     alpha : float
         Order :math:`\alpha > 0` (1 gives KL).
 
@@ -259,15 +258,18 @@ def linear_queries_divergence(
     mean_i, cov_i, mean_j, cov_j : array
         The data's Gaussian law under each secret (d,), (d, d); covariances positive semi-definite.
     queries : array (k, d)
+        The query matrix :math:`A`, one linear query per row.
     scales : array (k,)
         Noise standard deviations :math:`> 0`.
     alpha : float
         Order :math:`\alpha > 0`.
     both_orders : bool
+        Protect both orders (the maximum above); ``False``: :math:`D_\alpha(P_i \| P_j)` only.
 
     Returns
     -------
     float
+        The divergence :math:`D` of the joint release.
 
     Raises
     ------
@@ -343,6 +345,7 @@ def calibrate_linear_queries(
     epsilon : float
         Budget :math:`\varepsilon > 0`.
     both_orders : bool
+        As in :func:`linear_queries_divergence`.
     rtol : float
         Relative width of the final bracket, in :math:`[10^{-14}, 10^{-2}]`.
 

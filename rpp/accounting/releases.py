@@ -218,9 +218,12 @@ def releases_divergence(
 def _certified_point(
     prior_i: Any, prior_j: Any, alpha: float, epsilon: float, scale: float, k: int, directed: bool, guard: bool
 ) -> tuple[float, float, float, bool]:
-    """(scale, value, error, rigorous) of k releases at ``scale``; with ``guard``, the scale is first stepped up by
-    relative amounts from 1e-13 until the certified joint divergence meets ``epsilon`` (the round trip
-    theta_1 -> sqrt(k) theta_1 -> theta_k / sqrt(k) can cost an ulp)."""
+    """Return (scale, value, error, rigorous) of k releases at ``scale``.
+
+    With ``guard``, the scale is first stepped up by relative amounts from 1e-13 until the certified
+    joint divergence meets ``epsilon`` (the round trip theta_1 -> sqrt(k) theta_1 -> theta_k / sqrt(k)
+    can cost an ulp).
+    """
     memo: dict[float, Certified] = {}
 
     def certified(x: float) -> Certified:

@@ -405,7 +405,7 @@ def _sweep_rule(priors, rule, a_f, e_f, directed):
     w_inf = w_infinity(p, q) if method == "pierquin" else np.nan
     model = p is mp and q is mq
     if method == "pierquin" and plabel == "quantiles":
-        var = rules.sensitivity_scale(w_inf, alpha=a_f, epsilon=e_f) ** 2
+        var = np.asarray(rules.sensitivity_scale(w_inf, alpha=a_f, epsilon=e_f)) ** 2
         pairs = [_model_divergence(mp, mq, a_f[k], var[k], directed) for k in range(a_f.size)]
         div, err = np.array([r[0] for r in pairs]), np.array([r[1] for r in pairs])
         guar = div + err <= e_f * (1 + _RTOL)

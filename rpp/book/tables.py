@@ -46,7 +46,7 @@ def _toy_table() -> pd.DataFrame:
 
 
 def check_budgets(table: pd.DataFrame, rules: Sequence[str] | None = None, on: str = "within_budget") -> pd.DataFrame:
-    """Rows of a sweep table over budget (``within_budget`` False); empty when all are within it.
+    """Return the rows of a sweep table over budget (``within_budget`` False); empty when all are within it.
 
     ``within_budget`` is the check divergence + error <= epsilon with the error as computed
     (a quadrature estimate for mixtures): not a proof (see :class:`rpp.Calibration`).

@@ -60,7 +60,7 @@ from ..priors import Gaussian, Prior, check_prior
 from ..noise import GaussianNoise, LaplaceNoise
 from ..divergence.gaussian_noise import certified_gaussian_divergence
 from .result import Calibration, PrivacyWarning
-from .. import rules
+import rpp.rules as rules  # the package (its rules are looked up by name below)
 from ..rules.exact import DivergenceMemo, order_probe, search
 
 __all__ = ["calibrate", "methods", "pair_divergence", "METHODS", "NOISES"]
@@ -173,6 +173,7 @@ def pair_divergence(
     Returns
     -------
     Certified
+        The largest divergence over the protected orders and its error (as ``require`` asks).
 
     Raises
     ------
@@ -200,7 +201,7 @@ def pair_divergence(
 
 
 def _certify(noise_cls, orders, alpha, scale, require="estimate") -> Certified:
-    """The largest value and error of the noise's divergence over the orders; 0 for an infinite scale.
+    """Return the largest value and error of the noise's divergence over the orders; 0 for an infinite scale.
 
     The interval ``max value +- max error`` contains the largest divergence: it is at most
     ``max(value_k + error_k)`` and at least ``value_k* - error_k*`` for the largest value.
@@ -258,7 +259,7 @@ def _round_off_guard(s: float, certified: Callable, a: float, e: float, noise: s
 
 
 def _proved_check(noise_cls, orders, a, e, s, step, noise) -> tuple[float, Certified]:
-    """The proved divergence at ``s`` (arb); with ``step``, ``s`` is stepped up until its upper end meets ``e``."""
+    """Return the proved divergence at ``s`` (arb); with ``step``, ``s`` is stepped up until its upper end meets ``e``."""
     memo: dict[float, Certified] = {}
 
     def proved(x: float) -> tuple[float, float]:

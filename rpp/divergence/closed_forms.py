@@ -159,8 +159,8 @@ def gaussian_renyi(
     return Certified(value, est, rigorous=rigorous)
 
 
-def gaussian_renyi_value(mu0: Any, var0: Any, mu1: Any, var1: Any, alpha: Any) -> Any:
-    """The float kernel of :func:`gaussian_renyi`: the closed form alone, no validation, no error."""
+def gaussian_renyi_value(mu0: Any, var0: Any, mu1: Any, var1: Any, alpha: Any) -> float | np.ndarray:
+    """Return the float kernel of :func:`gaussian_renyi`: the closed form alone, no validation, no error."""
     mu0, var0, mu1, var1, alpha = np.broadcast_arrays(
         *(np.asarray(x, dtype=float) for x in (mu0, var0, mu1, var1, alpha))
     )
@@ -293,8 +293,8 @@ def discrete_renyi_divergence(p: ArrayLike, q: ArrayLike, alpha: float, axis: in
     return Certified(value, err[()] if np.ndim(err) == 0 else err, rigorous=False)
 
 
-def discrete_renyi_value(p: Any, q: Any, alpha: float, axis: int = -1) -> Any:
-    """The float kernel of :func:`discrete_renyi_divergence`: the value alone (``alpha`` not validated)."""
+def discrete_renyi_value(p: Any, q: Any, alpha: float, axis: int = -1) -> float | np.ndarray:
+    """Return the float kernel of :func:`discrete_renyi_divergence`: the value alone (``alpha`` not validated)."""
     alpha = float(alpha)
     p, q = np.broadcast_arrays(v.pmf("p", p, axis), v.pmf("q", q, axis))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
@@ -342,6 +342,7 @@ def gaussian_divergence_bounds(
     Returns
     -------
     lower, upper : ndarray or float
+        The two bounds described above, broadcast over the arguments.
 
     Examples
     --------

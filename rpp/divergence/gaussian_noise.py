@@ -93,7 +93,7 @@ including its round-off.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -341,7 +341,8 @@ def renyi_divergence_bound(p: Prior, q: Prior, alpha: float, noise_var: float = 
         both = isinstance(p, Empirical) and isinstance(q, Empirical)  # else discrete against continuous: singular
         return (_discrete_pair(p, q, alpha) if both else np.inf), 0.0
     if isinstance(p, Gaussian) and isinstance(q, Gaussian):
-        return gaussian_renyi_value(p.mean, p.var + noise_var, q.mean, q.var + noise_var, alpha), 0.0
+        # scalar arguments: a float
+        return cast(float, gaussian_renyi_value(p.mean, p.var + noise_var, q.mean, q.var + noise_var, alpha)), 0.0
     p, q, _ = centre_pair(p, q)  # D is translation invariant: quadrature on exactly centred data
     P, Q = _as_noisy_components(p, noise_var), _as_noisy_components(q, noise_var)
     edge = edge_log_integral(p.components(), q.components(), noise_var, alpha)

@@ -181,7 +181,7 @@ def laplace_noisy_logpdf(prior: Prior, y: ArrayLike, scale: float) -> float | np
 
 
 def _tail_log_amplitude(comp, b, sign):
-    r"""log A with :math:`2b\,p(y) \approx A e^{-\mathrm{sign}\cdot y/b}` in the ``sign`` tail."""
+    r"""Return the log A with :math:`2b\,p(y) \approx A e^{-\mathrm{sign}\cdot y/b}` in the ``sign`` tail."""
     s2 = comp.vars
     return lse(np.log(comp.weights) + s2 / (2 * b**2) + sign * comp.means / b)
 

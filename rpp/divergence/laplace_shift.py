@@ -252,8 +252,8 @@ def laplace_shift_divergence(
     return Certified(value, err, rigorous=rigorous)
 
 
-def laplace_shift_value(sensitivity: Any, scale: Any, alpha: Any) -> Any:
-    """The float kernel of :func:`laplace_shift_divergence`: the value alone, no validation."""
+def laplace_shift_value(sensitivity: Any, scale: Any, alpha: Any) -> float | np.ndarray:
+    """Return the float kernel of :func:`laplace_shift_divergence`: the value alone, no validation."""
     delta, b, alpha = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (sensitivity, scale, alpha)))
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(delta == 0, 0.0, delta / b)

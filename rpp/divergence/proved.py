@@ -88,7 +88,7 @@ def _flint():
 
 
 def _arb_of(arb, x: Fraction):
-    """The arb ball of an exact rational (exact when the denominator is a power of two)."""
+    """Return the arb ball of an exact rational (exact when the denominator is a power of two)."""
     return arb(x.numerator) / x.denominator
 
 
@@ -126,7 +126,7 @@ def _gauss_logpdf(flint, w, m, v):
 
 
 def _top(xs):
-    """A ball containing max(xs) (the union of the candidates where balls overlap)."""
+    """Return a ball containing max(xs) (the union of the candidates where balls overlap)."""
     r = xs[0]
     for x in xs[1:]:
         if x > r:
@@ -174,7 +174,7 @@ def _gauss_envelope(alpha, m_p, v_p, m_q, v_q):
 
 
 def _Phi(x, arb):
-    """The standard normal CDF on real or complex balls: erfc(-x / sqrt 2) / 2."""
+    """Return the standard normal CDF on real or complex balls: erfc(-x / sqrt 2) / 2."""
     return (-x / arb(2).sqrt()).erfc() / 2
 
 
@@ -211,7 +211,7 @@ def _laplace_logpdf(flint, w, m, v, b, lo, hi):
 
 
 def _laplace_tail_coeffs(arb, w, m, v, b, U):
-    """(A, B): p(x) <= A e^{-x/b}/(2b) for all x and p(x) >= B e^{-x/b}/(2b) for x >= U."""
+    """Return (A, B) with p(x) <= A e^{-x/b}/(2b) for all x and p(x) >= B e^{-x/b}/(2b) for x >= U."""
     A, B = arb(0), arb(0)
     for wk, mk, vk in zip(w, m, v, strict=True):
         c = wk * (mk / b + vk / (2 * b * b)).exp()
@@ -227,8 +227,8 @@ def _laplace_tail_coeffs(arb, w, m, v, b, U):
 
 def _laplace_tail(arb, alpha, U, P, Q, b):
     """Upper bound on int_U^inf p^a q^(1-a) for Laplace noise (U at or above every atom)."""
-    Ap, Bp = _laplace_tail_coeffs(arb, *P, b, arb(U))
-    Aq, Bq = _laplace_tail_coeffs(arb, *Q, b, arb(U))
+    Ap, Bp = _laplace_tail_coeffs(arb, P[0], P[1], P[2], b, arb(U))
+    Aq, Bq = _laplace_tail_coeffs(arb, Q[0], Q[1], Q[2], b, arb(U))
     al = arb(alpha)
     if alpha > 1:
         if not (Bq > 0):
@@ -271,8 +271,7 @@ def _panels(means, sds, L, U, atoms, max_panel):
     for x in pts[1:]:
         k = max(1, int(np.ceil((x - out[-1]) / max_panel)))
         out.extend(np.linspace(out[-1], x, k + 1)[1:])
-    out = np.unique(np.concatenate([out, atoms[(atoms >= L) & (atoms <= U)]]))
-    return out
+    return np.unique(np.concatenate([out, atoms[(atoms >= L) & (atoms <= U)]]))
 
 
 def proved_divergence(
@@ -345,7 +344,7 @@ def proved_divergence(
 
 
 def _centre(mi, mj):
-    """A float ``c`` near the middle of the means with every ``fl(m - c) == m - c``, else 0.0.
+    """Return a float ``c`` near the middle of the means with every ``fl(m - c) == m - c``, else 0.0.
 
     The float views of the centred means must be exact: the Laplace panels are split at the
     atoms, whose sign of ``x - mu`` on each panel must be right.
@@ -401,8 +400,8 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
     th2 = Fraction(theta) ** 2  # the exact noise variance
     if min(Fraction(float(x)) for x in np.concatenate([Pf[2], Qf[2]])) + th2 == 0:
         return None  # an atom without noise: not a density
-    P = _comps(arb, *Pf, c, th2)
-    Q = _comps(arb, *Qf, c, th2)
+    P = _comps(arb, Pf[0], Pf[1], Pf[2], c, th2)
+    Q = _comps(arb, Qf[0], Qf[1], Qf[2], c, th2)
     vpm = max(Fraction(float(x)) for x in Pf[2]) + th2
     vqm = max(Fraction(float(x)) for x in Qf[2]) + th2
     if alpha > 1:
@@ -454,8 +453,8 @@ def _laplace(flint, Pf, Qf, alpha, b_float):
     arb, acb = flint.arb, flint.acb
     c = _centre(Pf[1], Qf[1])
     b = arb(b_float)
-    P = _comps(arb, *Pf, c)
-    Q = _comps(arb, *Qf, c)
+    P = _comps(arb, Pf[0], Pf[1], Pf[2], c)
+    Q = _comps(arb, Qf[0], Qf[1], Qf[2], c)
     mpf, mqf = Pf[1] - c, Qf[1] - c
     means = np.concatenate([mpf, mqf])
     sds = np.sqrt(np.concatenate([Pf[2], Qf[2]]))
@@ -484,8 +483,8 @@ def _laplace(flint, Pf, Qf, alpha, b_float):
         return None
 
     def panel(lo, hi):
-        lp = _laplace_logpdf(flint, *P, b, arb(lo), arb(hi))
-        lq = _laplace_logpdf(flint, *Q, b, arb(lo), arb(hi))
+        lp = _laplace_logpdf(flint, P[0], P[1], P[2], b, arb(lo), arb(hi))
+        lq = _laplace_logpdf(flint, Q[0], Q[1], Q[2], b, arb(lo), arb(hi))
 
         def f(x, analytic):
             return (al * lp(x, analytic) + (1 - al) * lq(x, analytic)).exp()

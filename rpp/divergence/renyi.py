@@ -31,7 +31,7 @@ class NoiseLike(Protocol):
 
     @property
     def scale(self) -> float:
-        """θ (standard deviation) for Gaussian noise, ``b`` for Laplace noise."""
+        """Return the noise scale: θ (standard deviation) for Gaussian noise, ``b`` for Laplace noise."""
         ...
 
 

@@ -16,6 +16,7 @@ probability mass functions is :func:`rpp.discrete_renyi_divergence`.
 
 from __future__ import annotations
 
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -247,7 +248,8 @@ def pufferfish_epsilon(prior: ArrayLike, channel: ArrayLike, secret_i: ArrayLike
     """
     p_i = conditional_output_pmf(prior, channel, secret_i)
     p_j = conditional_output_pmf(prior, channel, secret_j)
-    return max(discrete_renyi_value(p_i, p_j, np.inf), discrete_renyi_value(p_j, p_i, np.inf))
+    # one distribution each: numpy float64 scalars, floats
+    return cast(float, max(discrete_renyi_value(p_i, p_j, np.inf), discrete_renyi_value(p_j, p_i, np.inf)))
 
 
 def posterior_odds(

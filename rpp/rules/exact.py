@@ -83,7 +83,7 @@ class DivergenceMemo:
         return self._values[scale]
 
     def known(self) -> dict[float, tuple[float, float]]:
-        """A copy of ``{scale: (value, error)}`` computed so far."""
+        """Return a copy of ``{scale: (value, error)}`` computed so far."""
         return dict(self._values)
 
 
@@ -195,7 +195,7 @@ def search(
     above: float = 0.0,
     memo: DivergenceMemo | None = None,
 ) -> float:
-    r"""The minimal scale of :func:`exact` (scalars), reading and filling a caller's divergences.
+    r"""Return the minimal scale of :func:`exact` (scalars), reading and filling a caller's divergences.
 
     Gaussian noise: the root in the variance :math:`\theta^2` is bracketed by the domain edge
     below and the ``"gmm-ot"`` variance above (a proved sufficient rule, so it is not
@@ -266,7 +266,7 @@ def _same(memo, prior_i, prior_j, alpha, noise):
 
 
 def _var_of_scale(s: float) -> float:
-    """The largest variance ``z`` with ``sqrt_up(z) == s`` (about ``s**2``, rounded down)."""
+    """Return the largest variance ``z`` with ``sqrt_up(z) == s`` (about ``s**2``, rounded down)."""
     from fractions import Fraction
 
     z = s * s

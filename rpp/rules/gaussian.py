@@ -63,7 +63,7 @@ def two_gaussians(name: str, prior_i: object, prior_j: object) -> tuple[Gaussian
 
 
 def scale_of_variance(var: ArrayLike) -> float | np.ndarray:
-    """The noise scale θ of a variance θ², rounded up so that θ² (exactly) is at least the variance.
+    """Return the noise scale θ of a variance θ², rounded up so that θ² (exactly) is at least the variance.
 
     Parameters
     ----------
@@ -104,7 +104,7 @@ def closed_form(prior_i: Gaussian, prior_j: Gaussian, *, alpha: ArrayLike, epsil
     Returns
     -------
     float or ndarray
-        θ ``>= 0``.
+        The noise scale θ, ``>= 0``.
 
     Raises
     ------
@@ -145,7 +145,7 @@ def published_bisection(
     Returns
     -------
     float or ndarray
-        θ (possibly too small).
+        The noise scale θ (possibly too small).
 
     Raises
     ------

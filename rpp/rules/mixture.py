@@ -117,7 +117,7 @@ def gmm_ot(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float) -> f
 
 
 def _gmm_ot_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon: float) -> float:
-    r"""The variance θ² of :func:`gmm_ot` (Theorem IV.1 with the domain enforced); arguments unchecked.
+    r"""Return the variance θ² of :func:`gmm_ot` (Theorem IV.1 with the domain enforced); arguments unchecked.
 
     Sufficient condition :math:`\sum_{kl}\pi^*_{kl}e^{\psi_{kl}(\theta)} \le e^{(\alpha-1)\varepsilon}`
     with :math:`\pi^*` the W2 component coupling and
@@ -291,7 +291,7 @@ def gmm_ot_tight(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float
 
 
 def _gmm_ot_tight_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon: float) -> float:
-    r"""The variance θ² of :func:`gmm_ot_tight`; arguments unchecked.
+    r"""Return the variance θ² of :func:`gmm_ot_tight`; arguments unchecked.
 
     For any coupling :math:`\pi` of the mixture weights, joint convexity of
     :math:`(p,q)\mapsto\int p^\alpha q^{1-\alpha}` (α > 1) gives

@@ -54,7 +54,7 @@ def sensitivity_scale(
     Returns
     -------
     float or ndarray
-        θ or ``b``.
+        The noise scale: θ or ``b``.
 
     Raises
     ------

@@ -367,7 +367,7 @@ def w_alpha_log_moment(
 
 
 def alpha_wasserstein(prior_i: Prior, prior_j: Prior, *, alpha: float, noise: GaussianNoise | LaplaceNoise) -> float:
-    r"""The paper's α-Wasserstein distance at a given noise scale (left sides of eqs. (12) and (14)).
+    r"""Return the paper's α-Wasserstein distance at a given noise scale (left sides of eqs. (12) and (14)).
 
     Laplace: :math:`W_\alpha = \bigl(\int e^{\alpha|x-x'|/b}d\pi^*\bigr)^{1/\alpha}` with
     :math:`d(z) = e^{|z|/b}`; Theorem 1 holds iff :math:`W_\alpha \le e^{(\alpha-1)\varepsilon/\alpha}`.
