@@ -46,7 +46,7 @@ DISTRIBUTION = {
 #: tools, which may need everything [chapters] installs).
 BOOK_SUPPORT = {"book"}
 #: Optional modules of the library: import name -> the extra that installs it.
-OPTIONAL = {"sklearn": "fit", "ot": "ot", "pandas": "tables"}
+OPTIONAL = {"sklearn": "fit", "ot": "ot", "pandas": "tables", "dp_accounting": "accounting"}
 # Runtime dependencies that the library imports only inside the functions that use them, so that
 # `import rpp` stays light: python-flint (rpp.sampling's secure noise, the proved divergences).
 LAZY_RUNTIME = {"flint"}
@@ -93,10 +93,12 @@ def _chapter_imports() -> set[str]:
             if cell["cell_type"] != "code":
                 continue
             # IPython magics (%pip, !cmd) are not Python: replace them by `pass`
+            # (a magic continued with a trailing backslash is one logical line, as IPython reads it)
+            joined = re.sub(r"\\\n\s*", " ", "".join(cell["source"]))
             src = "\n".join(
                 line[: len(line) - len(line.lstrip())] + "pass"
                 if line.lstrip().startswith(("%", "!")) else line
-                for line in "".join(cell["source"]).splitlines())
+                for line in joined.splitlines())
             mods |= _third_party(ast.parse(src))
     return mods
 
@@ -118,6 +120,8 @@ def _imports_with_context(tree: ast.AST):
                      else [node.module] if node.level == 0 and node.module else [])
             for name in names:
                 yield name.split(".")[0], node, in_function, guarded
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            return  # imports for the type checker only: never executed
         for child in ast.iter_child_nodes(node):
             fn = in_function or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
             g = guarded
@@ -208,8 +212,8 @@ def test_the_library_works_without_its_extras_and_names_them():
             importlib.import_module(name)
         import numpy as np
         import rpp
-        P = rpp.GaussianMixture([0.2, 0.5, 0.3], [-2.0, 0.0, 3.0], [0.5, 1.0, 0.7])
-        Q = rpp.GaussianMixture([0.6, 0.4], [-1.0, 2.0], [0.8, 0.4])
+        P = rpp.GaussianMixture(weights=[0.2, 0.5, 0.3], means=[-2.0, 0.0, 3.0], vars=[0.5, 1.0, 0.7])
+        Q = rpp.GaussianMixture(weights=[0.6, 0.4], means=[-1.0, 2.0], vars=[0.8, 0.4])
         for method in ("exact", "gmm-ot", "gmm-ot-tight"):
             assert rpp.calibrate(P, Q, alpha=3.0, epsilon=0.5, method=method).scale > 0
         for call in (lambda: rpp.fit_gmm(np.linspace(0.0, 1.0, 50)),
