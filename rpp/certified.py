@@ -26,9 +26,11 @@ __all__ = ["Certified"]
 def _as_float_or_array(name: str, x: Any) -> float | np.ndarray:
     """``x`` as a float (0-d input) or a read-only float64 array; ValueError naming ``name``."""
     try:
-        arr = np.array(x, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a real number or an array of real numbers, got {type(x).__name__}") from None
+        arr: np.ndarray | None = np.array(x, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        arr = None
+    if arr is None:  # raised outside the except block: numpy's message repeats the content
+        raise ValueError(f"{name} must be a real number or an array of real numbers, got {type(x).__name__}")
     if arr.ndim == 0:
         return float(arr)
     arr.setflags(write=False)

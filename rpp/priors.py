@@ -229,7 +229,7 @@ class Gaussian(_Value):
         std = float(v.positive("std", std))
         var = std * std
         if not (0 < var < np.inf):
-            raise ValueError(f"std must give a finite positive variance std**2, got std={std!r}")
+            raise ValueError("std must give a finite positive variance std**2 (0 < std**2 < inf)")
         return cls(mean=mean, var=var)
 
     def _key(self) -> tuple:
@@ -463,7 +463,7 @@ class Empirical(_Value):
     probs: np.ndarray
 
     def __init__(self, atoms: ArrayLike, *, weights: ArrayLike | None = None) -> None:
-        x = v.vector("atoms", np.atleast_1d(np.asarray(atoms, dtype=float)), min_size=0)
+        x = v.vector("atoms", np.atleast_1d(v.as_float_array("atoms", atoms)), min_size=0)
         if x.size == 0:
             raise ValueError("atoms must contain at least one value, got an empty sample")
         if weights is None:
@@ -549,7 +549,7 @@ class Empirical(_Value):
         """Law of ``X + N(0, scale**2)``: an equal-variance mixture at the atoms (``scale > 0``)."""
         var = float(v.positive("scale", scale)) ** 2
         if not var > 0:
-            raise ValueError(f"scale must be large enough for scale**2 > 0, got {scale!r}")
+            raise ValueError("scale must be large enough for scale**2 > 0")
         return GaussianMixture._exact(self.probs, self.support, np.full(self.support.size, var))
 
     def _shifted(self, c: float) -> Empirical:
@@ -560,16 +560,18 @@ class Empirical(_Value):
 def _weights(weights: ArrayLike, n: int) -> np.ndarray:
     """Validate empirical weights: ``n`` finite values ``>= 0`` with a positive sum; normalised."""
     try:
-        w = np.atleast_1d(np.asarray(weights, dtype=float))
+        w: np.ndarray | None = np.atleast_1d(np.asarray(weights, dtype=float))
     except (TypeError, ValueError):
-        raise ValueError(f"weights must be an array of {n} finite numbers >= 0, got {weights!r}") from None
+        w = None
+    if w is None:  # raised outside the except block: numpy's message repeats the weights
+        raise ValueError(f"weights must be an array of {n} finite numbers >= 0, got a {type(weights).__name__}")
     if w.ndim != 1 or w.size != n:
         raise ValueError(f"weights must be a 1-D array with one weight per atom ({n}), got shape {w.shape}")
     if not np.all(np.isfinite(w)) or np.any(w < 0):
         raise ValueError("weights must be finite and >= 0")
     total = float(np.sum(w))
     if not (total > 0 and np.isfinite(total)):
-        raise ValueError(f"weights must have a positive finite sum, got {total!r}")
+        raise ValueError("weights must have a positive finite sum")
     return w / total
 
 

@@ -265,9 +265,11 @@ def _grid(grid: Any, scale: float) -> tuple[float, int]:
 
 def _values(value: Any) -> np.ndarray:
     try:
-        x = np.asarray(value, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"value must be a real number or an array of them, got a {type(value).__name__}") from exc
+        x: np.ndarray | None = np.asarray(value, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        x = None
+    if x is None:  # raised outside the except block: numpy's message repeats the value
+        raise TypeError(f"value must be a real number or an array of them, got a {type(value).__name__}")
     if not np.all(np.isfinite(x)):
         raise ValueError("value must be finite (no NaN or inf)")
     return x

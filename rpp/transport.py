@@ -234,9 +234,9 @@ def optimal_plan(a: ArrayLike, b: ArrayLike, cost: ArrayLike) -> np.ndarray:
     array([[0.5, 0. ],
            [0. , 0.5]])
     """
-    a = np.ascontiguousarray(a, dtype=np.float64)
-    b = np.ascontiguousarray(b, dtype=np.float64)
-    C = np.ascontiguousarray(cost, dtype=np.float64)
+    a = np.ascontiguousarray(v.as_float_array("a", a))
+    b = np.ascontiguousarray(v.as_float_array("b", b))
+    C = np.ascontiguousarray(v.as_float_array("cost", cost))
     if C.size <= LINPROG_MAX_CELLS:
         return _linprog_plan(a, b, C)
     try:

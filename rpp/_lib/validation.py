@@ -57,12 +57,24 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
+def _to_float(value: Any) -> np.ndarray | None:
+    """``np.asarray(value, dtype=float)``, or None if it fails.
+
+    numpy's own error repeats the offending content ("could not convert string to float:
+    '...'"); the callers raise their own message *outside* the ``except`` block, so that
+    text is neither the ``__cause__`` nor the ``__context__`` of what the caller sees.
+    """
+    try:
+        return np.asarray(value, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
 def as_float_array(name: str, value: Any) -> np.ndarray:
     """Return ``value`` as a float array; non-numeric input is a TypeError, NaN a ValueError."""
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be numeric (a float or an array of floats), got a {_kind(value)}") from exc
+    arr = _to_float(value)
+    if arr is None:
+        raise TypeError(f"{name} must be numeric (a float or an array of floats), got a {_kind(value)}")
     if np.isnan(arr).any():
         raise ValueError(f"{name} must not contain NaN")
     return arr
@@ -144,13 +156,12 @@ def alpha_order(
     ``alpha = 0`` (:math:`D_0=-\log Q(\operatorname{supp}P)`).  A scalar order is
     shown in the message (a parameter, not data).
     """
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError) as exc:
+    arr = _to_float(value)
+    if arr is None:
         raise TypeError(
             f"{name} must be a number with "
             f"{_alpha_ranges(allow_zero, allow_below_one, allow_one, allow_inf)}, got a {_kind(value)}"
-        ) from exc
+        )
     ok = (arr > 1) & np.isfinite(arr)
     if allow_below_one:
         ok |= (arr > 0) & (arr < 1)
@@ -202,11 +213,15 @@ def integer(name: str, value: Any, minimum: int = 1) -> int:
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be an integer >= {minimum}, got a bool")
     try:
-        ok = int(value) == value
-    except (TypeError, ValueError, OverflowError) as exc:
-        raise TypeError(f"{name} must be an integer >= {minimum}, got a {_kind(value)}") from exc
-    if not ok or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+        ok: bool | None = bool(int(value) == value)
+    except (TypeError, ValueError, OverflowError):
+        ok = None
+    if ok is None:
+        raise TypeError(f"{name} must be an integer >= {minimum}, got a {_kind(value)}")
+    if not ok:  # a non-integral number is shown by its type only (it may be data)
+        raise ValueError(f"{name} must be an integer >= {minimum}, got a non-integral {_kind(value)}")
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {int(value)}")
     return int(value)
 
 
@@ -269,12 +284,9 @@ def in_interval(
 
     Infinite entries are rejected unless ``allow_inf`` (and then only where the interval allows them).
     """
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(
-            f"{name} must be numeric (a float or an array of floats), got a {type(value).__name__}"
-        ) from exc
+    arr = _to_float(value)
+    if arr is None:
+        raise TypeError(f"{name} must be numeric (a float or an array of floats), got a {_kind(value)}")
     left = "(" if low_open else "["
     right = ")" if high_open else "]"
     span = f"{left}{low:g}, {high:g}{right}"
@@ -300,7 +312,8 @@ def scalar_in_interval(name: str, value: Any, **bounds: Any) -> float:
 def one_of(name: str, value: Any, allowed) -> Any:
     """``value`` must be one of ``allowed`` (a ValueError listing them otherwise)."""
     if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"{name} must be one of {list(allowed)}, got {value!r}")
+        shown = "" if not isinstance(value, str) else " (an unknown name)"
+        raise ValueError(f"{name} must be one of {list(allowed)}, got a {_kind(value)}{shown}")
     return value
 
 
@@ -332,12 +345,14 @@ def mask(name: str, value: Any, shape: tuple[int, ...]) -> np.ndarray:
 
 def uncertainty(value: Any, name: str = "uncertainty") -> tuple[float, float]:
     """Return a pair ``(lower, upper)`` of multiplicative prior uncertainty, ``0 < lower <= 1 <= upper < inf``."""
+    allowed = f"{name} must be a pair (lower, upper) with 0 < lower <= 1 <= upper < inf"
     try:
-        lower, upper = (float(x) for x in value)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a pair (lower, upper) with 0 < lower <= 1 <= upper < inf") from exc
+        pair: tuple[float, float] | None = tuple(float(x) for x in value)  # type: ignore[assignment]
+    except (TypeError, ValueError, OverflowError):
+        pair = None
+    if pair is None or len(pair) != 2:
+        raise ValueError(allowed)
+    lower, upper = pair
     if not (0 < lower <= 1 <= upper < np.inf):
-        raise ValueError(
-            f"{name} must be a pair (lower, upper) with 0 < lower <= 1 <= upper < inf, got ({lower}, {upper})"
-        )
+        raise ValueError(allowed)
     return lower, upper

@@ -202,7 +202,7 @@ class RppLedger:
         self._orders = o
         self._both = checks.flag("both_orders", both_orders)
         # validate the model once (the law of a trivial release checks shapes and covariances)
-        d = np.asarray(mean_i, dtype=float).reshape(-1).size
+        d = checks.as_float_array("mean_i", mean_i).reshape(-1).size
         for mean, cov in ((mean_i, cov_i), (mean_j, cov_j)):
             linear_release_law(mean=mean, cov=cov, queries=np.eye(1, d), scales=[1.0])
         self._model = {"mean_i": mean_i, "cov_i": cov_i, "mean_j": mean_j, "cov_j": cov_j}

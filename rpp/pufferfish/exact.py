@@ -104,7 +104,7 @@ def secret_conditionals(
     >>> secret_conditionals([0.5, 0.5], M, np.array([True, False]), np.array([False, True]))
     (array([0.75, 0.25]), array([0.25, 0.75]))
     """
-    flat = np.ravel(np.asarray(joint, float))
+    flat = np.ravel(v.as_float_array("joint", joint))
     return (
         conditional_output_pmf(flat, mechanism, np.ravel(np.asarray(s_i, bool))),
         conditional_output_pmf(flat, mechanism, np.ravel(np.asarray(s_j, bool))),
