@@ -150,9 +150,13 @@ def gaussian_renyi(
         with np.errstate(invalid="ignore"):
             clipped = np.where(np.isposinf(up), value, np.clip(value, lo, up))
             half = np.where(np.isposinf(up), 0.0, np.nextafter(np.maximum(up - clipped, clipped - lo), np.inf))
-        # outside the proved domain (up = +inf) the closed form is +inf too, with error 0
-        value = np.where(proved, np.where(np.isposinf(up), np.inf, clipped), value)
-        est = np.where(proved, half, est)
+        # Where the rounding analysis cannot bound D from above (up = +inf): outside the domain
+        # the closed form is +inf too (+inf, error 0, proved); at a float's distance from the
+        # domain's edge the closed form may still be finite (e.g. alpha = 1.01, var = 1.01 and
+        # 0.0100...014: D = 1756.79), and only [lo, +inf) is proved: the value, error +inf.
+        edge = np.isposinf(up) & np.isfinite(value)
+        value = np.where(proved, np.where(np.isposinf(up) & ~edge, np.inf, clipped), value)
+        est = np.where(proved, np.where(edge, np.inf, half), est)
     rigorous = bool(np.all(proved))
     if value.ndim == 0:
         return Certified(float(value), float(est), rigorous=rigorous)
@@ -375,7 +379,15 @@ def gaussian_divergence_bounds(
         C = -L / (2 * (alpha - 1))
         dC = (dx / one_x_low + 2 * u * np.abs(L)) / (2 * (alpha - 1)) + 2 * u * np.abs(C)
         val = A + B + C + dB + dC + 4 * u * (np.abs(A) + np.abs(B) + np.abs(C))
-        low = A_low + B + C - dB - dC - 4 * u * (np.abs(A) + np.abs(B) + np.abs(C))
+        # Lower bound of C = -log(1 + x) / (2 (alpha - 1)): from the upper end of 1 + x.  Where
+        # 1 + x is not certainly positive (one_x_low <= 0, a float's distance from the domain's
+        # edge) the first-order margin dC is meaningless (it turned negative and put the "lower
+        # bound" above the divergence: 1820.7 for D = 1756.79 at alpha = 1.01, var 1.01 against
+        # 0.0100...014); there -log(one_x_high + 2u) / (2 (alpha - 1)) bounds C from below.
+        edge = one_x_low <= 0
+        C_edge = -np.log(np.where(edge, one_x_high + 2 * u, 1.0)) / (2 * (alpha - 1))
+        C_low = np.where(edge, C_edge - 4 * u * np.abs(C_edge), C - dC)
+        low = A_low + B + C_low - dB - 4 * u * (np.abs(A) + np.abs(B) + np.abs(C))
     upper = np.where(one_x_low > 0, np.maximum(val, 0.0), np.inf)
     lower = np.where(one_x_high > 0, np.clip(low, 0.0, upper), np.inf)
     if np.ndim(upper) == 0:

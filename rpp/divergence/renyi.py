@@ -10,7 +10,7 @@ from numpy.typing import ArrayLike
 from .._lib import validation as v
 from ..certified import Certified
 from ..priors import Empirical, Gaussian, Prior
-from .closed_forms import gaussian_divergence_bounds, gaussian_renyi
+from .closed_forms import gaussian_divergence_bounds, gaussian_renyi, gaussian_renyi_value
 from .gaussian_noise import _discrete_pair, _validate_pair, renyi_divergence_bound
 from .laplace_noise import laplace_divergence_flagged
 from .proved import proved_discrete, proved_divergence
@@ -51,6 +51,13 @@ def _gaussian_pair(p: Gaussian, q: Gaussian, alpha: np.ndarray, theta: float) ->
         inf = np.isposinf(up)
         value = np.where(inf, np.inf, 0.5 * (up + lo))
         error = np.where(inf, 0.0, np.nextafter(np.maximum(up - value, value - lo), np.inf))
+        # At a float's distance from the domain's edge only [lo, +inf) may be proved while the
+        # divergence is finite: report the closed form's value there with error +inf.
+        edge = inf & np.isfinite(lo)
+        if edge.any():
+            z_mid = np.asarray(gaussian_renyi_value(p.mean, p.var + z, q.mean, q.var + z, alpha), dtype=float)
+            value = np.where(edge & np.isfinite(z_mid), np.maximum(z_mid, lo), value)
+            error = np.where(edge & np.isfinite(z_mid), np.inf, error)
     return Certified(value, error, rigorous=True)
 
 

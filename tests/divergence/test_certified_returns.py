@@ -101,3 +101,49 @@ def test_renyi_divergence_two_gaussians_with_noise_is_a_proved_interval():
         if ref == mp.inf or c.value == np.inf:
             continue
         assert _contains(c, ref), (m0, v0, m1, v1, theta, a, c)
+
+
+def test_at_a_floats_distance_from_the_domain_edge_a_finite_value_is_not_reported_infinite():
+    # Found by the oracle agreement test (hypothesis): alpha var_j + (1 - alpha) var_i = 1.4e-17 > 0,
+    # so D is finite (mpmath: 1756.789982117948...) though rounding cannot bound it from above.
+    # Before: +inf with error 0 flagged rigorous, a false enclosure (though on the safe side).
+    mp.mp.dps = 60
+    a, vi, vj = mp.mpf(1.01), mp.mpf(1.01), mp.mpf(0.010000000000000014)
+    vs = a * vj + (1 - a) * vi
+    ref = -mp.log(vs / (vi ** (1 - a) * vj**a)) / (2 * (a - 1))
+    d = rpp.gaussian_renyi(0.0, 1.01, 0.0, 0.010000000000000014, 1.01)
+    assert np.isfinite(d.value) and abs(d.value - float(ref)) <= 1e-9 * float(ref)
+    assert d.rigorous and d.error == np.inf and d.upper == np.inf  # only [lower, inf) is proved
+    assert d.lower <= float(ref)
+
+
+def _gauss_mp(mi, vi, mj, vj, a):
+    """D_alpha(N(mi, vi) || N(mj, vj)) at 60 digits from the exact float inputs (+inf off the domain)."""
+    mp.mp.dps = 60
+    mi, vi, mj, vj, a = (mp.mpf(float(x)) for x in (mi, vi, mj, vj, a))
+    vs = a * vj + (1 - a) * vi
+    if vs <= 0:
+        return mp.inf
+    return a * (mi - mj) ** 2 / (2 * vs) - mp.log(vs / (vi ** (1 - a) * vj**a)) / (2 * (a - 1))
+
+
+def test_bounds_contain_mpmath_near_the_domain_edge():
+    """lower <= D <= upper a few ulps to 1e-6 (relative) inside the domain's edge alpha v_j = (alpha - 1) v_i."""
+    from rpp.divergence.closed_forms import gaussian_divergence_bounds
+
+    checked = 0
+    for a in (1.01, 1.5, 3.0, 20.0):
+        for vi in (1.01, 2.0, 0.3):
+            for r in (0.0, 1e-16, 1e-15, 1e-14, 1e-12, 1e-9, 1e-6):
+                vj = (a - 1) / a * vi * (1 + r)
+                for mj in (0.0, 0.7):
+                    lo, up = gaussian_divergence_bounds(0.0, vi, mj, vj, a, 0.0)
+                    ref = _gauss_mp(0.0, vi, mj, vj, a)
+                    if ref == mp.inf:
+                        assert up == np.inf
+                        continue
+                    assert lo <= ref <= up, (a, vi, vj, mj, lo, float(ref), up)
+                    d = rpp.gaussian_renyi(0.0, vi, mj, vj, a)
+                    assert d.lower <= ref <= d.upper, (a, vi, vj, mj, d, float(ref))
+                    checked += 1
+    assert checked > 100
