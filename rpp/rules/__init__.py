@@ -5,20 +5,20 @@ noise standard deviation θ or the Laplace scale ``b`` (``noise="gaussian" | "la
 the rules that serve both families).  A rule solved in the variance θ² returns its square root
 rounded up, so that θ² is at least the variance the rule proved.
 
-=======================  ===========================================================  ==========
-rule                     what                                                          noise
-=======================  ===========================================================  ==========
-:func:`closed_form`      Theorem III.5, eq. (6), two Gaussian priors                   Gaussian
-:func:`published_bisection`  Algorithm 1 as published (it can under-noise)             Gaussian
-:func:`gmm_ot`           Theorem IV.1 with its domain enforced                         Gaussian
-:func:`gmm_ot_tight`     joint convexity, best coupling                                Gaussian
-:func:`exact`            the minimal scale (closed form for two Gaussians, quadrature  both
-                         otherwise)
-:func:`pierquin`         the :math:`W_\infty` baseline of Pierquin et al. 2024         both
-:func:`w_alpha`          the α-Wasserstein conditions (``awass2026``)                  both
-:func:`exponential_family`  eq. (13) of ``awass2026``: the scale :math:`1/\eta`        exp. family
-:func:`alpha_below_one`  the :math:`\alpha<1` condition of ``awass2026``               Laplace
-=======================  ===========================================================  ==========
+==============================  ==============================================================  ===========
+rule                            what                                                            noise
+==============================  ==============================================================  ===========
+:func:`closed_form`             Theorem III.5, eq. (6), two Gaussian priors                     Gaussian
+:func:`published_bisection`     Algorithm 1 as published (it can under-noise)                   Gaussian
+:func:`gmm_ot`                  Theorem IV.1 with its domain enforced                           Gaussian
+:func:`gmm_ot_tight`            joint convexity, best coupling                                  Gaussian
+:func:`exact`                   the minimal scale (closed form for two Gaussians, quadrature    both
+                                otherwise)
+:func:`pierquin`                the :math:`W_\infty` baseline of Pierquin et al. 2024           both
+:func:`w_alpha`                 the α-Wasserstein conditions (``awass2026``)                    both
+:func:`exponential_family`      eq. (13) of ``awass2026``: the scale :math:`1/\eta`             exp. family
+:func:`alpha_below_one`         the :math:`\alpha<1` condition of ``awass2026``                 Laplace
+==============================  ==============================================================  ===========
 
 Also: :func:`sensitivity_scale` (an additive mechanism of a given sensitivity),
 :func:`w_alpha_log_moment` and :func:`alpha_wasserstein` (the α-Wasserstein condition at a noise
