@@ -32,7 +32,7 @@ class AdditiveNoise:
     r"""Base of :class:`~rpp.noise.GaussianNoise` and :class:`~rpp.noise.LaplaceNoise`.
 
     A subclass sets :attr:`family` (``"gaussian"`` or ``"laplace"``: the family that
-    :meth:`release` samples), and defines ``variance_of(scale)`` and ``divergence(p, q, alpha)``.
+    ``release`` samples), and defines ``variance_of(scale)`` and ``divergence(p, q, alpha)``.
 
     **Range of the order.**  Every noise object's ``divergence`` takes a single order
     :math:`1 < \alpha < \infty` (the range of the RPP definition, Yang et al. 2026, Def. II.1)
@@ -105,12 +105,12 @@ class AdditiveNoise:
 
     @staticmethod
     def order(alpha: Any) -> float:
-        """Return the order ``alpha`` of :meth:`divergence` as a float; a ValueError unless ``1 < alpha < inf``."""
+        """Return the order ``alpha`` of ``divergence`` as a float; a ValueError unless ``1 < alpha < inf``."""
         return v.alpha_scalar(alpha)
 
     @property
     def variance(self) -> float:
-        """Noise variance at :attr:`scale`."""
+        """Noise variance at ``scale``."""
         return float(self.variance_of(self.scale))
 
     def release(

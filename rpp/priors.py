@@ -173,7 +173,7 @@ class Gaussian(_Value):
     mean : float
         Mean, finite (keyword-only).
     var : float
-        Variance, ``0 < var < inf`` (keyword-only; :meth:`from_std` takes a standard deviation).
+        Variance, ``0 < var < inf`` (keyword-only; :meth:`~rpp.priors.Gaussian.from_std` takes a standard deviation).
 
     Raises
     ------
@@ -438,13 +438,15 @@ class Empirical(_Value):
     probs : ndarray
         Their probabilities (summing to 1).
 
-    Two empirical laws are equal when their ``support`` and ``probs`` are: equal laws compare
-    equal, whatever their atoms' order or repetition.
-
     Raises
     ------
     ValueError
         If an argument is outside its range (the message names it).
+
+    Notes
+    -----
+    Two empirical laws are equal when their ``support`` and ``probs`` are: equal laws compare
+    equal, whatever their atoms' order or repetition.
 
     Examples
     --------

@@ -16,8 +16,8 @@ the release is
 
 .. math::
 
-    R(x) = g\,K, \qquad K = \operatorname{round}\bigl((x + N)/g\bigr), \qquad
-    P(K = k \mid x) = F\Bigl(\frac{(k+\frac12)g - x}{\theta}\Bigr)
+    R(x) &= g\,K, \qquad K = \operatorname{round}\bigl((x + N)/g\bigr),\\
+    P(K = k \mid x) &= F\Bigl(\frac{(k+\frac12)g - x}{\theta}\Bigr)
                     - F\Bigl(\frac{(k-\frac12)g - x}{\theta}\Bigr),
 
 with ``x`` taken as the exact dyadic rational its float stores.  :math:`K` is drawn by

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import pkgutil
 import re
 import sys
 import textwrap
@@ -28,14 +29,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = ROOT / "book" / "api.md"
 
-# Submodules documented after their package's namespace: the chapters name their functions by
-# the module (the finite spaces of chapters 1-2; the vectorised Gaussian kernels of chapters 3, 6).
-SUBMODULES = {
-    "rpp.rules": [
-        ("rpp.rules.gaussian", ["closed_form_variance", "published_bisection_variance", "gaussian_exact_variance"])
-    ],
-    "rpp.pufferfish": [("rpp.pufferfish.finite", None)],
-}
+# Each section documents its package's namespace, then every public submodule of the package
+# (one idea each): the module's docstring, and the names of its ``__all__`` that the package does
+# not re-export (documented once, where they live: the chapters and the docstrings cite them by
+# their module, e.g. rpp.pufferfish.finite, rpp.rules.gaussian, rpp.divergence.closed_forms).
 # (module, anchor, title, where the book uses it); the order of the reference sections.
 SECTIONS = [
     ("rpp.priors", "api-priors", "Priors", "every chapter"),
@@ -46,7 +43,8 @@ SECTIONS = [
     ("rpp.gmm", "api-gmm", "Mixture fitting", "chapters 4, 6"),
     ("rpp.rules", "api-rules", "Calibration rules", "chapters 3-6"),
     ("rpp.calibration", "api-calibration", "Calibration", "chapters 2-6, 9"),
-    ("rpp.accounting", "api-accounting", "Accounting", "chapter 9"),
+    ("rpp.accounting", "api-accounting", "Accounting", "chapters 2, 9"),
+    ("rpp.sampling", "api-sampling", "Secure sampling", "chapter 9"),
     ("rpp.pufferfish", "api-pufferfish", "Finite spaces and Pufferfish composition", "chapters 1, 2, 7, 8"),
 ]
 # Book support: documented module by module (its package namespace is deliberately small).
@@ -156,6 +154,38 @@ def _members(module: str) -> list[str]:
     return list(names)
 
 
+def _submodules(package: str) -> list[tuple[str, list[str]]]:
+    """The public submodules of a package, each with the names of its __all__ the package lacks."""
+    pkg = importlib.import_module(package)
+    if not hasattr(pkg, "__path__"):
+        return []
+    exported = set(_members(package))
+    out = []
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+        if info.name.startswith("_"):
+            continue
+        sub = f"{package}.{info.name}"
+        out.append((sub, [n for n in _members(sub) if n not in exported]))
+    return out
+
+
+def _submodule_lines(package: str, sub: str, names: list[str]) -> list[str]:
+    """The directives documenting one submodule: its docstring, then ``names``.
+
+    A submodule named like a function of its package (``rpp.rules.exact`` is both) would be a
+    second object of that name: its docstring is shown unindexed, and its own names one by one.
+    """
+    if sub.rsplit(".", 1)[1] not in _members(package):
+        return [f".. automodule:: {sub}", "   :members: " + ", ".join(names) if names else "   :no-members:"]
+    out = [f".. automodule:: {sub}", "   :no-index:", "   :no-members:"]
+    mod = importlib.import_module(sub)
+    for name in names:
+        obj = getattr(mod, name)
+        kind = "autoclass" if isinstance(obj, type) else "autofunction" if callable(obj) else "autodata"
+        out += ["", f".. {kind}:: {sub}.{name}"]
+    return out
+
+
 def render() -> str:
     """The text of book/api.md."""
     import rpp
@@ -207,10 +237,8 @@ def render() -> str:
             f".. automodule:: {module}",
             "   :members:",
         ]
-        for sub, names in SUBMODULES.get(module, []):
-            _members(sub)
-            members = "   :members:" + (" " + ", ".join(names) if names else "")
-            lines += ["", f".. automodule:: {sub}", members]
+        for sub, names in _submodules(module):
+            lines += [""] + _submodule_lines(module, sub, names)
         lines += ["```", ""]
     lines += [
         "(api-book)=",

@@ -2,7 +2,7 @@
 
 ``rpp`` needs numpy, scipy and python-flint (the last imported on first use: the secure noise
 of :mod:`rpp.sampling` and the proved divergences need it).  A feature that needs more imports it inside the function
-that uses it and, when it is missing, raises the :class:`ImportError` of :func:`missing`, which
+that uses it and, when it is missing, raises the ``ImportError`` of :func:`missing`, which
 names the feature, the distribution and the extra that installs it.  The extras (pyproject.toml):
 
 =========  ==================  =====================================================

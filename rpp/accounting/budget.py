@@ -2,7 +2,7 @@ r"""Calibrating a release for every secret pair, and a budget for repeated relea
 
 The practitioner's part of chapter 9 of The RPP Book, kept small on purpose:
 
-* :func:`calibrate_all_pairs` -- the noise for *all* discriminative pairs of a secret
+* :func:`~rpp.accounting.calibrate_all_pairs` -- the noise for *all* discriminative pairs of a secret
   attribute (both orders), for one prior model or a finite prior class; the answer is the
   worst pair, with a per-pair table.  In the words of OpenDP it is the inverse of the
   *privacy map* of the Gaussian *measurement* (:class:`rpp.noise.GaussianNoise`).
@@ -207,7 +207,7 @@ class ReleaseBudget:
     r"""Budget for repeated releases of **one** query with fresh Gaussian noise; refuses overspending.
 
     The budget holds the (α, ε) target, the priors (a model or a finite class, as in
-    :func:`calibrate_all_pairs`) and its own source of noise.  :meth:`release` adds
+    :func:`~rpp.accounting.calibrate_all_pairs`) and its own source of noise.  :meth:`~rpp.accounting.ReleaseBudget.release` adds
     :math:`N(0, \theta^2)` noise to the query value -- exact samples of the Gaussian mechanism
     rounded to a fine grid, from the operating system's entropy (:func:`rpp.sampling.secure_gaussian`,
     a post-processing of the Gaussian mechanism, so the accounting below holds unchanged) --
@@ -240,7 +240,7 @@ class ReleaseBudget:
     Parameters
     ----------
     priors : dict or list of dict
-        ``{secret: prior}`` or a finite prior class, as in :func:`calibrate_all_pairs`.
+        ``{secret: prior}`` or a finite prior class, as in :func:`~rpp.accounting.calibrate_all_pairs`.
     alpha : float
         Rényi order, ``> 1``.
     epsilon : float
@@ -250,7 +250,7 @@ class ReleaseBudget:
     directed : bool
         Protect :math:`D_\alpha(s_i\|s_j)` only (needs ``pairs``).
     method : str
-        Gaussian calibration method of :meth:`min_scale` and :meth:`max_releases`
+        Gaussian calibration method of :meth:`~rpp.accounting.ReleaseBudget.min_scale` and :meth:`~rpp.accounting.ReleaseBudget.max_releases`
         (``"exact"``: they are then tight); a method that does not meet the budget (the
         published ``"bisection"``) is refused with a ValueError.
     rng : None or random.SystemRandom
@@ -266,7 +266,7 @@ class ReleaseBudget:
     Raises
     ------
     TypeError, ValueError
-        As :func:`calibrate_all_pairs` for bad arguments; ``rng`` of the wrong type is a TypeError,
+        As :func:`~rpp.accounting.calibrate_all_pairs` for bad arguments; ``rng`` of the wrong type is a TypeError,
         an int or a numpy Generator a ValueError (use ``insecure_seed``), both ``rng`` and
         ``insecure_seed`` a ValueError.
 
@@ -375,7 +375,7 @@ class ReleaseBudget:
         The budget is a total precision: :math:`\sum_t \theta_t^{-2} \le \theta_1^{-2}` with
         :math:`\theta_1` = :attr:`scale_one`, so the next release needs
         :math:`\theta \ge (\theta_1^{-2} - \sum_t \theta_t^{-2})^{-1/2}`; the value is stepped
-        up until :meth:`release` would accept it.  Less than a relative 1e-9 of the total
+        up until :meth:`~rpp.accounting.ReleaseBudget.release` would accept it.  Less than a relative 1e-9 of the total
         precision left counts as spent.  With ``method="exact"`` the value is the smallest
         accepted scale (to the calibration's tolerance); with another rule it is a
         conservative one.
@@ -394,7 +394,7 @@ class ReleaseBudget:
     def max_releases(self, scale: float) -> int:
         """How many more releases at ``scale`` (``> 0``) the budget accepts.
 
-        Counted in total precision, as :meth:`min_scale`: ``floor(left * scale**2)`` releases,
+        Counted in total precision, as :meth:`~rpp.accounting.ReleaseBudget.min_scale`: ``floor(left * scale**2)`` releases,
         checked with the divergence plus its error; once less than a relative 1e-9 of the precision
         is left, 0.
         """

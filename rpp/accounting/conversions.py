@@ -85,9 +85,8 @@ def dp_delta(
 
     .. math::
 
-        \text{mironov:}\quad \delta = e^{(\alpha-1)(\varepsilon - \varepsilon')},
-        \qquad
-        \text{improved:}\quad \delta = \frac{e^{(\alpha-1)(\varepsilon - \varepsilon')}}{\alpha}
+        \text{mironov:}\quad \delta &= e^{(\alpha-1)(\varepsilon - \varepsilon')},\\
+        \text{improved:}\quad \delta &= \frac{e^{(\alpha-1)(\varepsilon - \varepsilon')}}{\alpha}
         \Bigl(1 - \frac{1}{\alpha}\Bigr)^{\alpha - 1},
 
     capped at 1. Sources: Mironov (2017), Prop. 3 (Markov's inequality on :math:`e^{(\alpha-1)L}`; it bounds
@@ -137,9 +136,8 @@ def dp_epsilon(
 
     .. math::
 
-        \text{mironov:}\quad \varepsilon' = \varepsilon + \frac{\log(1/\delta)}{\alpha - 1},
-        \qquad
-        \text{improved:}\quad \varepsilon' = \varepsilon + \log\Bigl(1 - \frac{1}{\alpha}\Bigr)
+        \text{mironov:}\quad \varepsilon' &= \varepsilon + \frac{\log(1/\delta)}{\alpha - 1},\\
+        \text{improved:}\quad \varepsilon' &= \varepsilon + \log\Bigl(1 - \frac{1}{\alpha}\Bigr)
         - \frac{\log\delta + \log\alpha}{\alpha - 1},
 
     floored at 0 (valid: :math:`\delta^\star(\varepsilon')` is non-increasing in :math:`\varepsilon'`, so an
@@ -208,8 +206,8 @@ def best_dp_delta(
 
     .. math::
 
-        \delta = \min\Bigl(1,\ \min_k \delta_k\Bigr),\qquad
-        \delta_k = \min\bigl(\delta_{\text{method}}(\alpha_k, \varepsilon_k, \varepsilon'),\
+        \delta &= \min\Bigl(1,\ \min_k \delta_k\Bigr),\\
+        \delta_k &= \min\bigl(\delta_{\text{method}}(\alpha_k, \varepsilon_k, \varepsilon'),\
         \sqrt{1 - e^{-\varepsilon_k}}\bigr),
 
     where :math:`\delta_{\text{method}}` is :func:`dp_delta` (only for :math:`\alpha_k > 1`) and the second
@@ -276,12 +274,12 @@ def best_dp_epsilon(
 
     .. math::
 
-        \varepsilon' = \max\Bigl(0,\ \min_k \varepsilon'_k\Bigr),\qquad
-        \varepsilon'_k = \begin{cases} 0 & \text{if } \sqrt{1 - e^{-\varepsilon_k}} \le \delta
-        \text{ (with ``kl_bound``)},\\
-        \varepsilon'_{\text{method}}(\alpha_k, \varepsilon_k, \delta) & \text{otherwise, } \alpha_k > 1,
+        \varepsilon' &= \max\Bigl(0,\ \min_k \varepsilon'_k\Bigr),\\
+        \varepsilon'_k &= \begin{cases} 0 & \text{if } \sqrt{1 - e^{-\varepsilon_k}} \le \delta,\\
+        \varepsilon'_{\text{method}}(\alpha_k, \varepsilon_k, \delta) & \text{otherwise,}
         \end{cases}
 
+    the first case only with ``kl_bound=True``, the second only for :math:`\alpha_k > 1`,
     with :math:`\varepsilon'_{\text{method}}` from :func:`dp_epsilon`; the first case is the
     Bretagnolle-Huber bound :math:`\delta^\star(0) \le \sqrt{1 - e^{-\mathrm{KL}}}` (see
     :func:`best_dp_delta`). With the defaults this is the rule of ``dp_accounting.rdp.compute_epsilon``

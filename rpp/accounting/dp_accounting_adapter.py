@@ -1,7 +1,7 @@
 r"""Record RPP releases in Google's dp-accounting ledger (``dp_accounting.rdp.RdpAccountant``).
 
 dp-accounting composes *events* whose Rényi curves it knows; an RPP release is none of them. The adapter
-records, for each release, a :class:`dp_accounting.GaussianDpEvent` whose curve
+records, for each release, a ``dp_accounting.GaussianDpEvent`` whose curve
 :math:`\alpha/(2\sigma^2)` is at least what the release adds to the exact Rényi curve of everything recorded,
 **at every order of the accountant** (computed there and checked after composing: a domination on the
 accountant's orders, not a proof for all :math:`\alpha`; the accountant never uses other orders).

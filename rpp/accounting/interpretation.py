@@ -249,9 +249,10 @@ def max_true_positive_rate(
 
     .. math::
 
-        b \le b^\star(a) = \max\bigl\{ b \in [a, 1] :\ D_\alpha(\mathrm{Bern}(b) \,\|\, \mathrm{Bern}(a))
-        \le \varepsilon \ \text{and, with both orders,}\ D_\alpha(\mathrm{Bern}(a) \,\|\, \mathrm{Bern}(b))
-        \le \varepsilon \bigr\}.
+        b \le b^\star(a) = \max\bigl\{ b \in [a, 1] :\ &D_\alpha(\mathrm{Bern}(b) \,\|\, \mathrm{Bern}(a))
+        \le \varepsilon\\
+        &\text{and, with both orders,}\\
+        &D_\alpha(\mathrm{Bern}(a) \,\|\, \mathrm{Bern}(b)) \le \varepsilon \bigr\}.
 
     *Proof sketch.* :math:`\phi` is a Markov kernel from the outputs to :math:`\{0, 1\}` that maps
     :math:`(P_i, P_j)` to :math:`(\mathrm{Bern}(b), \mathrm{Bern}(a))`; by the data-processing inequality

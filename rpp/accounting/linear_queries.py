@@ -119,9 +119,10 @@ def multivariate_gaussian_renyi(
 
     .. math::
 
-        D_\alpha = \frac{\alpha}{2}(\mu_i - \mu_j)^\top \Sigma_\alpha^{-1} (\mu_i - \mu_j)
-        - \frac{1}{2(\alpha - 1)} \log\frac{\det \Sigma_\alpha}{(\det\Sigma_i)^{1-\alpha}(\det\Sigma_j)^{\alpha}},
-        \qquad \Sigma_\alpha = \alpha\Sigma_j + (1 - \alpha)\Sigma_i,
+        D_\alpha &= \frac{\alpha}{2}(\mu_i - \mu_j)^\top \Sigma_\alpha^{-1} (\mu_i - \mu_j)\\
+        &\quad - \frac{1}{2(\alpha - 1)}
+        \log\frac{\det \Sigma_\alpha}{(\det\Sigma_i)^{1-\alpha}(\det\Sigma_j)^{\alpha}},\\
+        \Sigma_\alpha &= \alpha\Sigma_j + (1 - \alpha)\Sigma_i,
 
     finite if and only if :math:`\Sigma_\alpha` is positive definite, :math:`+\infty` otherwise (Gil, Alajaji &
     Linder 2013, Table 2 and eq. (10); for :math:`0 < \alpha < 1` it is always positive definite). At
@@ -137,8 +138,8 @@ def multivariate_gaussian_renyi(
 
     .. math::
 
-        D_\alpha = \sum_{l=1}^k \Bigl[\frac{\alpha\hat\delta_l^2}{2(\alpha + (1-\alpha)\lambda_l)}
-        - \frac{\log(\alpha + (1-\alpha)\lambda_l) - (1-\alpha)\log\lambda_l}{2(\alpha-1)}\Bigr],
+        D_\alpha = \sum_{l=1}^k \Bigl[&\frac{\alpha\hat\delta_l^2}{2(\alpha + (1-\alpha)\lambda_l)}\\
+        &- \frac{\log(\alpha + (1-\alpha)\lambda_l) - (1-\alpha)\log\lambda_l}{2(\alpha-1)}\Bigr],
 
     the logarithms taken with ``log1p`` around :math:`\lambda_l = 1`. The domain condition is
     :math:`\alpha + (1-\alpha)\lambda_l > 0` for every :math:`l`; within a relative distance ``EDGE_RTOL`` of
@@ -246,8 +247,8 @@ def linear_queries_divergence(
 
     .. math::
 
-        D = \max\bigl(D_\alpha(P_i \| P_j),\ D_\alpha(P_j \| P_i)\bigr),\qquad
-        P_s = N\bigl(A\mu_s,\ A\Sigma_s A^\top + \operatorname{diag}(\theta^2)\bigr),
+        D &= \max\bigl(D_\alpha(P_i \| P_j),\ D_\alpha(P_j \| P_i)\bigr),\\
+        P_s &= N\bigl(A\mu_s,\ A\Sigma_s A^\top + \operatorname{diag}(\theta^2)\bigr),
 
     with :func:`linear_release_law` and :func:`multivariate_gaussian_renyi` (only the first order with
     ``both_orders=False``). This is the exact composition of the :math:`k` releases: the :math:`(\alpha, D)`-RPP

@@ -315,7 +315,7 @@ def sweep(
 
         Gaussian model priors are calibrated in one vectorised call per rule.
         For ``"pierquin"`` on quantile discretisations (Gaussian outputs) the
-        noise is :func:`pierquin_variance` of their exact :math:`W_\infty`
+        noise is ``pierquin_variance`` of their exact :math:`W_\infty`
         (quadrature over two 1000-atom laws would be too costly); its guarantee
         for the discretised laws is Pierquin et al.'s theorem, and the
         ``divergence`` and ``within_budget`` columns then report the check on the

@@ -49,7 +49,7 @@ def check_budgets(table: pd.DataFrame, rules: Sequence[str] | None = None, on: s
     """Return the rows of a sweep table over budget (``within_budget`` False); empty when all are within it.
 
     ``within_budget`` is the check divergence + error <= epsilon with the error as computed
-    (a quadrature estimate for mixtures): not a proof (see :class:`rpp.Calibration`).
+    (a quadrature estimate for mixtures): not a proof (see :class:`~rpp.calibration.Calibration`).
 
     Parameters
     ----------
@@ -267,7 +267,7 @@ class Verification(NamedTuple):
     r"""What :func:`verify_table` checked; unpacks as ``n_points, n_checked, worst_ratio, n_failed, problems``.
 
     ``n_points`` rows in the table, ``n_checked`` of them recomputed; ``worst_ratio`` the largest
-    recomputed :math:`D_\\alpha / \\varepsilon` of a row within budget (at most 1 when all checks
+    recomputed :math:`D_\alpha / \varepsilon` of a row within budget (at most 1 when all checks
     hold); ``n_failed`` rows flagged over budget; ``problems`` one line per failed check
     (empty: the table is verified).
     """

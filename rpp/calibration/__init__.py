@@ -2,7 +2,7 @@
 
 * :mod:`~rpp.calibration.search` -- :func:`calibrate`, :func:`methods`, the method table and
   :func:`pair_divergence`;
-* :mod:`~rpp.calibration.result` -- :class:`Calibration`, :class:`PrivacyWarning`.
+* :mod:`~rpp.calibration.result` -- :class:`~rpp.calibration.Calibration`, :class:`~rpp.calibration.PrivacyWarning`.
 """
 
 from .result import Calibration, PrivacyWarning

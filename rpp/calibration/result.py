@@ -1,4 +1,4 @@
-"""The result of a calibration (:class:`Calibration`) and the warning of a missed guarantee (:class:`PrivacyWarning`)."""
+"""The result of a calibration (:class:`~rpp.calibration.Calibration`) and the warning of a missed guarantee (:class:`~rpp.calibration.PrivacyWarning`)."""
 
 from __future__ import annotations
 

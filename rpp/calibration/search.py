@@ -21,7 +21,7 @@ The methods are one explicit table, :data:`METHODS` (noise family → method nam
 
 =================  ===========================  ===================================================
 noise              method                       rule (one order)
-=================  ===========================  ==============================================
+=================  ===========================  ===================================================
 ``"gaussian"``     ``"exact"``                  :func:`rpp.rules.exact` (two Gaussians:
                                                 :func:`rpp.rules.gaussian.gaussian_exact_variance`)
 ``"gaussian"``     ``"closed-form"``            Theorem III.5, eq. (6) (Gaussian priors)
@@ -380,7 +380,7 @@ def calibrate(
     Calibration
         ``scale``, ``variance``, the ``divergence`` at that scale (max over the protected
         orders), its error, ``rigorous`` (the error is proved), ``within_budget`` and
-        ``guaranteed`` (= proved to meet the budget), see :class:`Calibration`.
+        ``guaranteed`` (= proved to meet the budget), see :class:`~rpp.calibration.Calibration`.
 
     Raises
     ------

@@ -101,7 +101,7 @@ def gaussian_renyi(
 
     **Error and rigour.**  For :math:`1 < \alpha < \infty` the error is **proved**: the value
     lies between the lower and upper bounds of the rounding analysis of
-    :func:`gaussian_divergence_bounds` (each term of the closed
+    :func:`~rpp.divergence.closed_forms.gaussian_divergence_bounds` (each term of the closed
     form bounded by its round-off), and ``rigorous=True``.  For the other orders (0, (0, 1), 1,
     inf) ``error`` is an **estimate**, ``4e-15`` relative (the accuracy measured above, with a
     margin), and ``rigorous=False``.  For an array of orders ``rigorous`` is ``True`` only if

@@ -61,19 +61,21 @@ mirrored laws).  Split :math:`p = A + B`, :math:`A` the components of variance :
 
 .. math::
 
-    A(x) \le W_A\,\varphi(x; a_+, V_P), \qquad
-    B(x) \le W_B\,e^{-(x-a_B)^2/(2V_B)}/\sqrt{2\pi v_{\min}}, \qquad
-    q(x) \ge u\,\varphi(x; b_+, V_Q),
+    A(x) &\le W_A\,\varphi(x; a_+, V_P),\\
+    B(x) &\le W_B\,e^{-(x-a_B)^2/(2V_B)}/\sqrt{2\pi v_{\min}},\\
+    q(x) &\ge u\,\varphi(x; b_+, V_Q),
 
 and, as :math:`1-\alpha < 0` and :math:`(A+B)^\alpha \le 2^{\alpha-1}(A^\alpha + B^\alpha)`
 (convexity; the factor is 1 when :math:`B = 0`),
 
 .. math::
 
-    \int_U^\infty p^\alpha q^{1-\alpha} \le 2^{\alpha-1}\Bigl[
-    \frac{W_A^\alpha u^{1-\alpha}}{(2\pi V_P)^{\alpha/2}(2\pi V_Q)^{(1-\alpha)/2}}
-    \frac{e^{-k(U - (a_++b_+)/2)}}{k}
-    + \int_U^\infty e^{g(x)}\,dx\Bigr], \qquad k = r\,(b_+ - a_+) > 0,
+    \int_U^\infty p^\alpha q^{1-\alpha}
+    &\le 2^{\alpha-1}\Bigl[
+    \frac{W_A^\alpha u^{1-\alpha}}{(2\pi V_P)^{\alpha/2}(2\pi V_Q)^{(1-\alpha)/2}}\,
+    \frac{e^{-k(U - (a_++b_+)/2)}}{k}\\
+    &\qquad + \int_U^\infty e^{g(x)}\,dx\Bigr],\\
+    k &= r\,(b_+ - a_+) > 0,
 
 where :math:`g` is the log of the bound on :math:`B^\alpha (u\varphi_{b_+})^{1-\alpha}`, a concave
 quadratic (curvature :math:`\alpha(1/V_B - 1/V_P) > 0`), integrated in closed form with

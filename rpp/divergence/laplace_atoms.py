@@ -5,8 +5,9 @@ of an empirical prior (atoms :math:`a_j`, weights :math:`w_j`) after :math:`\mat
 
 .. math::
 
-    2b\,p(x_k + s) = L_k e^{-s/b} + R_k e^{s/b},\qquad
-    L_k = \sum_{a_j \le x_k} w_j e^{-(x_k-a_j)/b},\quad R_k = \sum_{a_j > x_k} w_j e^{-(a_j-x_k)/b},
+    2b\,p(x_k + s) &= L_k e^{-s/b} + R_k e^{s/b},\\
+    L_k &= \sum_{a_j \le x_k} w_j e^{-(x_k-a_j)/b},\\
+    R_k &= \sum_{a_j > x_k} w_j e^{-(a_j-x_k)/b},
 
 (and on the left of :math:`x_k`, :math:`s<0`, with the sums split at :math:`a_j < x_k`).  The
 :math:`L_k` and :math:`R_k` of all :math:`N` anchors follow from one pass each,

@@ -46,7 +46,7 @@ exact rational arithmetic) gives :math:`I = \infty` (the widest components of :m
 narrow): the result is ``+inf`` with error 0, proved too.
 
 python-flint is a dependency of ``rpp-book``; it is imported on
-first use and :class:`ImportError` names the extra when it is missing.
+first use and ``ImportError`` names the extra when it is missing.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ class NoiseLike(Protocol):
 
     @property
     def scale(self) -> float:
-        """Return the noise scale: θ (standard deviation) for Gaussian noise, ``b`` for Laplace noise."""
+        """The noise scale (θ, the standard deviation, for Gaussian noise; ``b`` for Laplace noise)."""
         ...
 
 

@@ -9,8 +9,8 @@ nodes closest to :math:`X_i`, at distances :math:`d_L` (left) and :math:`d_R` (r
 :math:`\mu_t` of :math:`X_t`,
 
 .. math::
-   \Pr(X_{i-d}=u\mid X_i=x)=\frac{\mu_{i-d}(u)P^d(u,x)}{\mu_i(x)},\qquad
-   \Pr(X_{i+d}=v\mid X_i=x)=P^d(x,v),
+   \Pr(X_{i-d}=u\mid X_i=x) &= \frac{\mu_{i-d}(u)P^d(u,x)}{\mu_i(x)},\\
+   \Pr(X_{i+d}=v\mid X_i=x) &= P^d(x,v),
 
 and the two boundary nodes are conditionally independent given :math:`X_i`.
 """

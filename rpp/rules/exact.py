@@ -5,18 +5,18 @@ is post-processing of a smaller one: :math:`N(0,\theta_2^2) = N(0,\theta_1^2) * 
 \theta_2^2-\theta_1^2)`; for Laplace noise :math:`\mathrm{Lap}(b_2) = \mathrm{Lap}(b_1) *
 [r^2\delta_0 + (1-r^2)\mathrm{Lap}(b_2)]` with :math:`r = b_1/b_2 < 1`, comparing
 characteristic functions).  So the minimal noise is found by monotone root finding
-(:func:`rpp._lib.numerics.min_feasible`) on ``value + error`` of the divergence, with a
+(``rpp._lib.numerics.min_feasible``) on ``value + error`` of the divergence, with a
 sufficient rule as the feasible upper end.  The error is a proved bound for two Gaussians
 and for Laplace noise on two empirical priors, and a quadrature error *estimate* otherwise
-(see :class:`rpp.Calibration`).
+(see :class:`~rpp.calibration.Calibration`).
 
-* :func:`exact` -- the rule: Gaussian or Laplace noise, any priors, a noise scale (two
+* :func:`~rpp.rules.exact` -- the rule: Gaussian or Laplace noise, any priors, a noise scale (two
   Gaussians with Gaussian noise: the vectorised kernel
   :func:`rpp.rules.gaussian.gaussian_exact_variance`, broadcasting over ``alpha``/``epsilon``);
-* :func:`search` -- the same search for a caller that shares its divergences
+* :func:`~rpp.rules.exact.search` -- the same search for a caller that shares its divergences
   (:class:`DivergenceMemo`, one per order) and knows a scale below the root (``above``):
   :func:`rpp.calibrate` does;
-* :func:`order_probe` -- which of the two orders of a secret pair to solve first.
+* :func:`~rpp.rules.exact.order_probe` -- which of the two orders of a secret pair to solve first.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ class DivergenceMemo:
     :math:`D_\alpha(P_i * Z\|P_j * Z)` with :math:`Z` the noise of family ``noise`` at ``scale``
     (θ or ``b``), computed by the noise object (:class:`rpp.noise.GaussianNoise`,
     :class:`rpp.noise.LaplaceNoise`), ``value + error`` its upper bound.  The search of
-    :func:`exact` reads it; a caller that checks scales itself (:func:`rpp.calibrate`) passes its
-    own memo to :func:`search` and :func:`order_probe` so that no divergence is computed twice.
+    :func:`~rpp.rules.exact` reads it; a caller that checks scales itself (:func:`rpp.calibrate`) passes its
+    own memo to :func:`~rpp.rules.exact.search` and :func:`~rpp.rules.exact.order_probe` so that no divergence is computed twice.
 
     Parameters
     ----------
@@ -127,7 +127,7 @@ def exact(
     Gaussian noise :math:`Z = N(0,\theta^2)` (returns θ) or Laplace noise
     :math:`Z = \mathrm{Lap}(b)` (returns ``b``).  The divergence is non-increasing in the scale
     (module docstring), so the scale is found by monotone root finding on ``value + error``
-    (:func:`search`).  Two Gaussians with Gaussian noise: the closed form of Yang et al. 2026,
+    (:func:`~rpp.rules.exact.search`).  Two Gaussians with Gaussian noise: the closed form of Yang et al. 2026,
     Cor. III.3, with its round-off bound (:func:`rpp.rules.gaussian.gaussian_exact_variance`),
     vectorised: ``alpha`` and ``epsilon`` broadcast.  Otherwise they are scalars.
 
@@ -195,13 +195,13 @@ def search(
     above: float = 0.0,
     memo: DivergenceMemo | None = None,
 ) -> float:
-    r"""Return the minimal scale of :func:`exact` (scalars), reading and filling a caller's divergences.
+    r"""Return the minimal scale of :func:`~rpp.rules.exact` (scalars), reading and filling a caller's divergences.
 
     Gaussian noise: the root in the variance :math:`\theta^2` is bracketed by the domain edge
     below and the ``"gmm-ot"`` variance above (a proved sufficient rule, so it is not
     evaluated); every variance ``z`` tried is evaluated at the scale ``sqrt_up(z)``, the scale
     returned.  Laplace noise: the root in ``b``, with the upper end of ``_laplace_start``.
-    Divergences already in ``memo`` (e.g. :func:`order_probe`'s) tighten the bracket.
+    Divergences already in ``memo`` (e.g. :func:`~rpp.rules.exact.order_probe`'s) tighten the bracket.
 
     Parameters
     ----------
@@ -349,7 +349,7 @@ def order_probe(
     divergences are computed at a probe scale one step of :math:`e` (in the variance
     :math:`\theta^2`, or in the Laplace scale ``b``) below the smaller of the two orders'
     cheap sufficient scales (``"gmm-ot"``; for Laplace noise the upper end of
-    :func:`exact`'s search), and kept in ``memos`` (one per order), where :func:`search`
+    :func:`~rpp.rules.exact`'s search), and kept in ``memos`` (one per order), where :func:`~rpp.rules.exact.search`
     finds them and starts from the tightest bracket they give.  If one order meets the budget at
     the probe and the other does not, the latter is solved first; otherwise both are computed
     at a second point a step of :math:`e` towards their roots, each order's root is estimated by

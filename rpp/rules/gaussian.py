@@ -3,8 +3,8 @@ r"""Noise rules for two Gaussian priors and Gaussian noise (Yang et al. 2026, Se
 The rules, with the one signature of :mod:`rpp.rules` (two :class:`~rpp.Gaussian` priors; a
 noise *scale* θ; ``alpha`` and ``epsilon`` broadcast):
 
-* :func:`closed_form` -- Theorem III.5, eq. (6);
-* :func:`published_bisection` -- Algorithm 1 exactly as published (it can under-noise).
+* :func:`~rpp.rules.closed_form` -- Theorem III.5, eq. (6);
+* :func:`~rpp.rules.published_bisection` -- Algorithm 1 exactly as published (it can under-noise).
 
 The minimal (exact) θ is :func:`rpp.rules.exact`.  Each rule protects one order,
 :math:`D_\alpha(i\|j)`.
@@ -13,8 +13,8 @@ Their kernels, vectorised over the Gaussian parameters as well (``mean_i, var_i,
 var_j``, like :func:`rpp.gaussian_renyi`), return the paper's quantity, the noise *variance*
 :math:`\theta^2`; the book sweeps them over parameter grids:
 
-* :func:`closed_form_variance` -- eq. (6);
-* :func:`published_bisection_variance` -- Algorithm 1 as published;
+* :func:`~rpp.rules.gaussian.closed_form_variance` -- eq. (6);
+* :func:`~rpp.rules.gaussian.published_bisection_variance` -- Algorithm 1 as published;
 * :func:`gaussian_exact_variance` -- the minimal :math:`\theta^2` with the exact (certified)
   divergence at most :math:`\varepsilon`, i.e. Algorithm 1 corrected.
 """
@@ -73,7 +73,7 @@ def scale_of_variance(var: ArrayLike) -> float | np.ndarray:
     Returns
     -------
     float or ndarray
-        :func:`rpp._lib.numerics.sqrt_up` of each (a float for a scalar).
+        ``rpp._lib.numerics.sqrt_up`` of each (a float for a scalar).
 
     Examples
     --------
@@ -89,7 +89,7 @@ def scale_of_variance(var: ArrayLike) -> float | np.ndarray:
 def closed_form(prior_i: Gaussian, prior_j: Gaussian, *, alpha: ArrayLike, epsilon: ArrayLike) -> float | np.ndarray:
     r"""Noise scale θ of Theorem III.5 (Yang et al. 2026, eq. (6)) for two Gaussian priors.
 
-    θ is the rounded-up square root of :func:`closed_form_variance` (the formula is there);
+    θ is the rounded-up square root of :func:`~rpp.rules.gaussian.closed_form_variance` (the formula is there);
     a sufficient noise for :math:`D_\alpha(P_i * N(0,\theta^2)\|P_j * N(0,\theta^2)) \le \varepsilon`.
 
     Parameters
@@ -128,7 +128,7 @@ def published_bisection(
 ) -> float | np.ndarray:
     r"""Noise scale θ = √R of Algorithm 1 of Yang et al. 2026, exactly as published: it can under-noise.
 
-    See :func:`published_bisection_variance` (R is the variance it returns); kept to show the
+    See :func:`~rpp.rules.gaussian.published_bisection_variance` (R is the variance it returns); kept to show the
     flaw -- use :func:`rpp.rules.exact` or :func:`rpp.calibrate` for a guarantee.
 
     Parameters

@@ -7,7 +7,7 @@ r"""Noise rules for Gaussian-mixture (and empirical) priors with Gaussian noise 
 
 Both protect one order and return the noise scale θ: the conditions are solved in the
 variance :math:`\theta^2` (``_gmm_ot_variance``, ``_gmm_ot_tight_variance``), and θ is
-its square root rounded up (:func:`rpp._lib.numerics.sqrt_up`).
+its square root rounded up (``rpp._lib.numerics.sqrt_up``).
 """
 
 from __future__ import annotations

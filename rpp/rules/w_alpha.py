@@ -16,20 +16,20 @@ convexity of :math:`(p, q) \mapsto \int p^\alpha q^{1-\alpha}` for
 coupling used is the monotone (quantile) coupling :math:`\pi^*`, optimal for
 every cost :math:`h(x - x')` with :math:`h` convex; all costs below are convex.
 
-=====================  ==========  ==================================================
-rule                   noise       per-pair cost :math:`c(d)`
-=====================  ==========  ==================================================
-``"paper"``            Laplace     :math:`e^{\alpha|d|/b}` (Theorem 1, eq. (12))
-``"sharp"``            Laplace     :math:`e^{(\alpha-1)|d|/b}` (same proof with the
-                                   likelihood-ratio bound applied to
-                                   :math:`(p/q)^{\alpha-1}`; pure-DP per pair)
-``"tight"``            Laplace     :math:`e^{(\alpha-1)D_\alpha(\mathrm{Lap}(d,b)\|\mathrm{Lap}(0,b))}`
-                                   (exact shifted-Laplace divergence,
-                                   :func:`rpp.divergence.laplace_shift_divergence`)
-``"paper"``/``"tight"``  Gaussian  :math:`e^{\alpha(\alpha-1)d^2/(2\sigma^2)}` (Theorem 2,
-                                   eq. (14)); this *is* the exact shifted-Gaussian
-                                   divergence, so both rules coincide
-=====================  ==========  ==================================================
+=========================  ==========  ==================================================
+rule                       noise       per-pair cost :math:`c(d)`
+=========================  ==========  ==================================================
+``"paper"``                Laplace     :math:`e^{\alpha|d|/b}` (Theorem 1, eq. (12))
+``"sharp"``                Laplace     :math:`e^{(\alpha-1)|d|/b}` (same proof with the
+                                       likelihood-ratio bound applied to
+                                       :math:`(p/q)^{\alpha-1}`; pure-DP per pair)
+``"tight"``                Laplace     :math:`e^{(\alpha-1)D_\alpha(\mathrm{Lap}(d,b)\|\mathrm{Lap}(0,b))}`
+                                       (exact shifted-Laplace divergence,
+                                       :func:`rpp.divergence.laplace_shift_divergence`)
+``"paper"``/``"tight"``    Gaussian    :math:`e^{\alpha(\alpha-1)d^2/(2\sigma^2)}` (Theorem 2,
+                                       eq. (14)); this *is* the exact shifted-Gaussian
+                                       divergence, so both rules coincide
+=========================  ==========  ==================================================
 
 Priors: two :class:`~rpp.Empirical` samples (exact, finite coupling from
 :func:`rpp.quantile_coupling`), or two continuous priors
@@ -37,7 +37,7 @@ Priors: two :class:`~rpp.Empirical` samples (exact, finite coupling from
 quantile functions, :math:`\pi^* = (F_i^{-1}(\Phi(Z)), F_j^{-1}(\Phi(Z)))_\#\,N(0,1)`.
 Two Gaussians have closed forms (:math:`x - x' \sim N(\mu_i-\mu_j, (\sigma_i-\sigma_j)^2)`);
 mixtures are integrated over the normal score :math:`z` with rigorous tail
-bounds (the body's error is the quadrature's estimate, :func:`rpp._lib.numerics.integrate_log`).  With Gaussian noise the integral is finite only if
+bounds (the body's error is the quadrature's estimate, ``rpp._lib.numerics.integrate_log``).  With Gaussian noise the integral is finite only if
 :math:`\sigma^2 > \alpha(\alpha-1)(s_i - s_j)^2`, with :math:`s_i, s_j` the
 largest component standard deviations (the quantile difference grows like
 :math:`(s_i - s_j) z`); below that the condition is ``+inf``.
