@@ -98,7 +98,7 @@ class ReleaseReport:
     secret: str
     query: str
     noise: str
-    scale: float
+    scales: tuple[float, ...]
     releases: int
     published: tuple[float, ...]
     reproducible_noise: bool
@@ -115,9 +115,9 @@ class ReleaseReport:
     prior_probability: float
     posterior: float
     tradeoff: tuple[tuple[float, float, float], ...]
-    grid: float
-    expected_abs_error: float
-    rmse: float
+    grids: tuple[float, ...]
+    expected_abs_errors: tuple[float, ...]
+    rmses: tuple[float, ...]
 
     @property
     def publishable(self) -> bool:
@@ -169,13 +169,13 @@ class ReleaseReport:
             },
             "noise": {
                 "family": self.noise,
-                "scale": num(self.scale),
+                "scales": [num(x) for x in self.scales],
                 "source": "reproducible (insecure_seed): UNSAFE"
                 if self.reproducible_noise
                 else "operating system entropy",
-                "grid": num(self.grid),
-                "expected_abs_error": num(self.expected_abs_error),
-                "rmse": num(self.rmse),
+                "grids": [num(x) for x in self.grids],
+                "expected_abs_errors": [num(x) for x in self.expected_abs_errors],
+                "rmses": [num(x) for x in self.rmses],
             },
             "dp_conversions": [
                 {"delta": num(d), "epsilon_prime": num(e), "alpha": num(a)} for d, e, a in self.conversions
@@ -224,10 +224,15 @@ class ReleaseReport:
         if self.published:
             para("Published (noisy) values: " + ", ".join(f"{y:.6g}" for y in self.published))
         source = "REPRODUCIBLE insecure_seed (UNSAFE)" if self.reproducible_noise else "operating system entropy"
+
+        def listed(values: tuple[float, ...], fmt: str) -> str:
+            return ", ".join(format(x, fmt) for x in values)
+
         para(
-            f"Noise: {self.noise}, scale {self.scale:.6g} per release, from {source}, rounded to a grid of "
-            f"{self.grid:.3g}. Expected absolute error of one release {self.expected_abs_error:.4g} "
-            f"(root-mean-square {self.rmse:.4g}; the grid adds at most {self.grid / 2:.2g})."
+            f"Noise: {self.noise}, scale {listed(self.scales, '.6g')} per release (one per statistic), from "
+            f"{source}, rounded to a grid of {listed(self.grids, '.3g')}. Expected absolute error of one "
+            f"release {listed(self.expected_abs_errors, '.4g')} (root-mean-square "
+            f"{listed(self.rmses, '.4g')}; the grid adds at most half a grid step)."
         )
         lines.append("")
         lines.append("What it means")
@@ -279,7 +284,7 @@ def release_report(
     secret: str,
     query: str,
     noise: str,
-    scale: float,
+    scale: Any,
     reproducible_noise: bool,
     prior_class: str,
     data_unchanged: bool,
@@ -341,8 +346,9 @@ def release_report(
         What is published, in words.
     noise : {"gaussian", "laplace"}
         The noise family.
-    scale : float
-        Its scale per release (Gaussian standard deviation :math:`\theta`, Laplace :math:`b`), positive.
+    scale : float or sequence of float
+        Its scale per release (Gaussian standard deviation :math:`\theta`, Laplace :math:`b`), positive;
+        one per published statistic when they differ.
         A parameter, never computed from the confidential data.
     reproducible_noise : bool
         Whether the noise came from ``insecure_seed`` (flagged UNSAFE TO PUBLISH). No default: the
@@ -401,7 +407,9 @@ def release_report(
     reproducible_noise = checks.flag("reproducible_noise", reproducible_noise)
     data_unchanged = checks.flag("data_unchanged", data_unchanged)
     noise = checks.one_of("noise", noise, _NOISES)
-    s = checks.scalar_in_interval("scale", scale, low=0.0, low_open=True)
+    scales = _numbers("scale", scale, low=0.0, low_open=True)
+    if not scales:
+        raise ValueError("scale must be a positive number or a non-empty sequence of them")
     k = checks.integer("releases", releases)
     cov = (
         None if coverage is None else checks.scalar_in_interval("coverage", coverage, low=0.0, high=1.0, low_open=True)
@@ -442,7 +450,7 @@ def release_report(
         tprs = np.atleast_1d(max_true_positive_rate(alpha=curve_a, epsilon=curve_e, false_positive_rate=f))
         i = int(np.argmin(tprs))
         tradeoff.append((f, float(tprs[i]), float(curve_a[i])))
-    mae, rmse = _expected_errors(noise, s)
+    errors = [_expected_errors(noise, x) for x in scales]
     return ReleaseReport(
         alpha=a,
         epsilon=e,
@@ -450,7 +458,7 @@ def release_report(
         secret=secret,
         query=query,
         noise=noise,
-        scale=s,
+        scales=scales,
         releases=k,
         published=out,
         reproducible_noise=reproducible_noise,
@@ -467,7 +475,7 @@ def release_report(
         prior_probability=pi,
         posterior=posterior,
         tradeoff=tuple(tradeoff),
-        grid=default_grid(s),
-        expected_abs_error=mae,
-        rmse=rmse,
+        grids=tuple(default_grid(x) for x in scales),
+        expected_abs_errors=tuple(e[0] for e in errors),
+        rmses=tuple(e[1] for e in errors),
     )

@@ -118,9 +118,14 @@ def test_expected_errors_against_quadrature(noise):
         mae = 2 * mp.quad(lambda z: z * pdf(z), [0, mp.inf])
         rmse = mp.sqrt(2 * mp.quad(lambda z: z * z * pdf(z), [0, mp.inf]))
     r = build(noise=noise, scale=scale)
-    assert r.expected_abs_error == pytest.approx(float(mae), rel=1e-12)
-    assert r.rmse == pytest.approx(float(rmse), rel=1e-12)
-    assert r.grid == rpp.sampling.default_grid(scale)
+    assert r.expected_abs_errors[0] == pytest.approx(float(mae), rel=1e-12)
+    assert r.rmses[0] == pytest.approx(float(rmse), rel=1e-12)
+    assert r.grids == (rpp.sampling.default_grid(scale),)
+    # one scale per statistic: the errors scale with each
+    two = build(noise=noise, scale=[scale, 3 * scale])
+    assert two.scales == (scale, 3 * scale)
+    assert two.expected_abs_errors[1] == pytest.approx(3 * float(mae), rel=1e-12)
+    assert two.rmses[1] == pytest.approx(3 * float(rmse), rel=1e-12)
 
 
 def test_unsafe_seed_is_flagged_loudly():
@@ -153,7 +158,7 @@ def test_json_record_is_stable_and_strict():
         "schema", "schema_version",
     ]  # fmt: skip
     assert sorted(rec["guarantee"]) == ["alpha", "curve", "epsilon", "notion", "secret", "status"]
-    assert sorted(rec["noise"]) == ["expected_abs_error", "family", "grid", "rmse", "scale", "source"]
+    assert sorted(rec["noise"]) == ["expected_abs_errors", "family", "grids", "rmses", "scales", "source"]
     assert sorted(rec["assumptions"]) == [
         "coverage", "data_unchanged_since_prior_fitted", "other", "prior_class", "public_metadata",
     ]  # fmt: skip
@@ -192,6 +197,8 @@ def test_no_other_number_than_the_published_ones():
         ({"alpha": 1.0}, ValueError, "alpha"),
         ({"epsilon": -1.0}, ValueError, "epsilon"),
         ({"scale": 0.0}, ValueError, "scale"),
+        ({"scale": [1.0, -1.0]}, ValueError, "scale"),
+        ({"scale": []}, ValueError, "scale"),
         ({"noise": "uniform"}, ValueError, "noise"),
         ({"rigorous": 1}, TypeError, "rigorous"),
         ({"reproducible_noise": None}, TypeError, "reproducible_noise"),
