@@ -8,12 +8,12 @@ record with a text form (:meth:`ReleaseReport.to_text`) for people and a JSON fo
 number in it is computed by the existing functions of :mod:`rpp.accounting`:
 
 * the :math:`(\varepsilon', \delta)` statements, the best over the curve
-  (:func:`~rpp.accounting.conversions.best_dp_epsilon`);
+  (:func:`~rpp.accounting.best_dp_epsilon`);
 * the attacker's odds: a factor the release multiplies the prior odds of one secret against another by,
-  except with a small probability (:func:`~rpp.accounting.interpretation.odds_update_bound`), and the
-  posterior it allows (:func:`~rpp.accounting.interpretation.posterior_bound`);
+  except with a small probability (:func:`~rpp.accounting.odds_update_bound`), and the
+  posterior it allows (:func:`~rpp.accounting.posterior_bound`);
 * the hypothesis-testing trade-off: the largest true-positive rate of any test at a given
-  false-positive rate (:func:`~rpp.accounting.interpretation.max_true_positive_rate`).
+  false-positive rate (:func:`~rpp.accounting.max_true_positive_rate`).
 
 Each of them holds at every order of the curve on its own, so the report states the smallest over the
 orders and names the order that gives it.
@@ -310,7 +310,7 @@ def release_report(
         \varepsilon'(\delta) = \min_k \Bigl[\varepsilon_k + \log\Bigl(1 - \frac{1}{\alpha_k}\Bigr)
         - \frac{\log\delta + \log\alpha_k}{\alpha_k - 1}\Bigr]_+
 
-    (:func:`~rpp.accounting.conversions.best_dp_epsilon`: Canonne, Kamath & Steinke 2020, Prop. 12, with
+    (:func:`~rpp.accounting.best_dp_epsilon`: Canonne, Kamath & Steinke 2020, Prop. 12, with
     the Bretagnolle-Huber bound), the odds factor
 
     .. math::
@@ -318,11 +318,11 @@ def release_report(
         F = \min_k \exp\Bigl(\varepsilon_k + \frac{\log(1/\beta)}{\alpha_k - 1}\Bigr),\qquad
         P_{Y\sim P_i}\Bigl(\frac{p_i(Y)}{p_j(Y)} > F\Bigr) \le \beta,
 
-    (:func:`~rpp.accounting.interpretation.odds_update_bound`, Mironov 2017, Prop. 3), the posterior
+    (:func:`~rpp.accounting.odds_update_bound`, Mironov 2017, Prop. 3), the posterior
     :math:`\pi F/(\pi F + 1 - \pi)` from the prior probability :math:`\pi`
-    (:func:`~rpp.accounting.interpretation.posterior_bound`), and for each false-positive rate :math:`a`
+    (:func:`~rpp.accounting.posterior_bound`), and for each false-positive rate :math:`a`
     the largest true-positive rate :math:`\min_k b^\star_{\alpha_k, \varepsilon_k}(a)`
-    (:func:`~rpp.accounting.interpretation.max_true_positive_rate`, data processing; van Erven &
+    (:func:`~rpp.accounting.max_true_positive_rate`, data processing; van Erven &
     Harremoës 2014, Thm 9). Each bound holds at every order of the curve, hence their minimum.
 
     The error of one release is that of the continuous noise plus the rounding of the secure sampler
