@@ -58,7 +58,7 @@ NO_DATA = {
 }
 
 # Result records: plain containers without validation (nothing to raise); still called above.
-RECORDS = {"BestConversion", "LinearCalibration", "Calibration", "Certified", "Components"}
+RECORDS = {"BestConversion", "LinearCalibration", "Calibration", "Certified", "Components", "ReleaseReport"}
 # Stores its two (already validated) Components; its call raises and is in _methods_cases.
 RECORDS |= {"QuantileDifference"}
 
@@ -71,7 +71,7 @@ PARAMS = {
     "step", "L", "group_records", "n_attributes", "b", "b_star", "bs", "chain_length", "ell",
     "gamma", "lower", "upper", "uncertainty", "orders", "size", "name", "center", "cost",
     "candidates", "pairs", "entries", "shape", "low", "high", "keep", "node", "text", "profile",
-    "table", "i", "rigorous", "error", "mu", "s", "Z", "z", "threshold", "t", "pool", "kernel",
+    "table", "i", "rigorous", "error", "releases", "mu", "s", "Z", "z", "threshold", "t", "pool", "kernel",
 }
 PARAM_BAD = [-2.5, 0, "bogus", np.nan, [1.5, -3.0], None, True]
 

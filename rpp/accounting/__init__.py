@@ -18,7 +18,11 @@ r"""Accounting: several releases, every secret pair, (ε, δ), and what ε means
   update (:func:`odds_moment_bound`, :func:`odds_update_bound`, :func:`posterior_bound`) and the
   hypothesis-testing trade-off (:func:`max_true_positive_rate`);
 * :mod:`~rpp.accounting.dp_accounting_adapter` -- :class:`RppLedger`, which records RPP releases
-  in Google's dp-accounting (optional extra ``rpp-book[accounting]``).
+  in Google's dp-accounting (optional extra ``rpp-book[accounting]``);
+* :mod:`~rpp.accounting.report` -- :func:`release_report`, the report of a release
+  (:class:`ReleaseReport`, as text and as a JSON record): the guarantee, its
+  :math:`(\varepsilon', \delta)` conversions, the attacker's odds and test power, the noise and its
+  source, and the assumptions.
 """
 
 from .budget import ReleaseBudget, calibrate_all_pairs
@@ -51,6 +55,7 @@ from .linear_queries import (
     multivariate_gaussian_renyi,
 )
 from .releases import calibrate_releases, combined_scale, releases_divergence
+from .report import ReleaseReport, release_report
 
 __all__ = [
     "ReleaseBudget",
@@ -78,4 +83,6 @@ __all__ = [
     "RppLedger",
     "dominating_noise_multiplier",
     "gaussian_event_for_curve",
+    "release_report",
+    "ReleaseReport",
 ]
