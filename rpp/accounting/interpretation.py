@@ -121,7 +121,9 @@ def odds_update_bound(*, alpha: ArrayLike, epsilon: ArrayLike, probability: Arra
     """
     a, e = _alpha_epsilon(alpha, epsilon)
     b = checks.in_interval("probability", probability, low=0.0, high=1.0, low_open=True)
-    return _out(np.exp(e - np.log(b) / (a - 1.0)))
+    # A factor beyond the float range is +inf: a valid (vacuous) bound, not an error to warn about.
+    with np.errstate(over="ignore"):
+        return _out(np.exp(e - np.log(b) / (a - 1.0)))
 
 
 def posterior_bound(

@@ -135,3 +135,15 @@ def test_a_flag_of_the_wrong_type_is_a_type_error_naming_it():
 def test_bad_input_names_the_argument(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_an_odds_factor_beyond_the_float_range_is_inf_without_a_warning():
+    """A huge epsilon gives the vacuous bound +inf (and a posterior bound of 1), silently and validly."""
+    import warnings
+
+    from rpp.accounting import odds_update_bound, posterior_bound
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert odds_update_bound(alpha=2.0, epsilon=1e3, probability=1e-3) == float("inf")
+        assert posterior_bound(alpha=2.0, epsilon=1e3, probability=1e-3, prior=0.5) == 1.0
