@@ -46,7 +46,7 @@ SECTIONS = [
     ("rpp.gmm", "api-gmm", "Mixture fitting", "chapters 4, 6"),
     ("rpp.rules", "api-rules", "Calibration rules", "chapters 3-6"),
     ("rpp.calibration", "api-calibration", "Calibration", "chapters 2-6, 9"),
-    ("rpp.accounting", "api-accounting", "Accounting", "chapter 9"),
+    ("rpp.accounting", "api-accounting", "Accounting", "chapters 1, 2, 4, 5, 9"),
     ("rpp.pufferfish", "api-pufferfish", "Finite spaces and Pufferfish composition", "chapters 1, 2, 7, 8"),
 ]
 # Book support: documented module by module (its package namespace is deliberately small).
