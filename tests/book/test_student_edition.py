@@ -119,6 +119,28 @@ def test_synthetic_notebook_becomes_a_student_notebook():
     nbformat.validate(student)
 
 
+def test_text_after_a_solution_end_is_kept():
+    """The next exercise may share the cell that closes a solution (chapters 4, 5, 6, 9 did): the
+    student edition once dropped it with the closing directive."""
+    nb = nbformat.v4.new_notebook()
+    md = nbformat.v4.new_markdown_cell
+    nb.cells = [
+        md("# Title"),
+        md(":::{exercise}\n:label: ex-a\nFirst statement.\n:::"),
+        md(":::{solution-start} ex-a\n:class: dropdown\n:::"),
+        md("secret first answer"),
+        md(":::{solution-end}\n:::\n\n:::{exercise}\n:label: ex-b\nSecond statement.\n:::"),
+        md(":::{solution-start} ex-b\n:::"),
+        md("secret second answer"),
+        md(":::{solution-end}\n:::"),
+    ]
+    student = student_edition.make_student_notebook(nb).notebook
+    sources = [c.source for c in student.cells]
+    assert ":::{exercise}\n:label: ex-b\nSecond statement.\n:::" in sources
+    assert not any("secret" in s or "{solution" in s for s in sources)
+    assert student_edition.leaks(nb, student) == []
+
+
 def test_leak_check_finds_planted_solution_text():
     original = synthetic_notebook()
     student = student_edition.make_student_notebook(original).notebook
@@ -167,12 +189,12 @@ def test_student_notebook_keeps_every_other_cell(path):
     student = student_edition.make_student_notebook(original).notebook
     removed = set(student_edition.make_student_notebook(original).removed)
     expected = [
-        (c.cell_type, c.source)
+        (c.cell_type, c.source.split(":::{solution-end}\n:::", 1)[-1].lstrip("\n"))
         for c in original.cells
         if c.source not in removed
         and "{solution-start}" not in c.source
-        and "{solution-end}" not in c.source
         and "solution" not in c.metadata.get("tags", [])
+        and c.source.split(":::{solution-end}\n:::", 1)[-1].strip()  # text after a solution's end stays
     ]
     kept = [
         (c.cell_type, c.source)
