@@ -456,3 +456,17 @@ def test_blockquoted_math_stays_on_one_line(book_index):
 def test_conversion_refuses_what_it_cannot_render(book_index, text, match):
     with pytest.raises(jupyter_edition.EditionError, match=match):
         _convert(book_index, text)
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_jupyter_edition_keeps_every_exercise(book_index, path):
+    """Every exercise box of the source becomes one numbered exercise of the Jupyter edition, also
+    one written in the cell that closes the previous solution (the edition once dropped it)."""
+    original = nbformat.read(path, as_version=4)
+    n_source = sum(len(re.findall(r"^\s*:{3,}\{exercise\}", c.source, re.M)) for c in original.cells)
+    docname = path.resolve().relative_to(ROOT.resolve()).with_suffix("").as_posix()
+    out = jupyter_edition.jupyter_notebook(
+        original, docname, book_index, commit="0" * 40, repo_url="file:///nowhere", extras=[]
+    )
+    text = "\n".join(c.source for c in out.cells if c.cell_type == "markdown")
+    assert len(re.findall(r"\*\*Exercise \d+\.\d+\*\*", text)) == n_source, path.name
