@@ -10,7 +10,7 @@ outputs to :math:`\{0, 1\}`, so by the data-processing inequality (van Erven & H
     D_\alpha(P_i \,\|\, P_j) \;\ge\; D_\alpha\bigl(\mathrm{Bern}(b) \,\|\, \mathrm{Bern}(a)\bigr), \qquad
     D_\alpha(P_j \,\|\, P_i) \;\ge\; D_\alpha\bigl(\mathrm{Bern}(a) \,\|\, \mathrm{Bern}(b)\bigr)
 
-(:func:`renyi_lower_bound`; the converse of :func:`rpp.accounting.interpretation.max_true_positive_rate`).
+(:func:`renyi_lower_bound`; the converse of :func:`rpp.accounting.max_true_positive_rate`).
 The rates are measured on finitely many simulated releases, so the audit reports exact (Clopper--Pearson)
 confidence intervals for them (:func:`rate_interval`) and the smallest divergence compatible with both
 intervals (:func:`audit_threshold_attack`, :meth:`ThresholdAudit.epsilon_lower_bound`): the standard way
@@ -149,7 +149,7 @@ def renyi_lower_bound(
     the second term only with ``both_orders`` (RPP's definition covers both orders of a pair). For
     :math:`\alpha = \infty` (Pufferfish privacy) the terms are :math:`\log\max(b/a, (1-b)/(1-a))` and
     :math:`\log\max(a/b, (1-a)/(1-b))`. This is the inverse of
-    :func:`rpp.accounting.interpretation.max_true_positive_rate`: :math:`b \le b^\star(a)` at level
+    :func:`rpp.accounting.max_true_positive_rate`: :math:`b \le b^\star(a)` at level
     :math:`\varepsilon` if and only if the value returned is at most :math:`\varepsilon` (for :math:`b \ge a`).
     Computed in log space; :math:`+\infty` where one Bernoulli law puts mass where the other has none.
 
@@ -205,15 +205,22 @@ class ThresholdAudit:
     ----------
     thresholds : ndarray
         The thresholds :math:`\tau`.
-    false_positive_rate, true_positive_rate : ndarray
-        The measured rates :math:`\hat a = \#\{\text{score}_j > \tau\}/n_j` and :math:`\hat b`.
-    false_positive_interval, true_positive_interval : tuple of ndarray
-        Clopper--Pearson intervals (:func:`rate_interval`), each at level :math:`1 - (1 - c)/2`, so that
-        both hold together with probability at least :math:`c` (union bound), for each threshold.
+    false_positive_rate : ndarray
+        The measured rate :math:`\hat a = \#\{\text{score}_j > \tau\}/n_j`.
+    true_positive_rate : ndarray
+        The measured rate :math:`\hat b = \#\{\text{score}_i > \tau\}/n_i`.
+    false_positive_interval : tuple of ndarray
+        Clopper--Pearson interval ``(low, high)`` of :math:`a` (:func:`rate_interval`) at level
+        :math:`1 - (1 - c)/2`.
+    true_positive_interval : tuple of ndarray
+        The same for :math:`b`; the two intervals hold together with probability at least :math:`c`
+        (union bound), for each threshold.
     confidence : float
         :math:`c`.
-    n_i, n_j : int
-        Simulated releases under :math:`s_i` and under :math:`s_j`.
+    n_i : int
+        Simulated releases under :math:`s_i`.
+    n_j : int
+        Simulated releases under :math:`s_j`.
     """
 
     thresholds: np.ndarray
