@@ -61,6 +61,8 @@ NO_DATA = {
 RECORDS = {"BestConversion", "LinearCalibration", "Calibration", "Certified", "Components", "ReleaseReport"}
 # Stores its two (already validated) Components; its call raises and is in _methods_cases.
 RECORDS |= {"QuantileDifference"}
+# The measured rates of an attack (rpp.accounting.audit): built by audit_threshold_attack, which validates.
+RECORDS |= {"ThresholdAudit"}
 
 # Arguments that are parameters chosen by the caller, not data: they may be echoed.
 PARAMS = {

@@ -43,7 +43,7 @@ SECTIONS = [
     ("rpp.gmm", "api-gmm", "Mixture fitting", "chapters 4, 6"),
     ("rpp.rules", "api-rules", "Calibration rules", "chapters 3-6"),
     ("rpp.calibration", "api-calibration", "Calibration", "chapters 2-6, 9"),
-    ("rpp.accounting", "api-accounting", "Accounting", "chapters 2, 9"),
+    ("rpp.accounting", "api-accounting", "Accounting", "chapters 1-5, 9"),
     ("rpp.sampling", "api-sampling", "Secure sampling", "chapter 9"),
     ("rpp.pufferfish", "api-pufferfish", "Finite spaces and Pufferfish composition", "chapters 1, 2, 7, 8"),
 ]

@@ -782,7 +782,11 @@ def jupyter_notebook(nb: nbformat.NotebookNode, docname: str, index: BookIndex, 
         if cell.cell_type == "markdown":
             src = cell.source
             if re.search(r"\{solution-end\}", src):
-                continue
+                from student_edition import after_solution_end
+
+                src = after_solution_end(src)  # text after the directive (the next exercise) stays
+                if not src.strip():
+                    continue
             m = re.search(r"^\s*(?::{3,}|`{3,})\{solution-start\}\s*(\S+)", src, re.M)
             if m:
                 number, _ = index.exercise(m.group(1))

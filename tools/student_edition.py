@@ -18,7 +18,8 @@ Colab render, the web book's numbers, the launch cell of the commit). In the sou
   the prompt ``# Exercise <label>: write your solution here.`` (the Jupyter edition writes the
   exercise's number: ``# Exercise 3.2: ...``), like the exercise notebooks of
   the scikit-learn MOOC; a code cell tagged ``solution`` outside such a block, and a
-  ``{solution}`` directive written inside a markdown cell, are removed the same way;
+  ``{solution}`` directive written inside a markdown cell, are removed the same way; text that
+  follows the ``{solution-end}`` directive in its cell (often the next exercise) is kept;
 - all outputs and execution counts are cleared (students run the cells themselves);
 - a short note after the title says that this is the student edition;
 - everything else (the text, the code, the exercise statements) is kept in order, so the
@@ -109,6 +110,21 @@ def strip_solution_directives(markdown: str) -> tuple[str, list[tuple[str, str]]
     return "".join(kept), removed
 
 
+def after_solution_end(markdown: str) -> str:
+    """The text of a markdown cell after its ``{solution-end}`` directive (and the directive's closing
+    fence), leading blank lines removed; empty when the directive ends the cell."""
+    lines = markdown.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        m = _END_RE.match(line)
+        if m:
+            fence = re.match(r"\s*(:{3,}|`{3,})", line).group(1)
+            j = i + 1
+            while j < len(lines) and lines[j].strip() != fence:
+                j += 1
+            return "".join(lines[j + 1 :]).lstrip("\n")
+    return ""
+
+
 def make_student_notebook(nb: nbformat.NotebookNode) -> StudentNotebook:
     """The student edition of one chapter notebook (the input is not modified)."""
     nb = copy.deepcopy(nb)
@@ -124,6 +140,10 @@ def make_student_notebook(nb: nbformat.NotebookNode) -> StudentNotebook:
             continue
         if cell.cell_type == "markdown" and _END_RE.search(src):
             inside = False
+            rest = after_solution_end(src)
+            if rest.strip():  # e.g. the next exercise, written in the same cell: it stays
+                cell.source = rest
+                cells.append(cell)
             continue
         if inside:
             removed.append(src)

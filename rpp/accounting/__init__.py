@@ -17,6 +17,9 @@ r"""Accounting: several releases, every secret pair, (ε, δ), and what ε means
 * :mod:`~rpp.accounting.interpretation` -- the attacker's view: bounds on the posterior-odds
   update (:func:`odds_moment_bound`, :func:`odds_update_bound`, :func:`posterior_bound`) and the
   hypothesis-testing trade-off (:func:`max_true_positive_rate`);
+* :mod:`~rpp.accounting.audit` -- the converse, measured: a threshold attack on simulated releases
+  (:func:`audit_threshold_attack`, :class:`ThresholdAudit`), exact confidence intervals for its rates
+  (:func:`rate_interval`) and the lower bound on the leakage they prove (:func:`renyi_lower_bound`);
 * :mod:`~rpp.accounting.dp_accounting_adapter` -- :class:`RppLedger`, which records RPP releases
   in Google's dp-accounting (optional extra ``rpp-book[accounting]``);
 * :mod:`~rpp.accounting.report` -- :func:`release_report`, the report of a release
@@ -25,6 +28,7 @@ r"""Accounting: several releases, every secret pair, (ε, δ), and what ε means
   source, and the assumptions.
 """
 
+from .audit import ThresholdAudit, audit_threshold_attack, rate_interval, renyi_lower_bound
 from .budget import ReleaseBudget, calibrate_all_pairs
 from .conversions import (
     BestConversion,
@@ -80,6 +84,10 @@ __all__ = [
     "odds_update_bound",
     "posterior_bound",
     "max_true_positive_rate",
+    "audit_threshold_attack",
+    "ThresholdAudit",
+    "rate_interval",
+    "renyi_lower_bound",
     "RppLedger",
     "dominating_noise_multiplier",
     "gaussian_event_for_curve",

@@ -119,6 +119,28 @@ def test_synthetic_notebook_becomes_a_student_notebook():
     nbformat.validate(student)
 
 
+def test_text_after_a_solution_end_is_kept():
+    """The next exercise may share the cell that closes a solution (chapters 4, 5, 6, 9 did): the
+    student edition once dropped it with the closing directive."""
+    nb = nbformat.v4.new_notebook()
+    md = nbformat.v4.new_markdown_cell
+    nb.cells = [
+        md("# Title"),
+        md(":::{exercise}\n:label: ex-a\nFirst statement.\n:::"),
+        md(":::{solution-start} ex-a\n:class: dropdown\n:::"),
+        md("secret first answer"),
+        md(":::{solution-end}\n:::\n\n:::{exercise}\n:label: ex-b\nSecond statement.\n:::"),
+        md(":::{solution-start} ex-b\n:::"),
+        md("secret second answer"),
+        md(":::{solution-end}\n:::"),
+    ]
+    student = student_edition.make_student_notebook(nb).notebook
+    sources = [c.source for c in student.cells]
+    assert ":::{exercise}\n:label: ex-b\nSecond statement.\n:::" in sources
+    assert not any("secret" in s or "{solution" in s for s in sources)
+    assert student_edition.leaks(nb, student) == []
+
+
 def test_leak_check_finds_planted_solution_text():
     original = synthetic_notebook()
     student = student_edition.make_student_notebook(original).notebook
@@ -167,12 +189,12 @@ def test_student_notebook_keeps_every_other_cell(path):
     student = student_edition.make_student_notebook(original).notebook
     removed = set(student_edition.make_student_notebook(original).removed)
     expected = [
-        (c.cell_type, c.source)
+        (c.cell_type, c.source.split(":::{solution-end}\n:::", 1)[-1].lstrip("\n"))
         for c in original.cells
         if c.source not in removed
         and "{solution-start}" not in c.source
-        and "{solution-end}" not in c.source
         and "solution" not in c.metadata.get("tags", [])
+        and c.source.split(":::{solution-end}\n:::", 1)[-1].strip()  # text after a solution's end stays
     ]
     kept = [
         (c.cell_type, c.source)
@@ -434,3 +456,17 @@ def test_blockquoted_math_stays_on_one_line(book_index):
 def test_conversion_refuses_what_it_cannot_render(book_index, text, match):
     with pytest.raises(jupyter_edition.EditionError, match=match):
         _convert(book_index, text)
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_jupyter_edition_keeps_every_exercise(book_index, path):
+    """Every exercise box of the source becomes one numbered exercise of the Jupyter edition, also
+    one written in the cell that closes the previous solution (the edition once dropped it)."""
+    original = nbformat.read(path, as_version=4)
+    n_source = sum(len(re.findall(r"^\s*:{3,}\{exercise\}", c.source, re.M)) for c in original.cells)
+    docname = path.resolve().relative_to(ROOT.resolve()).with_suffix("").as_posix()
+    out = jupyter_edition.jupyter_notebook(
+        original, docname, book_index, commit="0" * 40, repo_url="file:///nowhere", extras=[]
+    )
+    text = "\n".join(c.source for c in out.cells if c.cell_type == "markdown")
+    assert len(re.findall(r"\*\*Exercise \d+\.\d+\*\*", text)) == n_source, path.name
