@@ -92,6 +92,8 @@ including its round-off.
 
 from __future__ import annotations
 
+import math
+from collections import OrderedDict
 from fractions import Fraction
 from typing import Any, cast
 
@@ -231,12 +233,10 @@ def _mixture_log_integral(P, Q, alpha):
     fast = max(wP.size, wQ.size) > _FAST_ATOMS and np.all(vP == vP[0]) and np.all(vQ == vQ[0]) and vP[0] == vQ[0]
     trunc = [0.0]
     if fast:
-        oP, oQ = np.argsort(mP), np.argsort(mQ)
-        aP, lwP, aQ, lwQ = mP[oP], np.log(wP[oP]), mQ[oQ], np.log(wQ[oQ])
-        bins: list[dict] = [{}, {}]  # the binned atoms of each density, shared by the calls below
+        (aP, lwP), (aQ, lwQ) = _sorted_atoms(mP, wP), _sorted_atoms(mQ, wQ)
 
         def dens(x, which):
-            lp, r = gauss_atoms_logpdf(x, *((aP, lwP, vP[0]) if which == 0 else (aQ, lwQ, vQ[0])), bins[which])
+            lp, r = gauss_atoms_logpdf(x, *((aP, lwP, vP[0]) if which == 0 else (aQ, lwQ, vQ[0])), True)
             trunc[0] = max(trunc[0], r)
             return lp
     else:
@@ -374,8 +374,19 @@ _DIRECT = 48  # a node with at most this many atoms in its window is summed dire
 _BIN_CHUNK = 256  # nodes per block of the binned sums
 
 
+_J = 8  # terms of the series of e^{-c delta^2} that moves a level's moments to another scale (_Bins.at)
+_STORED = _ORDER + 2 * _J  # moments kept per bin
+_REUSE = (0.8, 4.0)  # a level's bins serve every theta in [0.8, 4] times the theta they were built at
+
+
 class _Bins:
-    """Non-empty bins of width ``f theta`` of the sorted atoms, with their Taylor moments."""
+    """Non-empty bins of width ``f theta`` of the sorted atoms, with their Taylor moments.
+
+    ``mom[m]`` is :math:`\\sum_k w_k e^{-\\delta_k^2/2}\\delta_k^m/m!` (:math:`\\delta = (a - c)/\\theta`,
+    :math:`c` the bin's centre) for :math:`m <` ``_STORED``; :meth:`at` derives the moments of the
+    same bins at another scale, so that a search over the scale builds each level's bins a few
+    times instead of at every scale.
+    """
 
     def __init__(self, atoms, w, theta, f):
         h = f * theta
@@ -383,12 +394,82 @@ class _Bins:
         first = np.flatnonzero(np.diff(g, prepend=-1))  # the atoms are sorted: bins are runs
         self.centre = atoms[0] + (g[first] + 0.5) * h
         delta = (atoms - np.repeat(self.centre, np.diff(np.append(first, atoms.size)))) / theta  # |delta| <= f/2
-        # moments sum_k w_k e^{-delta_k^2/2} delta_k^m / m!, m < _ORDER, by one cumulative product
-        pw = np.empty((_ORDER, atoms.size))
-        pw[0] = w * np.exp(-0.5 * delta**2)
-        pw[1:] = delta / np.arange(1, _ORDER)[:, None]
-        np.cumprod(pw, axis=0, out=pw)
-        self.mom = np.add.reduceat(pw, first, axis=1)
+        # moments sum_k w_k e^{-delta_k^2/2} delta_k^m / m!, one power at a time (O(n) memory)
+        self.mom = np.empty((_STORED, first.size))
+        term = w * np.exp(-0.5 * delta**2)
+        for m in range(_STORED):
+            self.mom[m] = np.add.reduceat(term, first)
+            if m + 1 < _STORED:
+                term *= delta
+                term *= 1.0 / (m + 1)
+        self.theta, self.h, self.f, self.rho = theta, h, f, 0.0
+        self.dmax = float(np.abs(delta).max()) if delta.size else 0.0  # <= f/2 in units of theta
+
+    def at(self, theta):
+        r"""The same bins at the scale ``theta``: moments and the bound ``rho`` on each atom's relative weight error.
+
+        With :math:`r = \theta_b/\theta` and :math:`\delta = r\delta_b`,
+        :math:`e^{-\delta^2/2}\delta^m/m! = r^m e^{-\delta_b^2/2}e^{-c\delta_b^2}\delta_b^m/m!`,
+        :math:`c = (r^2-1)/2`, and :math:`e^{-c\delta_b^2} = \sum_{j<J}(-c\delta_b^2)^j/j!` up to a
+        relative remainder at most :math:`\rho = (|c|\delta_{\max}^2)^J e^{2|c|\delta_{\max}^2}/J!`:
+        each atom's weight is multiplied by the same factor in every moment, so the binned sum is
+        off by at most ``rho`` of itself (all its terms are positive) on top of its Taylor bound.
+        """
+        if theta == self.theta:
+            return self
+        r = self.theta / theta
+        c = 0.5 * (r * r - 1.0)
+        out = _Bins.__new__(_Bins)
+        out.centre, out.theta, out.h, out.f = self.centre, theta, self.h, self.h / theta
+        out.dmax = self.dmax * r
+        mom = np.zeros((_ORDER, self.centre.size))
+        for m in range(_ORDER):
+            coef = 1.0
+            for j in range(_J):
+                # (-c)^j / j! * (m + 2j)! / m!  times the stored moment of order m + 2j
+                mom[m] += coef * self.mom[m + 2 * j]
+                coef *= -c / (j + 1) * (m + 2 * j + 1) * (m + 2 * j + 2)
+            mom[m] *= r**m
+        out.mom = mom
+        x = abs(c) * self.dmax**2
+        out.rho = x**_J * math.exp(2 * x) / math.factorial(_J)
+        return out
+
+
+# The bins of the atoms of recent priors, per level: a search over the noise scale reuses them.
+_BIN_CACHE: OrderedDict = OrderedDict()
+_BIN_CACHE_SIZE = 12
+_SORTED: OrderedDict = OrderedDict()
+_SORTED_SIZE = 4
+
+
+def _cached_bins(atoms, logw, w, theta, k):
+    """The bins of level ``k`` at ``theta``: derived from cached ones built within ``_REUSE`` of it, else new."""
+    key = (id(atoms), id(logw), k)
+    hit = _BIN_CACHE.get(key)
+    if hit is not None and _REUSE[0] * hit[2].theta <= theta <= _REUSE[1] * hit[2].theta:
+        _BIN_CACHE.move_to_end(key)
+        return hit[2].at(theta)
+    bins = _Bins(atoms, w, theta, _LEVELS[k])
+    _BIN_CACHE[key] = (atoms, logw, bins)
+    _BIN_CACHE.move_to_end(key)
+    while len(_BIN_CACHE) > _BIN_CACHE_SIZE:
+        _BIN_CACHE.popitem(last=False)
+    return bins
+
+
+def _sorted_atoms(means, weights):
+    """``(sorted means, log weights)`` of equal-variance components (cached per pair of arrays)."""
+    key = (id(means), id(weights))
+    hit = _SORTED.get(key)
+    if hit is None:
+        order = np.argsort(means, kind="stable")
+        hit = (means, weights, means[order], np.log(weights[order]))
+        _SORTED[key] = hit
+        while len(_SORTED) > _SORTED_SIZE:
+            _SORTED.popitem(last=False)
+    _SORTED.move_to_end(key)
+    return hit[2], hit[3]
 
 
 def _binned(xs, lo_b, hi_b, bins, theta):
@@ -419,7 +500,7 @@ def _binned(xs, lo_b, hi_b, bins, theta):
 
 
 def gauss_atoms_logpdf(
-    x: np.ndarray, atoms: np.ndarray, logw: np.ndarray, t: float, cache: dict | None = None
+    x: np.ndarray, atoms: np.ndarray, logw: np.ndarray, t: float, cache: bool = False
 ) -> tuple[np.ndarray, float]:
     r"""``log sum_k w_k N(x; a_k, t)`` at the points ``x`` for sorted atoms, and a bound on its relative error.
 
@@ -450,9 +531,11 @@ def gauss_atoms_logpdf(
         Log weights of the atoms (summing to 1 or less).
     t : float
         Variance, ``> 0``.
-    cache : dict, optional
-        The bins and moments of earlier calls with the same ``atoms``, ``logw`` and ``t`` (a
-        quadrature evaluates one density at several sets of nodes): read and filled.
+    cache : bool
+        Share the bins and moments with earlier calls on the same ``atoms`` and ``logw`` arrays
+        (the same objects): a level built at a variance :math:`t_b` serves every :math:`t` with
+        :math:`\sqrt t` in :math:`[0.8, 4]\sqrt{t_b}`, its moments moved to :math:`t` by
+        :meth:`_Bins.at` (whose relative bound ``rho`` is added to ``rel``).
 
     Returns
     -------
@@ -489,19 +572,44 @@ def gauss_atoms_logpdf(
     # binned: the coarsest level whose Taylor argument stays below _Y_MAX
     level = np.full(x.size, -1)
     r_u = reach / theta
-    for k, f in reversed(list(enumerate(_LEVELS))):
+    w = np.exp(logw - top)
+    if cache:  # bins shared with earlier calls (of any scale within _REUSE), built at most when needed
+        got: dict = {}
+
+        def bins_of(k):
+            if k not in got:
+                got[k] = _cached_bins(atoms, logw, w, theta, k)
+            return got[k]
+
+        # the width of a cached level at this scale, else the nominal one (the level is built at theta)
+        def width_of(k):
+            key = (id(atoms), id(logw), k)
+            hit = _BIN_CACHE.get(key)
+            if hit is not None and _REUSE[0] * hit[2].theta <= theta <= _REUSE[1] * hit[2].theta:
+                return hit[2].h / theta
+            return _LEVELS[k]
+    else:
+        local: dict = {}
+
+        def bins_of(k):
+            if k not in local:
+                local[k] = _Bins(atoms, w, theta, _LEVELS[k])
+            return local[k]
+
+        def width_of(k):
+            return _LEVELS[k]
+
+    widths = [width_of(k) for k in range(len(_LEVELS))]
+    for k in reversed(range(len(_LEVELS))):
+        f = widths[k]
         level[(r_u + f / 2) * (f / 2) <= _Y_MAX] = k
     level[hi - lo <= _DIRECT] = -1
-    w = np.exp(logw - top)
-    for k, f in enumerate(_LEVELS):
+    for k in range(len(_LEVELS)):
         sel = np.flatnonzero(level == k)
         if sel.size == 0:
             continue
-        if cache is None or k not in cache:
-            bins = _Bins(atoms, w, theta, f)
-            if cache is not None:
-                cache[k] = bins
-        bins = cache[k] if cache is not None else bins
+        bins = bins_of(k)
+        f = bins.h / theta
         half = reach[sel] + 0.5 * f * theta
         lo_b = np.searchsorted(bins.centre, x[sel] - half, side="left")
         hi_b = np.searchsorted(bins.centre, x[sel] + half, side="right")
@@ -509,7 +617,8 @@ def gauss_atoms_logpdf(
         sel, lo_b, hi_b = sel[order], lo_b[order], hi_b[order]
         out[sel] = _binned(x[sel], lo_b, hi_b, bins, theta) + top - lnorm
         y_max = float(((reach[sel] / theta + f / 2) * (f / 2)).max())
-        rel = max(rel, y_max**_ORDER * np.exp(2 * y_max) / float(np.prod(np.arange(1, _ORDER + 1, dtype=float))))
+        taylor = y_max**_ORDER * np.exp(2 * y_max) / float(np.prod(np.arange(1, _ORDER + 1, dtype=float)))
+        rel = max(rel, taylor + bins.rho * (1 + taylor))  # the Taylor bound and the moved moments
     direct = np.flatnonzero(level < 0)
     if direct.size:
         # nodes in order of their window's width, in chunks of about 2e6 entries, each padded to its own widest window
