@@ -74,6 +74,36 @@ def _lae(a, c):
 _SPAN = 32.0  # largest span of a block of _sweep, in units of b
 
 
+def _pairwise_local(lwb, xb, b):
+    r"""Within-block prefix log-sums of the rows ``xb`` (blocks), summed pair by pair, and each row's error bound.
+
+    For each point, a masked log-sum-exp over the block's earlier points of
+    :math:`\log W_j - (x_k - x_j)/b` (at most :math:`B` positive terms: relative error below
+    :math:`(B+4)u`, plus :math:`2u` times the share-weighted mean exponent for their rounding).
+    Used for the blocks that span more than ``_SPAN`` (sparse atoms), in chunks of bounded memory.
+    """
+    nb, B = xb.shape
+    local, err = np.empty((nb, B)), np.zeros(nb)
+    tri = np.tri(B, dtype=bool)[None]
+    step = max(1, 2_000_000 // (B * B))
+    for i in range(0, nb, step):
+        xs, lws = xb[i : i + step], lwb[i : i + step]
+        d = (xs[:, :, None] - xs[:, None, :]) / b  # (block, k, j): (x_k - x_j) / b
+        with np.errstate(invalid="ignore"):
+            t = np.where(tri, lws[:, None, :] - d, -np.inf)
+        top = t.max(axis=2)
+        safe = np.where(np.isfinite(top), top, 0.0)
+        e = np.exp(t - safe[:, :, None])
+        tot = e.sum(axis=2)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            loc = np.log(tot) + safe
+            mean_expo = (e * np.where(tri, d, 0.0)).sum(axis=2) / tot
+        loc = np.where(np.isfinite(top), loc, -np.inf)
+        row_err = np.where(np.isfinite(loc), 2 * _U * (mean_expo + np.abs(loc) + B + 4), 0.0)
+        local[i : i + step], err[i : i + step] = loc, row_err.max(axis=1)
+    return local, err
+
+
 def _block_length(n):
     """Block length of :func:`_sweep` for ``n`` points: about sqrt(n), between 16 and 128."""
     return int(min(128, max(16, 2 ** round(np.log2(max(n, 1)) / 2))))
@@ -98,8 +128,8 @@ def _sweep(lw, x, b):
     operands' errors plus the rounding of the step; a point's full sum (its block's own atoms
     and the carry moved to it) is off by at most the larger of the two errors plus the
     rounding of the log-add.  Returns ``(incl, err_incl)``: sums over :math:`j \le k`.  O(N).
-    Where a block spans more than ``_SPAN`` (sparse atoms, where :math:`D` would cost digits), the
-    blocks of 16 of :func:`_sweep_sparse`, relative to each pair of points, O(16 N).
+    A block that spans more than ``_SPAN`` (sparse atoms, where :math:`D` would cost digits) is
+    summed pair by pair instead (:func:`_pairwise_local`, O(B) per point).
     """
     n = x.size
     B = _block_length(n)
@@ -109,8 +139,6 @@ def _sweep(lw, x, b):
     lwb = np.concatenate([lw, np.full(pad, -np.inf)]).reshape(nb, B)
     ends_x = xb[:, -1]
     dist = (ends_x[:, None] - xb) / b  # (r - x_j) / b >= 0
-    if dist[:, 0].max() > _SPAN:  # sparse atoms: the shift to each block's end would cost digits
-        return _sweep_sparse(lw, x, b)
     t = lwb - dist
     T = np.logaddexp.accumulate(t, axis=1)
     local = T + dist  # log L_k of the block's own atoms; -inf before its first atom
@@ -119,6 +147,9 @@ def _sweep(lw, x, b):
     S = np.where(np.isfinite(big), big, 0.0).max(axis=1) + math.log(B)
     D = dist[:, 0]  # the block's first point is the farthest from its end
     local_err = _U * (S + 2 * D) + 4 * _U * B * (S + 1) + _U * (2 * D + S + 1)  # per block
+    sparse = np.flatnonzero(D > _SPAN)  # the shift to the block's end would cost digits: pair by pair
+    if sparse.size:
+        local[sparse], local_err[sparse] = _pairwise_local(lwb[sparse], xb[sparse], b)
     # carry across blocks (sequential over the blocks)
     carry, carry_err = np.full(nb, -np.inf), np.zeros(nb)  # full sum at each block's last point
     cur, cur_err = -math.inf, 0.0
@@ -148,70 +179,6 @@ def _sweep(lw, x, b):
         fmax = np.where(np.isfinite(full), np.abs(full), 0.0).max(axis=1)
     block_err = np.maximum(carried_err, local_err) + 4 * _U * (fmax + 1)
     err = np.where(np.isfinite(full), block_err[:, None], 0.0)
-    return full.ravel()[:n], err.ravel()[:n]
-
-
-_B = 16  # block length of the prefix sums where the atoms are sparse (_sweep_sparse)
-
-
-def _sweep_sparse(lw, x, b):
-    r"""Prefix log-sums of :func:`_sweep` where some blocks span more than ``_SPAN * b``.
-
-    ``lw`` are :math:`\log W_j` (``-inf`` for no atom) at the increasing points ``x``.  Blocks
-    of ``_B`` points: inside a block a masked log-sum-exp (a sum of at most ``_B`` positive
-    terms: relative error below :math:`(B+4)u`, plus :math:`2u` times the share-weighted mean
-    exponent for their rounding); across blocks a carry passed on by one log-add per block, whose error is
-    the share-weighted mean of its operands' errors plus the rounding of the step.
-    Returns ``(incl, err_incl)``: sums over :math:`j \le k`.
-    """
-    n = x.size
-    nb = -(-n // _B)
-    pad = nb * _B - n
-    xb = np.concatenate([x, np.full(pad, x[-1])]).reshape(nb, _B)
-    lwb = np.concatenate([lw, np.full(pad, -np.inf)]).reshape(nb, _B)
-    d = (xb[:, :, None] - xb[:, None, :]) / b  # (block, k, j): (x_k - x_j) / b
-    tri = np.tri(_B, dtype=bool)[None]
-    with np.errstate(invalid="ignore"):
-        t = np.where(tri, lwb[:, None, :] - d, -np.inf)
-    top = t.max(axis=2)  # the diagonal term is in every row: finite unless the row has no atom
-    safe = np.where(np.isfinite(top), top, 0.0)
-    e = np.exp(t - safe[:, :, None])
-    tot = e.sum(axis=2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        local = np.log(tot) + safe  # (block, k); -inf for no atom
-        # each exponent is rounded by 2u of its size: their share-weighted mean moves the log-sum
-        expo = np.where(tri, d, 0.0)
-        mean_expo = (e * expo).sum(axis=2) / tot
-    local = np.where(np.isfinite(top), local, -np.inf)
-    local_err = np.where(np.isfinite(local), 2 * _U * (mean_expo + np.abs(local) + _B + 4), 0.0)  # -inf: exact
-    # carry across blocks (sequential over the blocks)
-    ends_x = xb[:, -1]
-    carry, carry_err = np.full(nb, -np.inf), np.zeros(nb)  # full sum at each block's last point
-    cur, cur_err = -math.inf, 0.0
-    loc_end, loc_err_end = local[:, -1].tolist(), local_err[:, -1].tolist()
-    for m in range(nb):
-        if cur != -math.inf:
-            step = (ends_x[m] - ends_x[m - 1]) / b
-            cur = cur - step
-            cur_err = cur_err + 2 * _U * (abs(cur) + step)
-        new = _lae(cur, loc_end[m])
-        if new != -math.inf:
-            frac = math.exp(cur - new) if cur != -math.inf else 0.0
-            cur_err = frac * cur_err + (1 - frac) * loc_err_end[m] + 4 * _U * (abs(new) + 1)
-        cur = new
-        carry[m], carry_err[m] = cur, cur_err
-    prev = np.concatenate([[-np.inf], carry[:-1]])[:, None]
-    prev_err = np.concatenate([[0.0], carry_err[:-1]])[:, None]
-    prev_x = np.concatenate([[x[0]], ends_x[:-1]])[:, None]
-    gap = (xb - prev_x) / b
-    with np.errstate(invalid="ignore"):
-        carried = prev - gap
-    full = np.logaddexp(local, carried)
-    with np.errstate(invalid="ignore"):
-        share = np.where(np.isfinite(carried), np.exp(carried - full), 0.0)
-    carried_err = np.where(np.isfinite(carried), prev_err + 2 * _U * (np.abs(carried) + gap), 0.0)
-    err = share * carried_err + (1 - share) * local_err
-    err = np.where(np.isfinite(full), err + 4 * _U * (np.abs(full) + 1), 0.0)
     return full.ravel()[:n], err.ravel()[:n]
 
 
@@ -397,6 +364,8 @@ def _tiny_panels(log_f_delta, anc, sa, sc, b, alpha):
 _XS: OrderedDict = OrderedDict()
 _AT_B: OrderedDict = OrderedDict()
 _XS_SIZE, _AT_B_SIZE = 4, 2
+_RESULTS: OrderedDict = OrderedDict()  # recent results, keyed like the densities plus alpha and b
+_RESULTS_SIZE = 32
 
 
 def _key(comp):
@@ -478,6 +447,17 @@ def atoms_log_integral(P, Q, alpha, b, dense=False):
     >>> bool(abs(li - np.log(2 / 3 * np.e + 1 / 3 * np.exp(-2))) < 1e-14 and rel < 1e-12)  # Mironov, Prop. 6
     True
     """
+    key = (_key(P), _key(Q), float(alpha), float(b), bool(dense))
+    hit = _RESULTS.get(key)
+    if hit is not None:  # the same divergence again (a calibration's final check): no new quadrature
+        _RESULTS.move_to_end(key)
+        return hit[1]
+    out = _atoms_log_integral(P, Q, alpha, b, dense)
+    _remember(_RESULTS, _RESULTS_SIZE, key, ((P, Q), out))
+    return out
+
+
+def _atoms_log_integral(P, Q, alpha, b, dense):
     xs = _merged(P, Q)
     if dense:
         dp, dq = _DenseDensity(xs, P, b), _DenseDensity(xs, Q, b)
