@@ -197,21 +197,33 @@ def _breakpoints(P, Q, s_eff, T, peaks, local):
     return np.unique(np.clip(np.concatenate([local, centre + geo, centre - geo, [lo, hi], around]), lo, hi))
 
 
+def _extremes(C):
+    """The components of smallest and largest mean (the first of each; all variances equal): what the tail bounds read."""
+    w, m, v = C
+    i, j = int(np.argmin(m)), int(np.argmax(m))
+    idx = [i] if i == j else [i, j]
+    return (w[idx], m[idx], v[idx])
+
+
 def _local_points(P, Q, fast):
     """Breakpoints near the components, or (many atoms of one width) a grid of half a width near them."""
+    if fast:
+        return _atom_grid(_merged_atoms(P[1], Q[1]), float(np.sqrt(P[2][0])))
     means, sds = np.concatenate([P[1], Q[1]]), np.sqrt(np.concatenate([P[2], Q[2]]))
-    if not fast:  # spacing <= 2 s_k within 12 s_k: 13 points per component or dyadic grids shared by overlaps
-        few = (means[:, None] + sds[:, None] * np.arange(-12, 13, 2)).ravel()
-        if means.size <= 20:  # few components: the points (and values) of before issue #13; K = 50: 1300 -> 59
-            return few
-        delta = 2 * sds.min() * 2.0 ** np.floor(np.log2(sds / sds.min()))
-        first = np.floor((means - 12 * sds) / delta)
-        count = (np.ceil((means + 12 * sds) / delta) - first + 1).astype(int)
-        k = np.repeat(np.arange(means.size), count)
-        pts = np.unique(delta[k] * (first[k] + np.arange(k.size) - np.repeat(np.cumsum(count) - count, count)))
-        return pts if pts.size <= few.size else few
-    s = float(sds[0])
-    m = np.unique(means)
+    # spacing <= 2 s_k within 12 s_k: 13 points per component or dyadic grids shared by overlaps
+    few = (means[:, None] + sds[:, None] * np.arange(-12, 13, 2)).ravel()
+    if means.size <= 20:  # few components: the points (and values) of before issue #13; K = 50: 1300 -> 59
+        return few
+    delta = 2 * sds.min() * 2.0 ** np.floor(np.log2(sds / sds.min()))
+    first = np.floor((means - 12 * sds) / delta)
+    count = (np.ceil((means + 12 * sds) / delta) - first + 1).astype(int)
+    k = np.repeat(np.arange(means.size), count)
+    pts = np.unique(delta[k] * (first[k] + np.arange(k.size) - np.repeat(np.cumsum(count) - count, count)))
+    return pts if pts.size <= few.size else few
+
+
+def _atom_grid(m, s):
+    """Points of a grid of spacing ``s / 2`` within ``12 s`` of the sorted atoms ``m`` (or 13 points around each)."""
     n_grid = (m[-1] - m[0]) / (0.5 * s) + 49
     if n_grid > 48 * m.size:  # sparse atoms: points around each
         return np.unique((m[:, None] + s * np.linspace(-12, 12, 13)).ravel())
@@ -260,10 +272,14 @@ def _mixture_log_integral(P, Q, alpha):
     def log_f(x):
         return log_f_mag(x)[0]
 
+    local = _local_points(P, Q, fast)
+    if fast:  # one variance: the tails and the range depend only on the extreme atoms of each prior
+        P, Q = _extremes(P), _extremes(Q)
+        wP, mP, vP = P
+        wQ, mQ, vQ = Q
     means = np.concatenate([mP, mQ])
     peaks = (_tail_peak(alpha, P, Q), -_tail_peak(alpha, (wP, -mP, vP), (wQ, -mQ, vQ)))
     T = 10 * max(s_eff, np.sqrt(max(vPmax, vQmax))) + max(abs(peaks[0] - means.max()), abs(means.min() - peaks[1]))
-    local = _local_points(P, Q, fast)
     # Grow the range until the rigorous tail bounds are negligible.
     for _ in range(80):
         lo, hi = means.min() - T, means.max() + T
@@ -374,7 +390,7 @@ _DIRECT = 48  # a node with at most this many atoms in its window is summed dire
 _BIN_CHUNK = 256  # nodes per block of the binned sums
 
 
-_J = 8  # terms of the series of e^{-c delta^2} that moves a level's moments to another scale (_Bins.at)
+_J = 6  # terms of the series of e^{-c delta^2} that moves a level's moments to another scale (_Bins.at)
 _STORED = _ORDER + 2 * _J  # moments kept per bin
 _REUSE = (0.8, 4.0)  # a level's bins serve every theta in [0.8, 4] times the theta they were built at
 
@@ -456,6 +472,37 @@ def _cached_bins(atoms, logw, w, theta, k):
     while len(_BIN_CACHE) > _BIN_CACHE_SIZE:
         _BIN_CACHE.popitem(last=False)
     return bins
+
+
+_MERGED: OrderedDict = OrderedDict()
+
+
+def _merged_atoms(a, b):
+    """``np.unique`` of the two arrays of atoms (cached per pair of arrays, either order)."""
+    key = tuple(sorted((id(a), id(b))))
+    hit = _MERGED.get(key)
+    if hit is None:
+        hit = _MERGED[key] = (a, b, np.unique(np.concatenate([a, b])))
+        while len(_MERGED) > _SORTED_SIZE:
+            _MERGED.popitem(last=False)
+    _MERGED.move_to_end(key)
+    return hit[2]
+
+
+_SUMS: OrderedDict = OrderedDict()
+
+
+def _atom_sums(atoms, logw):
+    """``(top, w, cw)``: the largest log weight, the weights relative to it and the cumulative weights (cached)."""
+    key = (id(atoms), id(logw))
+    hit = _SUMS.get(key)
+    if hit is None:
+        top = float(logw.max())
+        hit = _SUMS[key] = (atoms, logw, (top, np.exp(logw - top), np.concatenate([[0.0], np.cumsum(np.exp(logw))])))
+        while len(_SUMS) > _SORTED_SIZE:
+            _SUMS.popitem(last=False)
+    _SUMS.move_to_end(key)
+    return hit[2]
 
 
 def _sorted_atoms(means, weights):
@@ -557,7 +604,11 @@ def gauss_atoms_logpdf(
     """
     theta = float(np.sqrt(t))
     lnorm = 0.5 * np.log(2 * np.pi * t)
-    top = float(logw.max())
+    if cache:
+        top, w, cw = _atom_sums(atoms, logw)
+    else:
+        top = float(logw.max())
+        w, cw = np.exp(logw - top), np.concatenate([[0.0], np.cumsum(np.exp(logw))])
     out = np.empty(x.size)
     j = np.searchsorted(atoms, x)
     d_near = np.minimum(
@@ -566,13 +617,11 @@ def gauss_atoms_logpdf(
     reach = np.sqrt(d_near**2 + (_REACH * theta) ** 2)
     lo = np.searchsorted(atoms, x - reach, side="left")
     hi = np.searchsorted(atoms, x + reach, side="right")
-    cw = np.concatenate([[0.0], np.cumsum(np.exp(logw))])
     dropped = cw[lo] + (cw[-1] - cw[hi])  # weight outside each node's window
     rel = 0.0
     # binned: the coarsest level whose Taylor argument stays below _Y_MAX
     level = np.full(x.size, -1)
     r_u = reach / theta
-    w = np.exp(logw - top)
     if cache:  # bins shared with earlier calls (of any scale within _REUSE), built at most when needed
         got: dict = {}
 
