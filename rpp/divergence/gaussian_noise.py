@@ -198,7 +198,7 @@ def _breakpoints(P, Q, s_eff, T, peaks, local):
 
 
 def _extremes(C):
-    """The components of smallest and largest mean (the first of each; all variances equal): what the tail bounds read."""
+    """Return the components of smallest and largest mean (the first of each; all variances equal): what the tail bounds read."""
     w, m, v = C
     i, j = int(np.argmin(m)), int(np.argmax(m))
     idx = [i] if i == j else [i, j]
@@ -396,7 +396,7 @@ _REUSE = (0.8, 4.0)  # a level's bins serve every theta in [0.8, 4] times the th
 
 
 class _Bins:
-    """Non-empty bins of width ``f theta`` of the sorted atoms, with their Taylor moments.
+    r"""Non-empty bins of width ``f theta`` of the sorted atoms, with their Taylor moments.
 
     ``mom[m]`` is :math:`\\sum_k w_k e^{-\\delta_k^2/2}\\delta_k^m/m!` (:math:`\\delta = (a - c)/\\theta`,
     :math:`c` the bin's centre) for :math:`m <` ``_STORED``; :meth:`at` derives the moments of the
@@ -422,7 +422,7 @@ class _Bins:
         self.dmax = float(np.abs(delta).max()) if delta.size else 0.0  # <= f/2 in units of theta
 
     def at(self, theta):
-        r"""The same bins at the scale ``theta``: moments and the bound ``rho`` on each atom's relative weight error.
+        r"""Return the same bins at the scale ``theta``: moments and the bound ``rho`` on each atom's relative weight error.
 
         With :math:`r = \theta_b/\theta` and :math:`\delta = r\delta_b`,
         :math:`e^{-\delta^2/2}\delta^m/m! = r^m e^{-\delta_b^2/2}e^{-c\delta_b^2}\delta_b^m/m!`,
@@ -454,13 +454,13 @@ class _Bins:
 
 # The bins of the atoms of recent priors, per level: a search over the noise scale reuses them.
 _BIN_CACHE: OrderedDict = OrderedDict()
-_BIN_CACHE_SIZE = 12
+_BIN_CACHE_SIZE = 36  # 12 priors x 3 levels: the pairs of a class of priors share them
 _SORTED: OrderedDict = OrderedDict()
 _SORTED_SIZE = 4
 
 
 def _cached_bins(atoms, logw, w, theta, k):
-    """The bins of level ``k`` at ``theta``: derived from cached ones built within ``_REUSE`` of it, else new."""
+    """Return the bins of level ``k`` at ``theta``: derived from cached ones built within ``_REUSE`` of it, else new."""
     key = (id(atoms), id(logw), k)
     hit = _BIN_CACHE.get(key)
     if hit is not None and _REUSE[0] * hit[2].theta <= theta <= _REUSE[1] * hit[2].theta:
@@ -546,6 +546,37 @@ def _binned(xs, lo_b, hi_b, bins, theta):
     return out
 
 
+def _levels(atoms, logw, w, theta, cache):
+    """``(bins_of, widths)``: the bins of each level (built at most when asked for) and their widths in units of theta."""
+    if cache:  # bins shared with earlier calls (of any scale within _REUSE), built at most when needed
+        got: dict = {}
+
+        def bins_of(k):
+            if k not in got:
+                got[k] = _cached_bins(atoms, logw, w, theta, k)
+            return got[k]
+
+        # the width of a cached level at this scale, else the nominal one (the level is built at theta)
+        def width_of(k):
+            key = (id(atoms), id(logw), k)
+            hit = _BIN_CACHE.get(key)
+            if hit is not None and _REUSE[0] * hit[2].theta <= theta <= _REUSE[1] * hit[2].theta:
+                return hit[2].h / theta
+            return _LEVELS[k]
+    else:
+        local: dict = {}
+
+        def bins_of(k):
+            if k not in local:
+                local[k] = _Bins(atoms, w, theta, _LEVELS[k])
+            return local[k]
+
+        def width_of(k):
+            return _LEVELS[k]
+
+    return bins_of, [width_of(k) for k in range(len(_LEVELS))]
+
+
 def gauss_atoms_logpdf(
     x: np.ndarray, atoms: np.ndarray, logw: np.ndarray, t: float, cache: bool = False
 ) -> tuple[np.ndarray, float]:
@@ -622,33 +653,7 @@ def gauss_atoms_logpdf(
     # binned: the coarsest level whose Taylor argument stays below _Y_MAX
     level = np.full(x.size, -1)
     r_u = reach / theta
-    if cache:  # bins shared with earlier calls (of any scale within _REUSE), built at most when needed
-        got: dict = {}
-
-        def bins_of(k):
-            if k not in got:
-                got[k] = _cached_bins(atoms, logw, w, theta, k)
-            return got[k]
-
-        # the width of a cached level at this scale, else the nominal one (the level is built at theta)
-        def width_of(k):
-            key = (id(atoms), id(logw), k)
-            hit = _BIN_CACHE.get(key)
-            if hit is not None and _REUSE[0] * hit[2].theta <= theta <= _REUSE[1] * hit[2].theta:
-                return hit[2].h / theta
-            return _LEVELS[k]
-    else:
-        local: dict = {}
-
-        def bins_of(k):
-            if k not in local:
-                local[k] = _Bins(atoms, w, theta, _LEVELS[k])
-            return local[k]
-
-        def width_of(k):
-            return _LEVELS[k]
-
-    widths = [width_of(k) for k in range(len(_LEVELS))]
+    bins_of, widths = _levels(atoms, logw, w, theta, cache)
     for k in reversed(range(len(_LEVELS))):
         f = widths[k]
         level[(r_u + f / 2) * (f / 2) <= _Y_MAX] = k

@@ -363,7 +363,7 @@ def _tiny_panels(log_f_delta, anc, sa, sc, b, alpha):
 # Keyed by the identity of the components' arrays, which the entries keep alive.
 _XS: OrderedDict = OrderedDict()
 _AT_B: OrderedDict = OrderedDict()
-_XS_SIZE, _AT_B_SIZE = 4, 2
+_XS_SIZE, _AT_B_SIZE = 4, 1
 _RESULTS: OrderedDict = OrderedDict()  # recent results, keyed like the densities plus alpha and b
 _RESULTS_SIZE = 32
 
@@ -381,7 +381,7 @@ def _remember(cache, size, key, value):
 
 
 def _merged(P, Q):
-    """The sorted union of the two priors' atoms (cached per pair of priors, either order)."""
+    """Return the sorted union of the two priors' atoms (cached per pair of priors, either order)."""
     key = tuple(sorted((_key(P), _key(Q))))
     hit = _XS.get(key)
     if hit is not None:

@@ -112,7 +112,10 @@ def _mp_logpdf(xs, atoms, logw, t, dps=50):
         lnorm = mpmath.log(2 * mpmath.pi * tt) / 2
         out = []
         for z in xs:
-            terms = [mpmath.mpf(lw) - (mpmath.mpf(z) - mpmath.mpf(a)) ** 2 / (2 * tt) for a, lw in zip(atoms, logw)]
+            terms = [
+                mpmath.mpf(lw) - (mpmath.mpf(z) - mpmath.mpf(a)) ** 2 / (2 * tt)
+                for a, lw in zip(atoms, logw, strict=True)
+            ]
             m = max(terms)
             out.append(m + mpmath.log(mpmath.fsum(mpmath.exp(v - m) for v in terms)) - lnorm)
     return out
@@ -170,9 +173,9 @@ def _laplace_log_integral_ref(x, y, alpha, b, nodes):
     pts = np.unique(np.concatenate([x, y]))
     h = np.diff(pts)
     pieces = np.maximum(1, np.ceil(h / (b / 10))).astype(int)
-    left = np.repeat(pts[:-1], pieces) + (np.arange(pieces.sum()) - np.repeat(np.cumsum(pieces) - pieces, pieces)) * np.repeat(
-        h / pieces, pieces
-    )
+    left = np.repeat(pts[:-1], pieces) + (
+        np.arange(pieces.sum()) - np.repeat(np.cumsum(pieces) - pieces, pieces)
+    ) * np.repeat(h / pieces, pieces)
     width = np.repeat(h / pieces, pieces)
     gx, gw = np.polynomial.legendre.leggauss(nodes)
     total = ld(0)
@@ -196,13 +199,18 @@ def test_laplace_exact_at_1e5_atoms_against_a_long_double_reference():
     b = float(cal.scale)
     d = []
     for nodes in (3, 4):
-        d.append(max(_laplace_log_integral_ref(x, y, alpha, b, nodes), _laplace_log_integral_ref(y, x, alpha, b, nodes)))
+        d.append(
+            max(_laplace_log_integral_ref(x, y, alpha, b, nodes), _laplace_log_integral_ref(y, x, alpha, b, nodes))
+        )
     d_ref = float(d[1]) / (alpha - 1)
     tol = 10 * abs(float(d[1] - d[0])) + 1e-12  # the reference's own discretisation, and its rounding
     assert d_ref <= eps * (1 + 1e-9) + tol  # never under-noised
     assert abs(d_ref - float(cal.divergence)) <= float(cal.divergence_error) + tol
     # and minimal: a scale 1e-6 smaller breaks the budget
-    below = max(_laplace_log_integral_ref(x, y, alpha, b * (1 - 1e-6), 4), _laplace_log_integral_ref(y, x, alpha, b * (1 - 1e-6), 4))
+    below = max(
+        _laplace_log_integral_ref(x, y, alpha, b * (1 - 1e-6), 4),
+        _laplace_log_integral_ref(y, x, alpha, b * (1 - 1e-6), 4),
+    )
     assert float(below) / (alpha - 1) > eps
 
 
