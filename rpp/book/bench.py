@@ -307,6 +307,162 @@ def scaling_table(
     return df
 
 
+# ----------------------------------------------------------------------------------------
+# Exact calibration at a million atoms (issue #26)
+# ----------------------------------------------------------------------------------------
+
+#: The methods timed by :func:`atoms_benchmark`, ``(noise, method)``: the exact rule, the W-infinity
+#: baseline and every sufficient rule of each noise family.
+ATOMS_METHODS = (
+    ("gaussian", "exact"),
+    ("laplace", "exact"),
+    ("gaussian", "pierquin"),
+    ("laplace", "pierquin"),
+    ("gaussian", "w-alpha"),
+    ("gaussian", "w-alpha-tight"),
+    ("gaussian", "gmm-ot"),
+    ("gaussian", "gmm-ot-tight"),
+    ("laplace", "w-alpha"),
+    ("laplace", "w-alpha-tight"),
+)
+
+
+def atoms_pair(n: int, seed: int = 0) -> tuple[Empirical, Empirical]:
+    """Return the seeded pair of issue #26: ``n`` draws of N(0, 1) against ``n`` draws of N(0.5, 1.2^2).
+
+    Parameters
+    ----------
+    n : int
+        Atoms per sample, ``>= 1``.
+    seed : int
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    tuple of Empirical
+        ``(prior_i, prior_j)``.
+
+    Examples
+    --------
+    >>> p, q = atoms_pair(10)
+    >>> p.n, q.n
+    (10, 10)
+    """
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    rng = np.random.default_rng(seed)
+    return Empirical(rng.normal(0.0, 1.0, n)), Empirical(rng.normal(0.5, 1.2, n))
+
+
+def _atoms_call(conn, p, q, alpha, epsilon, method, noise):
+    """Child process: one calibration, sends a dict of its time, scale, error and flags."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    cal = calibrate(p, q, alpha=alpha, epsilon=epsilon, method=method, noise=noise)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    sec = cal.details.get("seconds", {})
+    conn.send(
+        dict(
+            status="ok",
+            seconds=wall,
+            cpu_s=cpu,
+            rule_s=sec.get("rule", np.nan),
+            check_s=sec.get("check", np.nan),
+            scale=float(cal.scale),
+            divergence=float(cal.divergence),
+            error=float(cal.divergence_error),
+            rigorous=bool(cal.rigorous),
+            within_budget=bool(cal.within_budget),
+        )
+    )
+
+
+def _sort_seconds(p, q, repeat=3):
+    """Best of ``repeat`` wall times of one ``np.sort`` of each prior's atoms."""
+    x, y = np.asarray(p.support), np.asarray(q.support)
+    return _timed(lambda: (np.sort(x), np.sort(y)), repeat=repeat)[0]
+
+
+def atoms_benchmark(
+    sizes: tuple[int, ...] = (10_000, 100_000, 1_000_000),
+    methods_: tuple[tuple[str, str], ...] = ATOMS_METHODS,
+    alpha: float = 2.0,
+    epsilon: float = 1.0,
+    max_seconds: float = 120.0,
+    seed: int = 0,
+):
+    r"""Time ``exact``, the W-infinity baseline and the sufficient rules on large empirical pairs (issue #26).
+
+    For each size ``n`` of :func:`atoms_pair`, one call of :func:`rpp.calibrate` (both orders)
+    per ``(noise, method)`` runs in a child process forked after a warm-up call of every method
+    on a small pair; a call longer than ``max_seconds`` is stopped (``"> budget"``).  The
+    reference is one ``np.sort`` of both samples (best of 3, in this process).
+
+    Parameters
+    ----------
+    sizes : tuple of int
+        Atoms per sample.
+    methods_ : tuple of (str, str)
+        ``(noise, method)`` pairs.
+    alpha, epsilon : float
+        Order (> 1) and budget (> 0).
+    max_seconds : float
+        Per-call budget in seconds (> 0).
+    seed : int
+        Seed of the pairs.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (size, noise, method): ``status``, ``seconds`` (wall time of the call),
+        ``cpu_s`` (CPU time of the calling process: less sensitive to a loaded machine),
+        ``rule_s``, ``check_s``, ``us_per_atom`` (microseconds per atom of the two samples,
+        ``seconds / (2 n)``), ``vs_sort`` (seconds / sort seconds), ``sort_s``, ``scale``,
+        ``divergence``, ``error``, ``rigorous``, ``within_budget``.
+
+    Raises
+    ------
+    ValueError
+        If ``max_seconds`` is not positive.
+
+    Examples
+    --------
+    >>> t = atoms_benchmark((50,), (("laplace", "exact"),), max_seconds=60)
+    >>> bool(t.within_budget.all()), bool(t.rigorous.all())
+    (True, True)
+    """
+    import pandas as pd
+
+    if not max_seconds > 0:
+        raise ValueError(f"max_seconds must be > 0, got {max_seconds}")
+    for noise, method in methods_:  # warm up: the children are forked after the lazy imports
+        calibrate(*atoms_pair(40, seed), alpha=alpha, epsilon=epsilon, method=method, noise=noise)
+    rows = []
+    ctx = multiprocessing.get_context("fork")
+    for n in sizes:
+        p, q = atoms_pair(int(n), seed)
+        sort_s = _sort_seconds(p, q)
+        for noise, method in methods_:
+            parent, child = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_atoms_call, args=(child, p, q, alpha, epsilon, method, noise))
+            t0 = time.perf_counter()
+            proc.start()
+            if parent.poll(max_seconds):
+                row = parent.recv()
+            else:
+                proc.terminate()
+                row = dict(status="> budget", seconds=time.perf_counter() - t0)
+            proc.join()
+            row.update(size=int(n), noise=noise, method=method, sort_s=sort_s)
+            rows.append(row)
+    df = pd.DataFrame(rows)
+    df["us_per_atom"] = df.seconds.where(df.status == "ok") / (2 * df["size"]) * 1e6
+    df["vs_sort"] = df.seconds.where(df.status == "ok") / df.sort_s
+    cols = ["size", "noise", "method", "status", "seconds", "cpu_s", "rule_s", "check_s", "us_per_atom", "vs_sort"]
+    cols += ["sort_s"]
+    cols += ["scale", "divergence", "error", "rigorous", "within_budget"]
+    return df.reindex(columns=cols)
+
+
 from .worst_case import (  # noqa: E402, F401 - the sweep of --worst-case, re-exported here
     FAMILIES,
     load_worst_case,
@@ -333,6 +489,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scaling", action="store_true", help="print the scaling table instead (issue #13)")
     parser.add_argument("--max-seconds", type=float, default=20.0, help="per-call budget of --scaling (default 20)")
     parser.add_argument(
+        "--atoms",
+        metavar="N",
+        type=float,
+        nargs="+",
+        help="time exact, the W-infinity baseline and the sufficient rules on pairs of N atoms each (issue #26)",
+    )
+    parser.add_argument(
         "--worst-case", metavar="JSONL", help="append the rows of the worst-case sweep (issue #21) to JSONL"
     )
     parser.add_argument("--family", action="append", choices=FAMILIES + ("named",), help="families of --worst-case")
@@ -346,6 +509,13 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.worst_case:
         _worst_case_main(args)
+        return
+    if args.atoms:
+        table = atoms_benchmark(tuple(int(n) for n in args.atoms), max_seconds=args.max_seconds)
+        print(
+            f"Empirical pairs N(0,1) vs N(0.5,1.2^2), alpha = 2, epsilon = 1 (per-call budget {args.max_seconds:g} s):"
+        )
+        print(table.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
         return
     if args.scaling:
         table = scaling_table(max_seconds=args.max_seconds)

@@ -21,6 +21,8 @@ The input as given is what the divergence is computed for: an atom stored as
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import numpy as np
 
 from ..priors import Prior, check_prior
@@ -69,15 +71,28 @@ def centre_of(*priors: Prior) -> float:
     return 0.0
 
 
+_SHIFTED: OrderedDict = OrderedDict()  # recent translations, so that repeated calls share one copy (and its caches)
+
+
 def shifted(prior: Prior, c: float) -> Prior:
     """``prior`` translated by ``-c`` (the caller has checked that every ``mean - c`` is exact).
 
     Weights and variances are copied unchanged (not renormalised), so the result is the same
-    law moved by exactly ``-c``.
+    law moved by exactly ``-c``.  The last few translations are remembered (by the identity of
+    ``prior``), so that the calls of a calibration work on the same arrays.
     """
     if c == 0:
         return prior
-    return check_prior("prior", prior)._shifted(c)  # each prior moves its own parameters, exactly
+    key = (id(prior), c)
+    hit = _SHIFTED.get(key)
+    if hit is not None and hit[0] is prior:
+        _SHIFTED.move_to_end(key)
+        return hit[1]
+    out = check_prior("prior", prior)._shifted(c)  # each prior moves its own parameters, exactly
+    _SHIFTED[key] = (prior, out)
+    while len(_SHIFTED) > 4:
+        _SHIFTED.popitem(last=False)
+    return out
 
 
 def centre_pair(p: Prior, q: Prior) -> tuple[Prior, Prior, float]:

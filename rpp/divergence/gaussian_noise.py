@@ -94,6 +94,8 @@ including its round-off.
 
 from __future__ import annotations
 
+import math
+from collections import OrderedDict
 from fractions import Fraction
 from typing import Any, cast
 
@@ -197,21 +199,33 @@ def _breakpoints(P, Q, s_eff, T, peaks, local):
     return np.unique(np.clip(np.concatenate([local, centre + geo, centre - geo, [lo, hi], around]), lo, hi))
 
 
+def _extremes(C):
+    """Return the components of smallest and largest mean (the first of each; all variances equal): what the tail bounds read."""
+    w, m, v = C
+    i, j = int(np.argmin(m)), int(np.argmax(m))
+    idx = [i] if i == j else [i, j]
+    return (w[idx], m[idx], v[idx])
+
+
 def _local_points(P, Q, fast):
     """Breakpoints near the components, or (many atoms of one width) a grid of half a width near them."""
+    if fast:
+        return _atom_grid(_merged_atoms(P[1], Q[1]), float(np.sqrt(P[2][0])))
     means, sds = np.concatenate([P[1], Q[1]]), np.sqrt(np.concatenate([P[2], Q[2]]))
-    if not fast:  # spacing <= 2 s_k within 12 s_k: 13 points per component or dyadic grids shared by overlaps
-        few = (means[:, None] + sds[:, None] * np.arange(-12, 13, 2)).ravel()
-        if means.size <= 20:  # few components: the points (and values) of before issue #13; K = 50: 1300 -> 59
-            return few
-        delta = 2 * sds.min() * 2.0 ** np.floor(np.log2(sds / sds.min()))
-        first = np.floor((means - 12 * sds) / delta)
-        count = (np.ceil((means + 12 * sds) / delta) - first + 1).astype(int)
-        k = np.repeat(np.arange(means.size), count)
-        pts = np.unique(delta[k] * (first[k] + np.arange(k.size) - np.repeat(np.cumsum(count) - count, count)))
-        return pts if pts.size <= few.size else few
-    s = float(sds[0])
-    m = np.unique(means)
+    # spacing <= 2 s_k within 12 s_k: 13 points per component or dyadic grids shared by overlaps
+    few = (means[:, None] + sds[:, None] * np.arange(-12, 13, 2)).ravel()
+    if means.size <= 20:  # few components: the points (and values) of before issue #13; K = 50: 1300 -> 59
+        return few
+    delta = 2 * sds.min() * 2.0 ** np.floor(np.log2(sds / sds.min()))
+    first = np.floor((means - 12 * sds) / delta)
+    count = (np.ceil((means + 12 * sds) / delta) - first + 1).astype(int)
+    k = np.repeat(np.arange(means.size), count)
+    pts = np.unique(delta[k] * (first[k] + np.arange(k.size) - np.repeat(np.cumsum(count) - count, count)))
+    return pts if pts.size <= few.size else few
+
+
+def _atom_grid(m, s):
+    """Points of a grid of spacing ``s / 2`` within ``12 s`` of the sorted atoms ``m`` (or 13 points around each)."""
     n_grid = (m[-1] - m[0]) / (0.5 * s) + 49
     if n_grid > 48 * m.size:  # sparse atoms: points around each
         return np.unique((m[:, None] + s * np.linspace(-12, 12, 13)).ravel())
@@ -233,12 +247,10 @@ def _mixture_log_integral(P, Q, alpha):
     fast = max(wP.size, wQ.size) > _FAST_ATOMS and np.all(vP == vP[0]) and np.all(vQ == vQ[0]) and vP[0] == vQ[0]
     trunc = [0.0]
     if fast:
-        oP, oQ = np.argsort(mP), np.argsort(mQ)
-        aP, lwP, aQ, lwQ = mP[oP], np.log(wP[oP]), mQ[oQ], np.log(wQ[oQ])
-        bins: list[dict] = [{}, {}]  # the binned atoms of each density, shared by the calls below
+        (aP, lwP), (aQ, lwQ) = _sorted_atoms(mP, wP), _sorted_atoms(mQ, wQ)
 
         def dens(x, which):
-            lp, r = gauss_atoms_logpdf(x, *((aP, lwP, vP[0]) if which == 0 else (aQ, lwQ, vQ[0])), bins[which])
+            lp, r = gauss_atoms_logpdf(x, *((aP, lwP, vP[0]) if which == 0 else (aQ, lwQ, vQ[0])), True)
             trunc[0] = max(trunc[0], r)
             return lp
     else:
@@ -262,10 +274,14 @@ def _mixture_log_integral(P, Q, alpha):
     def log_f(x):
         return log_f_mag(x)[0]
 
+    local = _local_points(P, Q, fast)
+    if fast:  # one variance: the tails and the range depend only on the extreme atoms of each prior
+        P, Q = _extremes(P), _extremes(Q)
+        wP, mP, vP = P
+        wQ, mQ, vQ = Q
     means = np.concatenate([mP, mQ])
     peaks = (_tail_peak(alpha, P, Q), -_tail_peak(alpha, (wP, -mP, vP), (wQ, -mQ, vQ)))
     T = 10 * max(s_eff, np.sqrt(max(vPmax, vQmax))) + max(abs(peaks[0] - means.max()), abs(means.min() - peaks[1]))
-    local = _local_points(P, Q, fast)
     # Grow the range until the rigorous tail bounds are negligible.
     for _ in range(80):
         lo, hi = means.min() - T, means.max() + T
@@ -376,8 +392,19 @@ _DIRECT = 48  # a node with at most this many atoms in its window is summed dire
 _BIN_CHUNK = 256  # nodes per block of the binned sums
 
 
+_J = 6  # terms of the series of e^{-c delta^2} that moves a level's moments to another scale (_Bins.at)
+_STORED = _ORDER + 2 * _J  # moments kept per bin
+_REUSE = (0.8, 4.0)  # a level's bins serve every theta in [0.8, 4] times the theta they were built at
+
+
 class _Bins:
-    """Non-empty bins of width ``f theta`` of the sorted atoms, with their Taylor moments."""
+    r"""Non-empty bins of width ``f theta`` of the sorted atoms, with their Taylor moments.
+
+    ``mom[m]`` is :math:`\\sum_k w_k e^{-\\delta_k^2/2}\\delta_k^m/m!` (:math:`\\delta = (a - c)/\\theta`,
+    :math:`c` the bin's centre) for :math:`m <` ``_STORED``; :meth:`at` derives the moments of the
+    same bins at another scale, so that a search over the scale builds each level's bins a few
+    times instead of at every scale.
+    """
 
     def __init__(self, atoms, w, theta, f):
         h = f * theta
@@ -385,12 +412,113 @@ class _Bins:
         first = np.flatnonzero(np.diff(g, prepend=-1))  # the atoms are sorted: bins are runs
         self.centre = atoms[0] + (g[first] + 0.5) * h
         delta = (atoms - np.repeat(self.centre, np.diff(np.append(first, atoms.size)))) / theta  # |delta| <= f/2
-        # moments sum_k w_k e^{-delta_k^2/2} delta_k^m / m!, m < _ORDER, by one cumulative product
-        pw = np.empty((_ORDER, atoms.size))
-        pw[0] = w * np.exp(-0.5 * delta**2)
-        pw[1:] = delta / np.arange(1, _ORDER)[:, None]
-        np.cumprod(pw, axis=0, out=pw)
-        self.mom = np.add.reduceat(pw, first, axis=1)
+        # moments sum_k w_k e^{-delta_k^2/2} delta_k^m / m!, one power at a time (O(n) memory)
+        self.mom = np.empty((_STORED, first.size))
+        term = w * np.exp(-0.5 * delta**2)
+        for m in range(_STORED):
+            self.mom[m] = np.add.reduceat(term, first)
+            if m + 1 < _STORED:
+                term *= delta
+                term *= 1.0 / (m + 1)
+        self.theta, self.h, self.f, self.rho = theta, h, f, 0.0
+        self.dmax = float(np.abs(delta).max()) if delta.size else 0.0  # <= f/2 in units of theta
+
+    def at(self, theta):
+        r"""Return the same bins at the scale ``theta``: moments and the bound ``rho`` on each atom's relative weight error.
+
+        With :math:`r = \theta_b/\theta` and :math:`\delta = r\delta_b`,
+        :math:`e^{-\delta^2/2}\delta^m/m! = r^m e^{-\delta_b^2/2}e^{-c\delta_b^2}\delta_b^m/m!`,
+        :math:`c = (r^2-1)/2`, and :math:`e^{-c\delta_b^2} = \sum_{j<J}(-c\delta_b^2)^j/j!` up to a
+        relative remainder at most :math:`\rho = (|c|\delta_{\max}^2)^J e^{2|c|\delta_{\max}^2}/J!`:
+        each atom's weight is multiplied by the same factor in every moment, so the binned sum is
+        off by at most ``rho`` of itself (all its terms are positive) on top of its Taylor bound.
+        """
+        if theta == self.theta:
+            return self
+        r = self.theta / theta
+        c = 0.5 * (r * r - 1.0)
+        out = _Bins.__new__(_Bins)
+        out.centre, out.theta, out.h, out.f = self.centre, theta, self.h, self.h / theta
+        out.dmax = self.dmax * r
+        mom = np.zeros((_ORDER, self.centre.size))
+        for m in range(_ORDER):
+            coef = 1.0
+            for j in range(_J):
+                # (-c)^j / j! * (m + 2j)! / m!  times the stored moment of order m + 2j
+                mom[m] += coef * self.mom[m + 2 * j]
+                coef *= -c / (j + 1) * (m + 2 * j + 1) * (m + 2 * j + 2)
+            mom[m] *= r**m
+        out.mom = mom
+        x = abs(c) * self.dmax**2
+        out.rho = x**_J * math.exp(2 * x) / math.factorial(_J)
+        return out
+
+
+# The bins of the atoms of recent priors, per level: a search over the noise scale reuses them.
+_BIN_CACHE: OrderedDict = OrderedDict()
+_BIN_CACHE_SIZE = 36  # 12 priors x 3 levels: the pairs of a class of priors share them
+_SORTED: OrderedDict = OrderedDict()
+_SORTED_SIZE = 4
+
+
+def _cached_bins(atoms, logw, w, theta, k):
+    """Return the bins of level ``k`` at ``theta``: derived from cached ones built within ``_REUSE`` of it, else new."""
+    key = (id(atoms), id(logw), k)
+    hit = _BIN_CACHE.get(key)
+    if hit is not None and _REUSE[0] * hit[2].theta <= theta <= _REUSE[1] * hit[2].theta:
+        _BIN_CACHE.move_to_end(key)
+        return hit[2].at(theta)
+    bins = _Bins(atoms, w, theta, _LEVELS[k])
+    _BIN_CACHE[key] = (atoms, logw, bins)
+    _BIN_CACHE.move_to_end(key)
+    while len(_BIN_CACHE) > _BIN_CACHE_SIZE:
+        _BIN_CACHE.popitem(last=False)
+    return bins
+
+
+_MERGED: OrderedDict = OrderedDict()
+
+
+def _merged_atoms(a, b):
+    """``np.unique`` of the two arrays of atoms (cached per pair of arrays, either order)."""
+    key = tuple(sorted((id(a), id(b))))
+    hit = _MERGED.get(key)
+    if hit is None:
+        hit = _MERGED[key] = (a, b, np.unique(np.concatenate([a, b])))
+        while len(_MERGED) > _SORTED_SIZE:
+            _MERGED.popitem(last=False)
+    _MERGED.move_to_end(key)
+    return hit[2]
+
+
+_SUMS: OrderedDict = OrderedDict()
+
+
+def _atom_sums(atoms, logw):
+    """``(top, w, cw)``: the largest log weight, the weights relative to it and the cumulative weights (cached)."""
+    key = (id(atoms), id(logw))
+    hit = _SUMS.get(key)
+    if hit is None:
+        top = float(logw.max())
+        hit = _SUMS[key] = (atoms, logw, (top, np.exp(logw - top), np.concatenate([[0.0], np.cumsum(np.exp(logw))])))
+        while len(_SUMS) > _SORTED_SIZE:
+            _SUMS.popitem(last=False)
+    _SUMS.move_to_end(key)
+    return hit[2]
+
+
+def _sorted_atoms(means, weights):
+    """``(sorted means, log weights)`` of equal-variance components (cached per pair of arrays)."""
+    key = (id(means), id(weights))
+    hit = _SORTED.get(key)
+    if hit is None:
+        order = np.argsort(means, kind="stable")
+        hit = (means, weights, means[order], np.log(weights[order]))
+        _SORTED[key] = hit
+        while len(_SORTED) > _SORTED_SIZE:
+            _SORTED.popitem(last=False)
+    _SORTED.move_to_end(key)
+    return hit[2], hit[3]
 
 
 def _binned(xs, lo_b, hi_b, bins, theta):
@@ -420,8 +548,39 @@ def _binned(xs, lo_b, hi_b, bins, theta):
     return out
 
 
+def _levels(atoms, logw, w, theta, cache):
+    """``(bins_of, widths)``: the bins of each level (built at most when asked for) and their widths in units of theta."""
+    if cache:  # bins shared with earlier calls (of any scale within _REUSE), built at most when needed
+        got: dict = {}
+
+        def bins_of(k):
+            if k not in got:
+                got[k] = _cached_bins(atoms, logw, w, theta, k)
+            return got[k]
+
+        # the width of a cached level at this scale, else the nominal one (the level is built at theta)
+        def width_of(k):
+            key = (id(atoms), id(logw), k)
+            hit = _BIN_CACHE.get(key)
+            if hit is not None and _REUSE[0] * hit[2].theta <= theta <= _REUSE[1] * hit[2].theta:
+                return hit[2].h / theta
+            return _LEVELS[k]
+    else:
+        local: dict = {}
+
+        def bins_of(k):
+            if k not in local:
+                local[k] = _Bins(atoms, w, theta, _LEVELS[k])
+            return local[k]
+
+        def width_of(k):
+            return _LEVELS[k]
+
+    return bins_of, [width_of(k) for k in range(len(_LEVELS))]
+
+
 def gauss_atoms_logpdf(
-    x: np.ndarray, atoms: np.ndarray, logw: np.ndarray, t: float, cache: dict | None = None
+    x: np.ndarray, atoms: np.ndarray, logw: np.ndarray, t: float, cache: bool = False
 ) -> tuple[np.ndarray, float]:
     r"""``log sum_k w_k N(x; a_k, t)`` at the points ``x`` for sorted atoms, and a bound on its relative error.
 
@@ -452,9 +611,11 @@ def gauss_atoms_logpdf(
         Log weights of the atoms (summing to 1 or less).
     t : float
         Variance, ``> 0``.
-    cache : dict, optional
-        The bins and moments of earlier calls with the same ``atoms``, ``logw`` and ``t`` (a
-        quadrature evaluates one density at several sets of nodes): read and filled.
+    cache : bool
+        Share the bins and moments with earlier calls on the same ``atoms`` and ``logw`` arrays
+        (the same objects): a level built at a variance :math:`t_b` serves every :math:`t` with
+        :math:`\sqrt t` in :math:`[0.8, 4]\sqrt{t_b}`, its moments moved to :math:`t` by
+        :meth:`_Bins.at` (whose relative bound ``rho`` is added to ``rel``).
 
     Returns
     -------
@@ -476,7 +637,11 @@ def gauss_atoms_logpdf(
     """
     theta = float(np.sqrt(t))
     lnorm = 0.5 * np.log(2 * np.pi * t)
-    top = float(logw.max())
+    if cache:
+        top, w, cw = _atom_sums(atoms, logw)
+    else:
+        top = float(logw.max())
+        w, cw = np.exp(logw - top), np.concatenate([[0.0], np.cumsum(np.exp(logw))])
     out = np.empty(x.size)
     j = np.searchsorted(atoms, x)
     d_near = np.minimum(
@@ -485,25 +650,22 @@ def gauss_atoms_logpdf(
     reach = np.sqrt(d_near**2 + (_REACH * theta) ** 2)
     lo = np.searchsorted(atoms, x - reach, side="left")
     hi = np.searchsorted(atoms, x + reach, side="right")
-    cw = np.concatenate([[0.0], np.cumsum(np.exp(logw))])
     dropped = cw[lo] + (cw[-1] - cw[hi])  # weight outside each node's window
     rel = 0.0
     # binned: the coarsest level whose Taylor argument stays below _Y_MAX
     level = np.full(x.size, -1)
     r_u = reach / theta
-    for k, f in reversed(list(enumerate(_LEVELS))):
+    bins_of, widths = _levels(atoms, logw, w, theta, cache)
+    for k in reversed(range(len(_LEVELS))):
+        f = widths[k]
         level[(r_u + f / 2) * (f / 2) <= _Y_MAX] = k
     level[hi - lo <= _DIRECT] = -1
-    w = np.exp(logw - top)
-    for k, f in enumerate(_LEVELS):
+    for k in range(len(_LEVELS)):
         sel = np.flatnonzero(level == k)
         if sel.size == 0:
             continue
-        if cache is None or k not in cache:
-            bins = _Bins(atoms, w, theta, f)
-            if cache is not None:
-                cache[k] = bins
-        bins = cache[k] if cache is not None else bins
+        bins = bins_of(k)
+        f = bins.h / theta
         half = reach[sel] + 0.5 * f * theta
         lo_b = np.searchsorted(bins.centre, x[sel] - half, side="left")
         hi_b = np.searchsorted(bins.centre, x[sel] + half, side="right")
@@ -511,7 +673,8 @@ def gauss_atoms_logpdf(
         sel, lo_b, hi_b = sel[order], lo_b[order], hi_b[order]
         out[sel] = _binned(x[sel], lo_b, hi_b, bins, theta) + top - lnorm
         y_max = float(((reach[sel] / theta + f / 2) * (f / 2)).max())
-        rel = max(rel, y_max**_ORDER * np.exp(2 * y_max) / float(np.prod(np.arange(1, _ORDER + 1, dtype=float))))
+        taylor = y_max**_ORDER * np.exp(2 * y_max) / float(np.prod(np.arange(1, _ORDER + 1, dtype=float)))
+        rel = max(rel, taylor + bins.rho * (1 + taylor))  # the Taylor bound and the moved moments
     direct = np.flatnonzero(level < 0)
     if direct.size:
         # nodes in order of their window's width, in chunks of about 2e6 entries, each padded to its own widest window
