@@ -23,7 +23,7 @@ the published (noisy) outputs, which are public by definition. The noise scale i
 not have been computed from the confidential data (that would leak, see the book's chapter 9).
 
 **Words are flags.** The report calls the guarantee *proved* only when the caller says it is
-(``rigorous=True``, e.g. :attr:`rpp.calibration.result.Calibration.guaranteed`); otherwise it is an
+(``rigorous=True``, e.g. the ``guaranteed`` field of :class:`~rpp.calibration.Calibration`); otherwise it is an
 *estimate*. Reproducible noise (``insecure_seed``) is flagged ``UNSAFE TO PUBLISH``; data changed since
 the prior class was fitted are flagged ``GUARANTEE DOES NOT APPLY``.
 """

@@ -615,7 +615,7 @@ def gauss_atoms_logpdf(
         Share the bins and moments with earlier calls on the same ``atoms`` and ``logw`` arrays
         (the same objects): a level built at a variance :math:`t_b` serves every :math:`t` with
         :math:`\sqrt t` in :math:`[0.8, 4]\sqrt{t_b}`, its moments moved to :math:`t` by
-        :meth:`_Bins.at` (whose relative bound ``rho`` is added to ``rel``).
+        ``_Bins.at`` (whose relative bound ``rho`` is added to ``rel``).
 
     Returns
     -------
