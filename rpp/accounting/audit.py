@@ -7,8 +7,8 @@ outputs to :math:`\{0, 1\}`, so by the data-processing inequality (van Erven & H
 
 .. math::
 
-    D_\alpha(P_i \,\|\, P_j) \;\ge\; D_\alpha\bigl(\mathrm{Bern}(b) \,\|\, \mathrm{Bern}(a)\bigr), \qquad
-    D_\alpha(P_j \,\|\, P_i) \;\ge\; D_\alpha\bigl(\mathrm{Bern}(a) \,\|\, \mathrm{Bern}(b)\bigr)
+    D_\alpha(P_i \,\|\, P_j) &\;\ge\; D_\alpha\bigl(\mathrm{Bern}(b) \,\|\, \mathrm{Bern}(a)\bigr),\\
+    D_\alpha(P_j \,\|\, P_i) &\;\ge\; D_\alpha\bigl(\mathrm{Bern}(a) \,\|\, \mathrm{Bern}(b)\bigr)
 
 (:func:`renyi_lower_bound`; the converse of :func:`rpp.accounting.max_true_positive_rate`).
 The rates are measured on finitely many simulated releases, so the audit reports exact (Clopper--Pearson)
