@@ -13,6 +13,7 @@ r"""Numerical kernels shared by the whole package (private module; its names are
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -321,6 +322,33 @@ def _step_down(h, y_lo, y_hi, step, closest):
     return None, y_lo
 
 
+def _quadratic_step(points, y_lo, y_hi):
+    """Root in ``(y_lo, y_hi)`` of the parabola ``g(y)`` through three ``(y, g)`` points, else ``nan``.
+
+    The interpolant of ``g`` in ``y`` (not inverse interpolation: a divergence that flattens
+    at large noise makes ``y(g)`` badly conditioned).  Newton's form
+    ``g = g1 + d1 (y - y1) + d2 (y - y1)(y - y2)``; of its real roots the one in the bracket
+    (the closer to the last point if both are).
+    """
+    (y1, g1), (y2, g2), (y3, g3) = points
+    if not all(abs(v) < 1e299 for v in (g1, g2, g3)) or len({y1, y2, y3}) < 3:
+        return np.nan
+    d1 = (g2 - g1) / (y2 - y1)
+    d2 = ((g3 - g2) / (y3 - y2) - d1) / (y3 - y1)
+    # in t = y - y1: d2 t^2 + (d1 - d2 (y2 - y1)) t + g1 = 0
+    bq = d1 - d2 * (y2 - y1)
+    if d2 == 0:
+        roots = [-g1 / bq] if bq != 0 else []
+    else:
+        disc = bq * bq - 4 * d2 * g1
+        if disc < 0:
+            return np.nan
+        q = -0.5 * (bq + math.copysign(math.sqrt(disc), bq))  # no cancellation
+        roots = [q / d2] + ([g1 / q] if q != 0 else [])
+    inside = [y1 + t for t in roots if y_lo < y1 + t < y_hi]
+    return min(inside, key=lambda y: abs(y - y3)) if inside else np.nan
+
+
 def _regula_falsi(g, y_lo, y_hi, g_hi, tol):
     """Shrink ``[y_lo, y_hi]`` (``g(y_lo) > 0``, ``g(y_hi) <= 0`` evaluated or proved) to width ``tol``.
 
@@ -344,8 +372,10 @@ def _regula_falsi(g, y_lo, y_hi, g_hi, tol):
         if g_hi is None:
             y = y_lo + min(1.2 * g_lo + 0.01, 1.0)
         else:
-            (y1, g1), (y2, g2) = last[-2], last[-1]
-            y = y2 - g2 * (y2 - y1) / (g2 - g1) if g2 != g1 and abs(g1) < 1e299 and abs(g2) < 1e299 else np.nan
+            y = _quadratic_step(last[-3:], y_lo, y_hi) if len(last) >= 3 else np.nan
+            if not y_lo < y < y_hi:  # the secant through the last two points
+                (y1, g1), (y2, g2) = last[-2], last[-1]
+                y = y2 - g2 * (y2 - y1) / (g2 - g1) if g2 != g1 and abs(g1) < 1e299 and abs(g2) < 1e299 else np.nan
             if not y_lo < y < y_hi:  # the chord of the bracket (regula falsi)
                 y = y_lo + w * g_lo / (g_lo - g_hi)
         if len(widths) > 3 and widths[-1] > 0.5 * widths[-4] or not np.isfinite(y):

@@ -195,23 +195,34 @@ def _timed_call(conn, p, q, alpha, epsilon, method, noise):
         conn.send(("n/a", np.nan, np.nan, np.nan, np.nan))
 
 
-def _run_with_budget(p, q, alpha, epsilon, method, noise, max_seconds):
-    """Run one calibration in a child process.
+def _in_child(target, args, max_seconds, over):
+    """Run ``target(conn, *args)`` in a forked child; what it sends, or ``over(seconds)`` after ``max_seconds``.
 
-    Returns ``("> budget", nan, s, nan, nan)`` when it takes longer than ``max_seconds``, with ``s >= max_seconds`` the time after which it was stopped.
+    The one budgeted runner of :func:`scaling_table` and :func:`atoms_benchmark`: the child is
+    stopped when it has sent nothing after ``max_seconds``; ``over`` receives the time after
+    which it was stopped (``>= max_seconds``).
     """
     ctx = multiprocessing.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_timed_call, args=(child, p, q, alpha, epsilon, method, noise))
+    proc = ctx.Process(target=target, args=(child, *args))
     t0 = time.perf_counter()
     proc.start()
     if parent.poll(max_seconds):
         out = parent.recv()
     else:
         proc.terminate()
-        out = ("> budget", np.nan, time.perf_counter() - t0, np.nan, np.nan)
+        out = over(time.perf_counter() - t0)
     proc.join()
     return out
+
+
+def _run_with_budget(p, q, alpha, epsilon, method, noise, max_seconds):
+    """Run one calibration in a child process.
+
+    Returns ``("> budget", nan, s, nan, nan)`` when it takes longer than ``max_seconds``, with ``s >= max_seconds`` the time after which it was stopped.
+    """
+    args = (p, q, alpha, epsilon, method, noise)
+    return _in_child(_timed_call, args, max_seconds, lambda s: ("> budget", np.nan, s, np.nan, np.nan))
 
 
 def scaling_table(
@@ -437,21 +448,12 @@ def atoms_benchmark(
     for noise, method in methods_:  # warm up: the children are forked after the lazy imports
         calibrate(*atoms_pair(40, seed), alpha=alpha, epsilon=epsilon, method=method, noise=noise)
     rows = []
-    ctx = multiprocessing.get_context("fork")
     for n in sizes:
         p, q = atoms_pair(int(n), seed)
         sort_s = _sort_seconds(p, q)
         for noise, method in methods_:
-            parent, child = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_atoms_call, args=(child, p, q, alpha, epsilon, method, noise))
-            t0 = time.perf_counter()
-            proc.start()
-            if parent.poll(max_seconds):
-                row = parent.recv()
-            else:
-                proc.terminate()
-                row = dict(status="> budget", seconds=time.perf_counter() - t0)
-            proc.join()
+            args = (p, q, alpha, epsilon, method, noise)
+            row = _in_child(_atoms_call, args, max_seconds, lambda s: dict(status="> budget", seconds=s))
             row.update(size=int(n), noise=noise, method=method, sort_s=sort_s)
             rows.append(row)
     df = pd.DataFrame(rows)

@@ -72,6 +72,7 @@ class DivergenceMemo:
         self.alpha = float(v.alpha_order(alpha))
         self.noise = v.one_of("noise", noise, NOISES)
         self._values: dict[float, tuple[float, float]] = {}
+        self._starts: dict[float, tuple[float, bool]] = {}
 
     def __call__(self, scale: float) -> tuple[float, float]:
         """``(value, error)`` at the noise scale ``scale``."""
@@ -85,6 +86,22 @@ class DivergenceMemo:
     def known(self) -> dict[float, tuple[float, float]]:
         """Return a copy of ``{scale: (value, error)}`` computed so far."""
         return dict(self._values)
+
+    def _upper_end(self, epsilon: float) -> tuple[float, bool]:
+        """``(scale or variance, proved)``: the sufficient rule that starts the search, computed once per budget.
+
+        Gaussian noise: the ``"gmm-ot"`` variance (proved); Laplace noise: ``_laplace_start``.
+        :func:`order_probe` and :func:`search` both need it (at a million atoms the
+        Laplace rule is a second's work).
+        """
+        starts = self._starts
+        if epsilon not in starts:
+            if self.noise == "gaussian":
+                var = _gmm_ot_variance(self.prior_i, self.prior_j, self.alpha, epsilon)
+                starts[epsilon] = (var, True)
+            else:
+                starts[epsilon] = _laplace_start(self.prior_i, self.prior_j, self.alpha, epsilon)
+        return starts[epsilon]
 
 
 def _value_error(result: object) -> tuple[float, float]:
@@ -291,7 +308,7 @@ def _search_gaussian(prior_i, prior_j, alpha, epsilon, above, memo):
     hint = hint_var if hint_var > lo else None
     if hint is None and lo == 0 and f(0.0) <= 0:
         return 0.0
-    hi = _gmm_ot_variance(prior_i, prior_j, alpha, epsilon)
+    hi = memo._upper_end(epsilon)[0]
     # two samples: the sort-based gmm-ot variance is within a small factor of the root; bracket
     # it by steps of e (the default steps of e^8 probe tiny noises, costly for large samples)
     step = 1.0 if isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical) else 8.0
@@ -310,7 +327,7 @@ def _search_laplace(prior_i, prior_j, alpha, epsilon, above, memo):
     hint = above if above > 0 else None
     if hint is None and f(0.0) <= 0:
         return 0.0
-    hi, proved = _laplace_start(prior_i, prior_j, alpha, epsilon)
+    hi, proved = memo._upper_end(epsilon)
     hi, proved, hint = _known_bracket(memo.known(), epsilon, 0.0, hi, proved, above)
     # the upper end is within a small factor of the root: bracket it by steps of e
     return float(min_feasible(f, 0.0, hi, rtol=1e-10, step=1.0, hi_feasible=proved, infeasible=hint, closest=True))
@@ -390,9 +407,9 @@ def order_probe(
         return 0, 1
     gauss = noise == "gaussian"
     if gauss:
-        bounds = [float(np.sqrt(_gmm_ot_variance(p, q, alpha, epsilon))) for p, q in orders]
+        bounds = [float(np.sqrt(memo._upper_end(epsilon)[0])) for memo in memos]
     else:
-        bounds = [_laplace_start(p, q, alpha, epsilon)[0] for p, q in orders]
+        bounds = [memo._upper_end(epsilon)[0] for memo in memos]
     probe = min(bounds) * np.exp(-0.5 if gauss else -1.0)  # a step of e in theta^2 or in b
     if not (np.isfinite(probe) and probe > 0):
         return 0, 1

@@ -249,3 +249,123 @@ def test_gaussian_exact_at_1e5_atoms_against_direct_sums():
     # GL20 on panels of theta/2 of an analytic integrand, float64 sums of 1e5 positive terms: 1e-11
     assert d_ref <= eps * (1 + 1e-9) + 1e-11
     assert abs(d_ref - float(cal.divergence)) <= float(cal.divergence_error) + 1e-11
+
+
+# --- Laplace noise: the prefix densities on a prior's own atoms, and the midpoint panels ------
+
+
+def _mp_log_density(anchor, offset, atoms, weights, b, dps=50):
+    """log sum_j w_j e^{-|z - a_j|/b}, z = anchor + offset, at ``dps`` digits (log of 2b times the noisy density)."""
+    with mpmath.workdps(dps):
+        zz, bb = mpmath.mpf(anchor) + mpmath.mpf(offset), mpmath.mpf(b)
+        terms = [mpmath.log(mpmath.mpf(w)) - abs(zz - mpmath.mpf(a)) / bb for a, w in zip(atoms, weights, strict=True)]
+        m = max(terms)
+        return m + mpmath.log(mpmath.fsum(mpmath.exp(t - m) for t in terms))
+
+
+def _density_cases():
+    rng = np.random.default_rng(2626)
+    # unsorted atoms with duplicates (they merge), the other prior's atoms in between
+    a = rng.normal(0, 1, 60)
+    a = np.concatenate([a, a[:7]])[rng.permutation(67)]
+    yield "duplicates, unsorted", rpp.Empirical(a), rpp.Empirical(rng.normal(0.3, 1, 50)), 0.1
+    w = np.geomspace(1e-300, 1, 40)[rng.permutation(40)]
+    yield "weights 1e-300..1", rpp.Empirical(rng.normal(0, 1, 40), weights=w), rpp.Empirical(rng.normal(0, 2, 30)), 0.05
+    yield (
+        "1e6 offset, near-ties",
+        rpp.Empirical(1e6 + np.cumsum(np.full(30, 1e-9))),
+        rpp.Empirical(1e6 + rng.uniform(0, 3e-8, 20)),
+        1e-8,
+    )
+    yield "b far above the spread", rpp.Empirical(rng.normal(0, 1, 30)), rpp.Empirical(rng.normal(0, 1, 30)), 1e7
+
+
+@pytest.mark.parametrize("name, p, q, b", list(_density_cases()), ids=lambda v: v if isinstance(v, str) else "")
+def test_prefix_density_on_own_atoms_is_within_its_bound_of_mpmath(name, p, q, b):
+    """The sums run over a prior's own atoms and are moved to every point of the merged support, on both sides."""
+    P, Q = p.components(), q.components()
+    xs = np.union1d(P.means, Q.means)
+    dens = la._PrefixDensity(xs, P, b)
+    rng = np.random.default_rng(7)
+    anc = rng.integers(0, xs.size, 80)
+    gaps = np.diff(xs)
+    # offsets on either side of the anchor, within the neighbouring gap (0 included)
+    right = np.where(anc < xs.size - 1, gaps[np.minimum(anc, xs.size - 2)], b)
+    left = np.where(anc > 0, gaps[np.maximum(anc - 1, 0)], b)
+    u = rng.uniform(-1, 1, anc.size)
+    off = np.where(u >= 0, u * right, u * left)
+    off[:5] = 0.0
+    for mixed in (True, False):  # mixed signs (the general path), offsets >= 0 (the fast path)
+        o = off if mixed else np.abs(off) * (right / np.maximum(left, right))
+        val, err = dens(anc, o)
+        for k in range(anc.size):
+            ref = _mp_log_density(xs[anc[k]], o[k], P.means, P.weights, b)
+            assert abs(val[k] - float(ref)) <= err[k] + 2 * EPS * abs(float(ref)), (name, k, val[k], ref, err[k])
+        assert err.max() < 1e-9
+
+
+def _midpoint_pairs():
+    rng = np.random.default_rng(8)
+    yield rpp.Empirical(rng.uniform(0, 1e-3, 9)), rpp.Empirical(rng.uniform(2e-4, 1.2e-3, 7)), 1.0
+    yield rpp.Empirical(1e6 + rng.uniform(0, 1e-3, 8)), rpp.Empirical(1e6 + rng.uniform(0, 2e-3, 8)), 0.5
+
+
+@pytest.mark.parametrize("alpha", [1.5, 2.0, 6.0])
+@pytest.mark.parametrize("k", range(2))
+def test_midpoint_panels_are_within_their_bound_of_mpmath(k, alpha):
+    """Each gap (below 0.004 b) as one panel: the midpoint value against mpmath's integral of f over it."""
+    p, q, b = list(_midpoint_pairs())[k]
+    P, Q = p.components(), q.components()
+    xs = np.union1d(P.means, Q.means)
+    f = la._log_integrand(la._PrefixDensity(xs, P, b), la._PrefixDensity(xs, Q, b), alpha, b)
+    anc = np.arange(xs.size - 1)
+    width = np.diff(xs)
+    assert np.all(width < la._TINY * b)
+    gl, fp, bound = la._midpoint_panels(f, anc, np.zeros(anc.size), width, b, alpha)
+
+    def dens(z, c):
+        return mpmath.fsum(
+            mpmath.mpf(w) * mpmath.exp(-abs(z - mpmath.mpf(a)) / b) for a, w in zip(c.means, c.weights, strict=True)
+        ) / (2 * b)
+
+    worst = 0.0
+    with mpmath.workdps(40):
+        for i in range(anc.size):
+            lo, hi = mpmath.mpf(xs[i]), mpmath.mpf(xs[i + 1])
+            ref = mpmath.quad(lambda z: dens(z, P) ** alpha * dens(z, Q) ** (1 - alpha), [lo, hi])
+            diff = abs(mpmath.exp(mpmath.mpf(gl[i])) - ref)
+            allowed = mpmath.exp(mpmath.mpf(bound[i])) + mpmath.exp(mpmath.mpf(fp[i])) + 4 * EPS * ref
+            assert diff <= allowed, (i, float(diff), float(allowed))
+            worst = max(worst, float(diff / ref))
+    # the bound is useful: (h/b)^2 (g2 + L^2)/24 relative to each panel, below 1e-5 at these widths
+    # (h/b < 1e-3) even for alpha = 6 (g2 + L^2 = 127)
+    assert np.all(bound - gl < np.log(1e-5))
+    assert worst < 1e-6
+
+
+def test_quadratic_step_finds_the_root_of_a_parabola_and_declines_outside_the_bracket():
+    from rpp._lib.numerics import _quadratic_step
+
+    g = lambda y: (y - 1.0) * (y + 3.0)  # noqa: E731 - roots 1 and -3
+    pts = [(y, g(y)) for y in (0.0, 0.5, 2.0)]
+    assert abs(_quadratic_step(pts, 0.0, 2.0) - 1.0) < 1e-15
+    assert np.isnan(_quadratic_step(pts, 1.5, 2.0))  # no root in the bracket
+    assert np.isnan(_quadratic_step([(0.0, 1.0), (0.0, 2.0), (1.0, 3.0)], -1, 2))  # a repeated point
+    assert np.isnan(_quadratic_step([(0.0, 1.0), (1.0, 2.0), (2.0, 5.0)], -1, 2))  # no real root
+
+
+def test_closest_search_on_a_smooth_divergence_takes_few_evaluations():
+    """A Laplace-like divergence of the scale (1/b^2 near large noise, 1/b at small noise): the root within 1e-10
+    in at most seven evaluations from the bracket (e^-1 b0, b0) (before the parabola step: ten)."""
+    from rpp._lib.numerics import min_feasible
+
+    calls = []
+
+    def f(b):
+        calls.append(b)
+        return float(np.log((0.3 / b + 0.02 / b**2) / 1.0))
+
+    root = (0.3 + np.sqrt(0.09 + 0.08)) / 2  # 0.3/b + 0.02/b^2 = 1
+    z = min_feasible(f, 0.0, 1.0, rtol=1e-10, step=1.0, hi_feasible=True, infeasible=1.0 / np.e, closest=True)
+    assert f(z) <= 0 and abs(z / root - 1) < 1e-9
+    assert len(calls) - 1 <= 7, len(calls)
