@@ -61,6 +61,11 @@ def _members(priors: Any) -> list[Mapping]:
     return list(members)
 
 
+def _pair_key(prior_i: Any, prior_j: Any, directed: bool) -> Any:
+    """Key of a pair of priors by value: ordered if ``directed``, else either order (both are protected)."""
+    return (prior_i, prior_j) if directed else frozenset((prior_i, prior_j))
+
+
 def _pair_list(members: list[Mapping], pairs: Any, directed: bool) -> list[tuple[int, Any, Any]]:
     """(member, s_i, s_j) for every protected pair of every member."""
     if pairs is None:
@@ -128,8 +133,10 @@ def calibrate_all_pairs(
     worst : Calibration
         The calibration of the worst pair, with ``divergence``/``divergence_error`` the
         maximum over *all* pairs at its scale; ``details`` holds ``orders``, ``k``,
-        ``scale_one``, ``pair`` (its secrets), ``member`` (its prior in the class) and
-        ``pairs`` (how many pairs were calibrated).
+        ``scale_one``, ``pair`` (its secrets), ``member`` (its prior in the class),
+        ``pairs`` (how many pairs are protected) and ``distinct_pairs`` (how many were
+        calibrated: a pair of priors equal by value, in another member or in the other order,
+        is calibrated and evaluated once).
     table : pandas.DataFrame
         One row per (member, s_i, s_j): ``scale`` (its own calibration), ``divergence`` and
         ``divergence_error`` at the common scale, ``guaranteed`` and ``worst``.
@@ -162,18 +169,30 @@ def calibrate_all_pairs(
     epsilon = float(v.epsilon_budget(epsilon))
     k = v.integer("k", k)
     plist = _pair_list(members, pairs, directed)
-    cals = [
-        calibrate_releases(
+    # a pair of priors that recurs (the same secret-conditioned priors in several members of a
+    # class, or in both orders) is calibrated and evaluated once: the work grows with the
+    # number of distinct pairs (priors compare by value)
+    keys = [_pair_key(members[r][a], members[r][b], directed) for r, a, b in plist]
+    first = {}
+    for (r, a, b), key in zip(plist, keys, strict=True):
+        first.setdefault(key, (r, a, b))
+    own = {
+        key: calibrate_releases(
             members[r][a], members[r][b], alpha=alpha, epsilon=epsilon, k=k, method=method, directed=directed
         )
-        for r, a, b in plist
-    ]
+        for key, (r, a, b) in first.items()
+    }
+    cals = [own[key] for key in keys]
     w = int(np.argmax([float(c.scale) for c in cals]))
     scale = float(cals[w].scale)
+    at_common = {
+        key: pair_divergence(members[r][a], members[r][b], alpha=alpha, scale=scale / np.sqrt(k), directed=directed)
+        for key, (r, a, b) in first.items()
+    }
     rows = []
     rigorous = True
-    for (r, a, b), cal in zip(plist, cals, strict=True):
-        c = pair_divergence(members[r][a], members[r][b], alpha=alpha, scale=scale / np.sqrt(k), directed=directed)
+    for (r, a, b), cal, key in zip(plist, cals, keys, strict=True):
+        c = at_common[key]
         rigorous = rigorous and c.rigorous
         rows.append(
             dict(
@@ -198,7 +217,13 @@ def calibrate_all_pairs(
         rigorous=rigorous,
         within_budget=bool(table["within_budget"].all()),
         guaranteed=bool(table["within_budget"].all()) and rigorous,
-        details={**cals[w].details, "pair": plist[w][1:], "member": plist[w][0], "pairs": len(plist)},
+        details={
+            **cals[w].details,
+            "pair": plist[w][1:],
+            "member": plist[w][0],
+            "pairs": len(plist),
+            "distinct_pairs": len(first),
+        },
     )
     return worst, table
 

@@ -205,26 +205,35 @@ def _moved(sums, errs, a, xs, m, b):
     return val, err
 
 
+def _layout(xs, comp):
+    """Return ``(a, log w, cnt, own)``: a prior's sorted distinct atoms and their places in the merged support ``xs``.
+
+    Independent of the scale: kept per pair (:func:`_merged`) for every ``b`` of a search.
+    ``cnt[k]`` atoms are ``<= x_k``; ``own[k]`` says ``x_k`` is one of them.
+    """
+    a, lwa = comp.means, np.log(comp.weights)
+    if a.size > 1 and not bool(np.all(np.diff(a) > 0)):
+        a, inv = np.unique(a, return_inverse=True)
+        lw = np.full(a.size, -np.inf)
+        np.logaddexp.at(lw, inv.ravel(), lwa)  # duplicates merge
+        lwa = lw
+    own = np.zeros(xs.size, dtype=np.int64)
+    own[np.searchsorted(xs, a)] = 1
+    return a, lwa, np.cumsum(own), own
+
+
 class _PrefixDensity:
     """log(2b p) at (anchor, offset) points of the merged support in O(1) per point."""
 
-    def __init__(self, xs, comp, b):
+    def __init__(self, xs, comp, b, layout=None):
         # the prior's own atoms, sorted and merged (the sweeps run over them, not over the
         # merged support: half the points for two priors of equal size)
-        a, lwa = comp.means, np.log(comp.weights)
-        if a.size > 1 and not bool(np.all(np.diff(a) > 0)):
-            a, inv = np.unique(a, return_inverse=True)
-            lw = np.full(a.size, -np.inf)
-            np.logaddexp.at(lw, inv.ravel(), lwa)  # duplicates merge
-            lwa = lw
+        a, lwa, cnt, own = _layout(xs, comp) if layout is None else layout
         ai, eai = _sweep(lwa, a, b)  # atoms <= a_m
         ri, eri = _sweep(lwa[::-1], -a[::-1], b)  # atoms >= a_m (mirrored)
         ri, eri = ri[::-1], eri[::-1]
         # each point x_k of the merged support (which holds every atom) from the nearest atom on
-        # each side: cnt[k] atoms are <= x_k, own[k] says x_k is an atom of this prior
-        own = np.zeros(xs.size, dtype=np.int64)
-        own[np.searchsorted(xs, a)] = 1
-        cnt = np.cumsum(own)
+        # each side
         # atoms <= x_k and atoms > x_k at every point (every panel on the right of its anchor
         # needs them); atoms < x_k and >= x_k only at the anchors asked for (offsets < 0)
         self.left_incl, self.err_li = _moved(ai, eai, a, xs, cnt - 1, b)
@@ -447,12 +456,18 @@ def _remember(cache, size, key, value):
 
 def _merged(P, Q):
     """Return the sorted union of the two priors' atoms (cached per pair of priors, either order)."""
+    return _pair_entry(P, Q)[1]
+
+
+def _pair_entry(P, Q):
+    """Return ``((P, Q), xs, layouts)``: the merged support and each prior's :func:`_layout` in it (cached per pair)."""
     key = tuple(sorted((_key(P), _key(Q))))
     hit = _XS.get(key)
     if hit is not None:
         _XS.move_to_end(key)
-        return hit[1]
-    return _remember(_XS, _XS_SIZE, key, ((P, Q), np.union1d(P.means, Q.means)))[1]
+        return hit
+    xs = np.union1d(P.means, Q.means)
+    return _remember(_XS, _XS_SIZE, key, ((P, Q), xs, {_key(c): _layout(xs, c) for c in (P, Q)}))
 
 
 def _at_scale(P, Q, xs, b):
@@ -464,9 +479,10 @@ def _at_scale(P, Q, xs, b):
     else:
         _AT_B.move_to_end(key)
     dens = hit[1]
+    layouts = _pair_entry(P, Q)[2]
     for comp in (P, Q):
         if _key(comp) not in dens:
-            dens[_key(comp)] = _PrefixDensity(xs, comp, b)
+            dens[_key(comp)] = _PrefixDensity(xs, comp, b, layouts[_key(comp)])
     if hit[2][0] is None:
         hit[2][0] = _initial_panels(xs, b) if xs.size > 1 else (np.empty(0, int), np.empty(0), np.empty(0))
     return dens[_key(P)], dens[_key(Q)], hit[2][0]

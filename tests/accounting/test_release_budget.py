@@ -46,7 +46,10 @@ def test_all_pairs_worst_pair_is_the_largest_single_calibration(priors):
     assert np.allclose(table["scale"], list(singles.values()), rtol=1e-12)
     # every pair, both orders, at the common scale: certified within the budget
     for (a, b), row in zip(singles, table.itertuples(), strict=True):
-        d, de = (_c := rpp.calibration.pair_divergence(priors[a], priors[b], alpha=alpha, scale=worst.scale)).value, _c.error
+        d, de = (
+            (_c := rpp.calibration.pair_divergence(priors[a], priors[b], alpha=alpha, scale=worst.scale)).value,
+            _c.error,
+        )
         assert (row.s_i, row.s_j) == (a, b) and row.divergence == d and row.divergence_error == de
         assert d + de <= eps * (1 + 1e-9)
     assert worst.within_budget and table["within_budget"].all() and table["worst"].sum() == 1
@@ -56,10 +59,47 @@ def test_all_pairs_worst_pair_is_the_largest_single_calibration(priors):
         assert worst.divergence <= eps
 
 
+def test_a_class_calibrates_each_distinct_pair_once(monkeypatch):
+    """50 members drawn from 4 distinct priors: 6 distinct pairs (either order) are calibrated and
+    evaluated once each, and every row equals an independent call for its own pair."""
+    import rpp.accounting.budget as budget
+
+    rng = np.random.default_rng(26)
+    pool = [
+        rpp.GaussianMixture(weights=rng.dirichlet(np.ones(3)), means=rng.normal(0, 1, 3), vars=rng.uniform(0.3, 1, 3))
+        for _ in range(4)
+    ]
+    members = []
+    for _ in range(50):
+        i, j = rng.choice(4, 2, replace=False)
+        # equal by value, not the same objects: the pairs compare by value
+        members.append(
+            {"yes": pool[i], "no": rpp.GaussianMixture(weights=pool[j].weights, means=pool[j].means, vars=pool[j].vars)}
+        )
+    calls, evals = [], []
+    orig_cal, orig_div = budget.calibrate_releases, budget.pair_divergence
+    monkeypatch.setattr(budget, "calibrate_releases", lambda *a, **kw: calls.append(a) or orig_cal(*a, **kw))
+    monkeypatch.setattr(budget, "pair_divergence", lambda *a, **kw: evals.append(a) or orig_div(*a, **kw))
+    worst, table = calibrate_all_pairs(members, alpha=2.0, epsilon=1.0)
+    distinct = {frozenset((m["yes"], m["no"])) for m in members}
+    assert len(calls) == len(evals) == len(distinct) == worst.details["distinct_pairs"] <= 6
+    assert worst.details["pairs"] == len(table) == 50
+    for m, row in zip(members, table.itertuples(), strict=True):
+        own = rpp.calibrate(m["yes"], m["no"], alpha=2.0, epsilon=1.0)
+        assert row.scale == pytest.approx(own.scale, rel=1e-9)
+        c = rpp.calibration.pair_divergence(m["yes"], m["no"], alpha=2.0, scale=worst.scale)
+        assert row.divergence == pytest.approx(c.value, rel=1e-12, abs=1e-300)
+        assert row.divergence + row.divergence_error <= 1.0 * (1 + 1e-9)
+    assert worst.scale == max(table["scale"])
+
+
 def test_prior_class_takes_the_worst_member():
     rng = np.random.default_rng(0)
     members = [
-        {s: rpp.Gaussian(mean=p.mean + 0.05 * rng.normal(), var=p.var * rng.uniform(0.8, 1.25)) for s, p in PRIORS.items()}
+        {
+            s: rpp.Gaussian(mean=p.mean + 0.05 * rng.normal(), var=p.var * rng.uniform(0.8, 1.25))
+            for s, p in PRIORS.items()
+        }
         for _ in range(5)
     ]
     worst, table = calibrate_all_pairs(members, alpha=3.0, epsilon=1.0)
@@ -173,7 +213,12 @@ def test_budget_semantics_are_enforced():
     with pytest.raises(ValueError, match="alpha"):
         ReleaseBudget(PRIORS, alpha=1.0, epsilon=1.0)
     with pytest.warns(rpp.PrivacyWarning), pytest.raises(ValueError, match="method"):
-        ReleaseBudget({"a": rpp.Gaussian(mean=0, var=0.25), "b": rpp.Gaussian(mean=0, var=16)}, alpha=3, epsilon=0.5, method="bisection")
+        ReleaseBudget(
+            {"a": rpp.Gaussian(mean=0, var=0.25), "b": rpp.Gaussian(mean=0, var=16)},
+            alpha=3,
+            epsilon=0.5,
+            method="bisection",
+        )
     # an int seed is refused; the same insecure_seed gives the same noise, the sampler's at the released scale
     with pytest.raises(ValueError, match="insecure_seed"):
         ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0, rng=7)
@@ -198,4 +243,6 @@ def test_a_budget_that_needs_no_noise_is_refused_by_name():
     import rpp
 
     with pytest.raises(ValueError, match="epsilon"):
-        rpp.ReleaseBudget({"a": rpp.Gaussian(mean=0.0, var=1.0), "b": rpp.Gaussian(mean=2.0, var=1.0)}, alpha=3, epsilon=1e6)
+        rpp.ReleaseBudget(
+            {"a": rpp.Gaussian(mean=0.0, var=1.0), "b": rpp.Gaussian(mean=2.0, var=1.0)}, alpha=3, epsilon=1e6
+        )
