@@ -498,6 +498,13 @@ def main(argv: list[str] | None = None) -> None:
         help="time exact, the W-infinity baseline and the sufficient rules on pairs of N atoms each (issue #26)",
     )
     parser.add_argument(
+        "--components",
+        metavar="K",
+        type=int,
+        nargs="+",
+        help="with --scaling: time every method on mixture pairs of K components only (issue #26: to 200)",
+    )
+    parser.add_argument(
         "--worst-case", metavar="JSONL", help="append the rows of the worst-case sweep (issue #21) to JSONL"
     )
     parser.add_argument("--family", action="append", choices=FAMILIES + ("named",), help="families of --worst-case")
@@ -520,7 +527,8 @@ def main(argv: list[str] | None = None) -> None:
         print(table.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
         return
     if args.scaling:
-        table = scaling_table(max_seconds=args.max_seconds)
+        sizes = {} if args.components is None else dict(empirical_sizes=(), mixture_sizes=tuple(args.components))
+        table = scaling_table(max_seconds=args.max_seconds, **sizes)
         print(f"Scaling table (alpha = 2, epsilon = 1; per-call budget {args.max_seconds:g} s):")
         print(table.drop(columns="scale").to_string(index=False, float_format=lambda x: f"{x:.3g}"))
         return

@@ -369,3 +369,54 @@ def test_closest_search_on_a_smooth_divergence_takes_few_evaluations():
     z = min_feasible(f, 0.0, 1.0, rtol=1e-10, step=1.0, hi_feasible=True, infeasible=1.0 / np.e, closest=True)
     assert f(z) <= 0 and abs(z / root - 1) < 1e-9
     assert len(calls) - 1 <= 7, len(calls)
+
+
+# --- Laplace noise on samples: nasty regimes of the prefix-sum path against arb ----------------
+
+
+def _nasty_laplace_cases():
+    """Clusters whose gaps are far below 0.004 b (midpoint and 2-node panels) next to outliers (Bernstein
+    panels), at 0 and at 1e6, with duplicates, weights down to 1e-200, alpha near 1 and large, b small and large."""
+    rng = np.random.default_rng(2603)
+    cl = rng.uniform(0, 1e-3, 40)
+    p0 = np.concatenate([cl, [0.5, 3.0]])
+    q0 = np.concatenate([rng.uniform(2e-4, 1.3e-3, 30), [-1.0]])
+    dup = np.concatenate([cl[:20], cl[:10], [2.0]])  # 10 atoms twice: they merge
+    w = np.geomspace(1e-200, 1, p0.size)[rng.permutation(p0.size)]
+    for off in (0.0, 1e6):
+        yield f"cluster+outliers at {off:g}, a=2, b=0.3", rpp.Empirical(off + p0), rpp.Empirical(off + q0), 2.0, 0.3
+        yield f"cluster+outliers at {off:g}, a=1+1e-4", rpp.Empirical(off + p0), rpp.Empirical(off + q0), 1.0001, 0.3
+    yield "alpha 30, b = 2", rpp.Empirical(p0), rpp.Empirical(q0), 30.0, 2.0
+    yield "duplicates, alpha 1.5", rpp.Empirical(dup), rpp.Empirical(q0), 1.5, 0.05
+    yield "weights 1e-200..1", rpp.Empirical(p0, weights=w), rpp.Empirical(q0), 3.0, 0.2
+    yield "b far below the outliers' gaps", rpp.Empirical(p0), rpp.Empirical(q0), 2.0, 0.01
+    yield "b far above the spread", rpp.Empirical(p0), rpp.Empirical(q0), 6.0, 40.0
+
+
+@pytest.mark.parametrize(
+    "name, p, q, alpha, b", list(_nasty_laplace_cases()), ids=lambda v: v if isinstance(v, str) else ""
+)
+def test_laplace_on_samples_is_within_its_proved_error_of_arb(name, p, q, alpha, b, monkeypatch):
+    """value +- error (proved) contains the arb ball of the independent reference (tests/reference_flint.py),
+    both orders; the midpoint panels are used wherever the gaps allow."""
+    import math
+
+    from reference_flint import laplace_noise_divergence, lower, upper
+
+    used = []
+    orig = la._midpoint_panels
+    monkeypatch.setattr(la, "_midpoint_panels", lambda *a: used.append(a[1].size) or orig(*a))
+    la._RESULTS.clear()
+    k = -math.floor(math.log2(b))  # the reference works at a scale in [1, 2): rescale all by 2^k (exact)
+    c = 2.0**k
+    for x, y in ((p, q), (q, p)):
+        val, err, rig = rpp.divergence.laplace_noise.laplace_divergence_flagged(x, y, alpha, b)
+        assert rig
+        ref = laplace_noise_divergence(
+            rpp.Empirical(x.support * c, weights=x.probs), rpp.Empirical(y.support * c, weights=y.probs), alpha, b * c
+        )
+        lo, hi = lower(ref), upper(ref)
+        slack = 16 * EPS * (abs(hi) + 1 / (alpha - 1))
+        assert lo - err - slack <= val <= hi + err + slack, (name, val, err, lo, hi)
+    if b >= 0.05 and "1e-200" not in name:  # the cluster's gaps (~2.5e-5) are below 0.004 b
+        assert used
