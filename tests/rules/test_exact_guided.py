@@ -1,0 +1,76 @@
+"""The exact rule on two large samples with Laplace noise: the search guided by binned samples (issue #26).
+
+The guide (``DivergenceMemo._guess``) only chooses where the search evaluates: the scale returned
+must be the same minimal scale as the unguided search (to the search's tolerance), also when the
+guide is wrong, and the check of both orders must hold at it.
+"""
+
+import numpy as np
+import pytest
+
+import rpp
+import importlib
+
+ex = importlib.import_module("rpp.rules.exact")  # the module (rpp.rules.exact is also the function)
+
+
+def _pair(n, seed=26):
+    rng = np.random.default_rng(seed)
+    return rpp.Empirical(rng.normal(0, 1, n)), rpp.Empirical(rng.normal(0.5, 1.2, n))
+
+
+def _calibrate_counting(p, q, monkeypatch, guess=None, **kw):
+    calls = []
+    orig = ex.DivergenceMemo.__call__
+
+    def counted(self, scale):
+        if float(scale) not in self._values:
+            calls.append(float(scale))
+        return orig(self, scale)
+
+    monkeypatch.setattr(ex.DivergenceMemo, "__call__", counted)
+    if guess is not None:
+        monkeypatch.setattr(ex.DivergenceMemo, "_guess", guess)
+    cal = rpp.calibrate(p, q, alpha=2.0, epsilon=1.0, noise="laplace", method="exact", **kw)
+    return cal, calls
+
+
+def test_the_guided_search_returns_the_unguided_minimal_scale_with_fewer_evaluations(monkeypatch):
+    p, q = _pair(12_000)  # 24 000 atoms together: guided
+    with monkeypatch.context() as m:
+        guided, n_guided = _calibrate_counting(p, q, m)
+    with monkeypatch.context() as m:
+        unguided, n_unguided = _calibrate_counting(p, q, m, guess=lambda self, epsilon, fine=True: None)
+    assert guided.guaranteed and unguided.guaranteed
+    assert guided.scale == pytest.approx(unguided.scale, rel=2e-10)
+    assert len(n_guided) < len(n_unguided), (n_guided, n_unguided)
+    # minimal: 1e-9 less noise breaks the budget for one of the orders
+    below = rpp.calibration.pair_divergence(p, q, alpha=2.0, scale=guided.scale * (1 - 1e-9), noise="laplace")
+    assert below.value + below.error > 1.0 or below.value > 1.0 - 1e-8
+
+
+@pytest.mark.parametrize("factor, delta", [(2.0, 1e-6), (0.5, 1e-6), (1.0 + 1e-3, 1e-7)])
+def test_a_wrong_guide_costs_evaluations_never_noise(factor, delta, monkeypatch):
+    p, q = _pair(12_000)
+    with monkeypatch.context() as m:
+        reference, _ = _calibrate_counting(p, q, m, guess=lambda self, epsilon, fine=True: None)
+    root = reference.scale
+
+    def wrong(self, epsilon, fine=True):
+        return (root * factor, delta)
+
+    with monkeypatch.context() as m:
+        cal, _ = _calibrate_counting(p, q, m, guess=wrong)
+    assert cal.guaranteed and cal.divergence + cal.divergence_error <= 1.0
+    assert cal.scale == pytest.approx(root, rel=2e-10)
+
+
+def test_the_guide_is_only_for_large_samples_and_laplace_noise():
+    small = ex.DivergenceMemo(*_pair(5_000), alpha=2.0, noise="laplace")
+    assert small._guess(1.0) is None  # 10 000 atoms together
+    gauss = ex.DivergenceMemo(*_pair(12_000), alpha=2.0, noise="gaussian")
+    assert gauss._guess(1.0) is None
+    memo = ex.DivergenceMemo(*_pair(12_000), alpha=2.0, noise="laplace")
+    b, delta = memo._guess(1.0)
+    assert 0 < b < memo._upper_end(1.0)[0] and 2e-6 <= delta <= 1e-2
+    assert memo.known() == {}  # the guide evaluated nothing of the order itself
