@@ -36,7 +36,8 @@ def _calibrate_counting(p, q, monkeypatch, guess=None, **kw):
 
 
 def test_the_guided_search_returns_the_unguided_minimal_scale_with_fewer_evaluations(monkeypatch):
-    p, q = _pair(12_000)  # 24 000 atoms together: guided
+    monkeypatch.setattr(ex, "_GUIDE_ATOMS_PER_BIN", 1)  # guided at this size (it pays from about 1e6 atoms)
+    p, q = _pair(12_000)
     with monkeypatch.context() as m:
         guided, n_guided = _calibrate_counting(p, q, m)
     with monkeypatch.context() as m:
@@ -51,6 +52,7 @@ def test_the_guided_search_returns_the_unguided_minimal_scale_with_fewer_evaluat
 
 @pytest.mark.parametrize("factor, delta", [(2.0, 1e-6), (0.5, 1e-6), (1.0 + 1e-3, 1e-7)])
 def test_a_wrong_guide_costs_evaluations_never_noise(factor, delta, monkeypatch):
+    monkeypatch.setattr(ex, "_GUIDE_ATOMS_PER_BIN", 1)
     p, q = _pair(12_000)
     with monkeypatch.context() as m:
         reference, _ = _calibrate_counting(p, q, m, guess=lambda self, epsilon, fine=True: None)
@@ -65,7 +67,12 @@ def test_a_wrong_guide_costs_evaluations_never_noise(factor, delta, monkeypatch)
     assert cal.scale == pytest.approx(root, rel=2e-10)
 
 
-def test_the_guide_is_only_for_large_samples_and_laplace_noise():
+def test_the_guide_is_only_for_large_samples_and_laplace_noise(monkeypatch):
+    # where a bin would hold few atoms, the samples' own divergences are about as cheap: no guide
+    assert ex.DivergenceMemo(*_pair(12_000), alpha=2.0, noise="laplace")._guess(1.0) is None
+    p, q = _pair(12_000)
+    assert ex._bins_are_few(p, q, 1.0) and not ex._bins_are_few(p, q, 1e-3)
+    monkeypatch.setattr(ex, "_GUIDE_ATOMS_PER_BIN", 1)
     small = ex.DivergenceMemo(*_pair(5_000), alpha=2.0, noise="laplace")
     assert small._guess(1.0) is None  # 10 000 atoms together
     gauss = ex.DivergenceMemo(*_pair(12_000), alpha=2.0, noise="gaussian")
