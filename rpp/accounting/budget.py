@@ -173,7 +173,7 @@ def calibrate_all_pairs(
     # class, or in both orders) is calibrated and evaluated once: the work grows with the
     # number of distinct pairs (priors compare by value)
     keys = [_pair_key(members[r][a], members[r][b], directed) for r, a, b in plist]
-    first = {}
+    first: dict[Any, tuple[int, Any, Any]] = {}
     for (r, a, b), key in zip(plist, keys, strict=True):
         first.setdefault(key, (r, a, b))
     own = {

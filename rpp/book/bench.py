@@ -527,8 +527,10 @@ def main(argv: list[str] | None = None) -> None:
         print(table.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
         return
     if args.scaling:
-        sizes = {} if args.components is None else dict(empirical_sizes=(), mixture_sizes=tuple(args.components))
-        table = scaling_table(max_seconds=args.max_seconds, **sizes)
+        if args.components is None:
+            table = scaling_table(max_seconds=args.max_seconds)
+        else:  # mixtures of these sizes only
+            table = scaling_table((), tuple(args.components), max_seconds=args.max_seconds)
         print(f"Scaling table (alpha = 2, epsilon = 1; per-call budget {args.max_seconds:g} s):")
         print(table.drop(columns="scale").to_string(index=False, float_format=lambda x: f"{x:.3g}"))
         return

@@ -119,8 +119,12 @@ class DivergenceMemo:
         if key not in self._guesses:
             self._guesses[key] = None
             p, q = self.prior_i, self.prior_j
-            big = isinstance(p, Empirical) and isinstance(q, Empirical)
-            if self.noise == "laplace" and big and p.support.size + q.support.size >= _GUIDE_MIN_ATOMS:
+            if (
+                self.noise == "laplace"
+                and isinstance(p, Empirical)
+                and isinstance(q, Empirical)
+                and p.support.size + q.support.size >= _GUIDE_MIN_ATOMS
+            ):
                 start = self._upper_end(epsilon)[0]
                 width = 4 * _GUIDE_RHO * start
                 if np.isfinite(start) and start > 0 and _bins_are_few(p, q, width / 2):
