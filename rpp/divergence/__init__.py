@@ -15,7 +15,8 @@ r"""Rényi divergences of noisy outputs: closed forms, quadrature for Gaussian a
 * :mod:`~rpp.divergence.laplace_noise` -- Laplace noise on priors:
   ``laplace_renyi_divergence_bound``, ``laplace_renyi_divergence``,
   :func:`laplace_noisy_logpdf`; :mod:`~rpp.divergence.laplace_atoms`, its sweep over the atoms
-  of empirical priors;
+  of empirical priors; :mod:`~rpp.divergence.laplace_binned`, a proved enclosure from the samples
+  binned (a cheap check that a scale meets a budget with room to spare);
 * :mod:`~rpp.divergence.centre` -- the exact common offset that centres a pair of priors.
 """
 

@@ -50,16 +50,19 @@ def test_the_guided_search_returns_the_unguided_minimal_scale_with_fewer_evaluat
     assert below.value + below.error > 1.0 or below.value > 1.0 - 1e-8
 
 
-@pytest.mark.parametrize("factor, delta", [(2.0, 1e-6), (0.5, 1e-6), (1.0 + 1e-3, 1e-7)])
-def test_a_wrong_guide_costs_evaluations_never_noise(factor, delta, monkeypatch):
+@pytest.mark.parametrize(
+    "factor, slope",
+    [(2.0, -2.0), (0.5, -2.0), (1.0 + 1e-3, -2.0), (1.0 + 1e-9, -1e-9), (1.0, 5.0), (1.0 - 1e-9, -1e300), (1.0, np.nan)],
+)
+def test_a_wrong_guide_costs_evaluations_never_noise(factor, slope, monkeypatch):
     monkeypatch.setattr(ex, "_GUIDE_ATOMS_PER_BIN", 1)
     p, q = _pair(12_000)
     with monkeypatch.context() as m:
         reference, _ = _calibrate_counting(p, q, m, guess=lambda self, epsilon, fine=True: None)
     root = reference.scale
 
-    def wrong(self, epsilon, fine=True):
-        return (root * factor, delta)
+    def wrong(self, epsilon, fine=True):  # a wrong root, a wrong slope (a Newton step far off, or none)
+        return (root * factor, slope)
 
     with monkeypatch.context() as m:
         cal, _ = _calibrate_counting(p, q, m, guess=wrong)
@@ -78,6 +81,7 @@ def test_the_guide_is_only_for_large_samples_and_laplace_noise(monkeypatch):
     gauss = ex.DivergenceMemo(*_pair(12_000), alpha=2.0, noise="gaussian")
     assert gauss._guess(1.0) is None
     memo = ex.DivergenceMemo(*_pair(12_000), alpha=2.0, noise="laplace")
-    b, delta = memo._guess(1.0)
-    assert 0 < b < memo._upper_end(1.0)[0] and 2e-6 <= delta <= 1e-2
+    b, slope = memo._guess(1.0)
+    assert 0 < b < memo._upper_end(1.0)[0] and -10 < slope < 0  # log D falls with log b
+    assert np.isnan(memo._guess(1.0, fine=False)[1])
     assert memo.known() == {}  # the guide evaluated nothing of the order itself
