@@ -423,12 +423,13 @@ def _step_to_feasible(fm, lo, y, hi, rtol):
     return float(min(z, hi))
 
 
-def largest_feasible(g: Callable[[float], float], t0: float) -> float:
+def largest_feasible(g: Callable[[float], float], t0: float, bracket: tuple[float, float] | None = None) -> float:
     """Largest ``t >= 0`` with ``g(t) <= 0`` for an increasing ``g`` with ``g(0) < 0``; the result is feasible.
 
-    The bracket is grown from ``[0, t0]`` by doubling, the root found by Brent's method,
-    and the result stepped down until ``g`` is non-positive there.  Returns ``inf`` when
-    ``g`` stays non-positive up to ``1e300``.
+    The bracket is grown from ``[0, t0]`` by doubling (or is ``bracket = (lo, hi)``, a narrow
+    one believed to hold the root: used if ``g(lo) <= 0 < g(hi)``, otherwise the doubling), the
+    root found by Brent's method, and the result stepped down until ``g`` is non-positive there.
+    Returns ``inf`` when ``g`` stays non-positive up to ``1e300``.
 
     Examples
     --------
@@ -438,15 +439,18 @@ def largest_feasible(g: Callable[[float], float], t0: float) -> float:
     """
     from scipy import optimize
 
-    lo, hi = 0.0, t0
-    for _ in range(2000):
-        if g(hi) > 0:
-            break
-        if hi > 1e300:
+    if bracket is not None and 0 < bracket[0] < bracket[1] < np.inf and g(bracket[0]) <= 0 < g(bracket[1]):
+        lo, hi = bracket
+    else:
+        lo, hi = 0.0, t0
+        for _ in range(2000):
+            if g(hi) > 0:
+                break
+            if hi > 1e300:
+                return np.inf
+            lo, hi = hi, hi * 2
+        else:  # pragma: no cover
             return np.inf
-        lo, hi = hi, hi * 2
-    else:  # pragma: no cover
-        return np.inf
     root = optimize.brentq(g, lo, hi, xtol=1e-300, rtol=1e-15, maxiter=500)
     t = min(max(root, lo), hi)
     step = 4e-16 * t

@@ -327,24 +327,16 @@ def _gridded_scale(
 def _largest_feasible_bracketed(g, dn, m, cost, target, t0):
     """:func:`rpp._lib.numerics.largest_feasible` of ``g`` (the condition on every pair), in a bracket found on a grid.
 
-    Below ``_GRID_MIN_PAIRS`` pairs (or if the grid's bracket fails its check at the ends) the
-    doubling search of ``largest_feasible`` itself.  Either way the result is the root of ``g``
-    found by Brent's method and stepped down until ``g <= 0`` there.
+    Below ``_GRID_MIN_PAIRS`` pairs, for the cheap costs, or if the grid's bracket fails its
+    check at the ends, the doubling search of ``largest_feasible`` itself.  Either way the
+    result is the root of ``g`` found by Brent's method and stepped down until ``g <= 0`` there.
     """
-    from scipy import optimize
-
+    bracket = None
     if cost.kind == "lap" and dn.size >= _GRID_MIN_PAIRS:  # the costly cost: a series per pair
         lo = _gridded_root(dn, m, cost, target, t0, up=True) * (1 - 1e-9)
         hi = _gridded_root(dn, m, cost, target, t0, up=False) * (1 + 1e-9)
-        if 0 < lo < hi < np.inf and g(lo) <= 0 < g(hi):
-            root = optimize.brentq(g, lo, hi, xtol=1e-300, rtol=1e-15, maxiter=500)
-            t = min(max(root, lo), hi)
-            step = 4e-16 * t
-            while g(t) > 0 and t > lo:
-                t = max(lo, t - step)
-                step *= 4
-            return float(t)
-    return largest_feasible(g, t0)
+        bracket = (lo, hi)
+    return largest_feasible(g, t0, bracket=bracket)
 
 
 def _empirical_log_moment(d, m, cost, t):
