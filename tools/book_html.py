@@ -65,8 +65,7 @@ LOGGER = logging.getLogger(__name__)
 
 MATHJAX_PACKAGE = "django-static-mathjax"
 #: Files of the es5 tree that a ``tex-chtml.js`` page never loads (~16 MB of 24 MB).
-MATHJAX_IGNORED = ("tex-svg*.js", "tex-mml-*.js", "mml-*.js", "tex-chtml-full*.js",
-                   "node-main.js", "svg.js", "svg")
+MATHJAX_IGNORED = ("tex-svg*.js", "tex-mml-*.js", "mml-*.js", "tex-chtml-full*.js", "node-main.js", "svg.js", "svg")
 
 
 # --------------------------------------------------------------------------------------------
@@ -89,12 +88,12 @@ def mathjax_es5_dir() -> Path:
         if (root / "es5" / "tex-chtml.js").is_file():
             version = json.loads((root / "package.json").read_text(encoding="utf-8"))["version"]
             if not version.startswith("3."):
-                raise ConfigError(f"{MATHJAX_PACKAGE} ships MathJax {version}; the book needs "
-                                  "MathJax 3")
+                raise ConfigError(f"{MATHJAX_PACKAGE} ships MathJax {version}; the book needs MathJax 3")
             return root / "es5"
     raise ConfigError(
         f"MathJax is served from the book's _static folder, but the Python package "
-        f"{MATHJAX_PACKAGE} is not installed: run `pip install -r requirements.txt` (or `make book`).")
+        f"{MATHJAX_PACKAGE} is not installed: run `pip install -r requirements.txt` (or `make book`)."
+    )
 
 
 def is_local(mathjax_path: str) -> bool:
@@ -106,8 +105,10 @@ def _local_target(config: Config) -> PurePosixPath:
     """``mathjax_path`` as ``<folder>/<bundle>.js`` inside ``_static``."""
     target = PurePosixPath(config.mathjax_path)
     if len(target.parts) != 2 or target.suffix != ".js":
-        raise ConfigError("a local mathjax_path must look like 'mathjax/tex-chtml.js' "
-                          f"(<folder>/<bundle>.js inside _static), got {config.mathjax_path!r}")
+        raise ConfigError(
+            "a local mathjax_path must look like 'mathjax/tex-chtml.js' "
+            f"(<folder>/<bundle>.js inside _static), got {config.mathjax_path!r}"
+        )
     return target
 
 
@@ -123,13 +124,11 @@ def check_mathjax_config(app: Sphinx, config: Config) -> None:
 
 def copy_mathjax(app: Sphinx, exception: Exception | None) -> None:
     """Copy the MathJax distribution into ``<outdir>/_static/<folder>/`` after an HTML build."""
-    if (exception is not None or app.builder.format != "html"
-            or not is_local(app.config.mathjax_path)):
+    if exception is not None or app.builder.format != "html" or not is_local(app.config.mathjax_path):
         return
     target = _local_target(app.config)
     dest = Path(app.outdir) / "_static" / target.parent
-    shutil.copytree(mathjax_es5_dir(), dest, dirs_exist_ok=True,
-                    ignore=shutil.ignore_patterns(*MATHJAX_IGNORED))
+    shutil.copytree(mathjax_es5_dir(), dest, dirs_exist_ok=True, ignore=shutil.ignore_patterns(*MATHJAX_IGNORED))
     LOGGER.info(f"MathJax served locally from {dest.relative_to(app.outdir)}/{target.name}")
 
 
@@ -145,8 +144,7 @@ def _script_key(script) -> tuple:
     return (os.fspath(filename or ""), tuple(sorted((k, str(v)) for k, v in attributes.items())))
 
 
-def drop_duplicate_scripts(app: Sphinx, pagename: str, templatename: str, context: dict,
-                           doctree) -> None:
+def drop_duplicate_scripts(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     """Keep the first of identical ``script_files`` entries of a page (see module docstring)."""
     scripts = context.get("script_files")
     if not isinstance(scripts, list):
@@ -176,30 +174,31 @@ def detect_pdf(app: Sphinx, config: Config) -> None:
     """Record whether the PDF edition exists (a change rewrites every HTML page)."""
     config.rpp_pdf_edition_present = (Path(app.srcdir) / config.rpp_pdf_edition).is_file()
     if not config.rpp_pdf_edition_present:
-        LOGGER.info(f"no PDF edition at {config.rpp_pdf_edition} (run `make pdf`): the web book "
-                    "is built without a link to it")
+        LOGGER.info(
+            f"no PDF edition at {config.rpp_pdf_edition} (run `make pdf`): the web book is built without a link to it"
+        )
 
 
-def add_pdf_button(app: Sphinx, pagename: str, templatename: str, context: dict,
-                   doctree) -> None:
+def add_pdf_button(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     """A "Book (PDF)" entry in the theme's download menu of every page."""
     if not app.config.rpp_pdf_edition_present:
         return
     for button in context.get("header_buttons", []):
         if button.get("label") == "download-buttons":
-            button["buttons"].append({
-                "type": "link",
-                "url": context["pathto"](f"_static/{PDF_STATIC_NAME}", 1),
-                "text": "Book (PDF)",
-                "tooltip": "Download the whole book as a PDF",
-                "icon": "fas fa-book",
-                "label": "download-book-pdf-button",
-            })
+            button["buttons"].append(
+                {
+                    "type": "link",
+                    "url": context["pathto"](f"_static/{PDF_STATIC_NAME}", 1),
+                    "text": "Book (PDF)",
+                    "tooltip": "Download the whole book as a PDF",
+                    "icon": "fas fa-book",
+                    "label": "download-book-pdf-button",
+                }
+            )
 
 
 def copy_pdf(app: Sphinx, exception: Exception | None) -> None:
-    if (exception is not None or app.builder.format != "html"
-            or not app.config.rpp_pdf_edition_present):
+    if exception is not None or app.builder.format != "html" or not app.config.rpp_pdf_edition_present:
         return
     dest = Path(app.outdir) / "_static" / PDF_STATIC_NAME
     dest.parent.mkdir(parents=True, exist_ok=True)

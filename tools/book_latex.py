@@ -50,12 +50,18 @@ def latex_macros(macros: dict) -> str:
             raise ConfigError(f"MathJax macro name {name!r}: LaTeX needs letters only")
         if isinstance(value, str):
             body, nargs = value, 0
-        elif (isinstance(value, (list, tuple)) and len(value) == 2
-              and isinstance(value[0], str) and isinstance(value[1], int)):
+        elif (
+            isinstance(value, (list, tuple))
+            and len(value) == 2
+            and isinstance(value[0], str)
+            and isinstance(value[1], int)
+        ):
             body, nargs = value
         else:
-            raise ConfigError(f"MathJax macro {name!r}: unsupported definition {value!r} "
-                              "(use 'body' or ['body', number of arguments])")
+            raise ConfigError(
+                f"MathJax macro {name!r}: unsupported definition {value!r} "
+                "(use 'body' or ['body', number of arguments])"
+            )
         args = f"[{nargs}]" if nargs else ""
         lines.append(f"\\DeclareRobustCommand{{\\{name}}}{args}{{{body}}}")
     return "\n".join(lines)
@@ -89,9 +95,15 @@ def configure_latex(app: Sphinx, config: Config) -> None:
     macros = (config.mathjax3_config or {}).get("tex", {}).get("macros", {})
     elements = dict(config.latex_elements or {})
     elements["preamble"] = "\n".join(
-        part for part in (elements.get("preamble", ""),
-                          "% MathJax macros of _config.yml (tools/book_latex.py)",
-                          latex_macros(macros), FRONTMATTER_PREAMBLE) if part)
+        part
+        for part in (
+            elements.get("preamble", ""),
+            "% MathJax macros of _config.yml (tools/book_latex.py)",
+            latex_macros(macros),
+            FRONTMATTER_PREAMBLE,
+        )
+        if part
+    )
     # LaTeX's own chapter heads ("Chapter 3" / title), not fncychap's "CHAPTER THREE": the PDF
     # says "Chapter 3" as the web book says "3." and as references say "Theorem 3.5".
     elements.setdefault("fncychap", "")
@@ -123,8 +135,9 @@ def structure_book(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     if root is None or not isinstance(root.children[0], nodes.title):
         return
     # toctree wrappers hold the inlined pages (start_of_file nodes)
-    wrappers = [child for child in root.children
-                if isinstance(child, nodes.compound) and "toctree-wrapper" in child["classes"]]
+    wrappers = [
+        child for child in root.children if isinstance(child, nodes.compound) and "toctree-wrapper" in child["classes"]
+    ]
     if not wrappers:
         return
     first_wrapper = root.index(wrappers[0])
@@ -145,8 +158,7 @@ def structure_book(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     rest: list[nodes.Node] = [_raw(r"\rppfrontmatter"), preface]
     seen_main = seen_appendix = False
     for wrapper in root.children[first_wrapper:]:
-        pages = [sof for sof in wrapper.findall(addnodes.start_of_file)
-                 if sof.parent is wrapper]
+        pages = [sof for sof in wrapper.findall(addnodes.start_of_file) if sof.parent is wrapper]
         if pages and not seen_main and is_numbered(env, pages[0]["docname"]):
             rest.append(_raw(r"\rppmainmatter"))
             seen_main = True

@@ -104,8 +104,7 @@ def prefix_unnumbered_pages(app: Sphinx, env: BuildEnvironment) -> list[str]:
         by_type = env.toc_fignumbers.get(doc)
         if not by_type:
             continue
-        env.toc_fignumbers[doc] = {figtype: renumber(numbers, prefix)
-                                   for figtype, numbers in by_type.items()}
+        env.toc_fignumbers[doc] = {figtype: renumber(numbers, prefix) for figtype, numbers in by_type.items()}
         changed.append(doc)
     # These pages, and every page that refers to them, show the new numbers: rewrite them.
     return changed
@@ -114,5 +113,4 @@ def prefix_unnumbered_pages(app: Sphinx, env: BuildEnvironment) -> list[str]:
 def setup(app: Sphinx) -> dict:
     # The TocTreeCollector assigns section and figure numbers at the default priority (500).
     app.connect("env-get-updated", prefix_unnumbered_pages, priority=900)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True,
-            "env_version": 1}
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}

@@ -78,8 +78,11 @@ CLAIM_KEYS = ("paper", "item", "title", "verdict", "book", "checked_by", "note")
 def load_claims(path: Path) -> dict:
     """Read ``claims.yml`` and check its shape; raise ``ValueError`` naming the bad entry."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or not isinstance(data.get("papers"), list) \
-            or not isinstance(data.get("claims"), list):
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("papers"), list)
+        or not isinstance(data.get("claims"), list)
+    ):
         raise ValueError(f"{path.name}: expected the keys 'papers' and 'claims' (two lists)")
     keys = []
     for paper in data["papers"]:
@@ -118,13 +121,13 @@ def _check_claim(claim: dict, keys: list[str], where: str) -> None:
 
 def _check_check(check: Any, where: str) -> None:
     if not isinstance(check, dict) or not (("test" in check) ^ ("notebook" in check)):
-        raise ValueError(f"{where}: each 'checked_by' item is {{test: node id}} or "
-                         "{notebook: path, cell: id or marker: text}")
+        raise ValueError(
+            f"{where}: each 'checked_by' item is {{test: node id}} or {{notebook: path, cell: id or marker: text}}"
+        )
     if "notebook" in check and not (check.get("cell") or check.get("marker")):
         raise ValueError(f"{where}: a notebook check needs 'cell' (an id) or 'marker'")
     if not all(isinstance(v, str) for v in check.values()):
-        raise ValueError(f"{where}: {check!r}: quote the values (a cell id such as "
-                         "30068651 would be read as a number)")
+        raise ValueError(f"{where}: {check!r}: quote the values (a cell id such as 30068651 would be read as a number)")
 
 
 def claims_path(app: Sphinx) -> Path:
@@ -172,9 +175,11 @@ class ClaimsDirective(SphinxDirective):
         key = self.arguments[0]
         papers = {p["key"]: p for p in data["papers"]}
         if key not in papers:
-            return [self.state.document.reporter.warning(
-                f"rpp-claims: unknown paper {key!r} (claims.yml has {sorted(papers)})",
-                line=self.lineno)]
+            return [
+                self.state.document.reporter.warning(
+                    f"rpp-claims: unknown paper {key!r} (claims.yml has {sorted(papers)})", line=self.lineno
+                )
+            ]
         node = claims_placeholder()
         node["paper"] = key
         node["claims"] = [c for c in data["claims"] if c["paper"] == key]
@@ -238,21 +243,24 @@ def collect_results(app: Sphinx, doctree: nodes.document) -> None:
     for node in doctree.findall(nodes.Element):
         if isinstance(node, proof_types) and node.get("label"):
             title = node.children[0] if node.children else None
-            items.append({
-                "kind": "proof",
-                "label": node["label"],
-                "type": node.get("realtype", ""),
-                "title": _title_children(title) if isinstance(title, nodes.title) else [],
-            })
+            items.append(
+                {
+                    "kind": "proof",
+                    "label": node["label"],
+                    "type": node.get("realtype", ""),
+                    "title": _title_children(title) if isinstance(title, nodes.title) else [],
+                }
+            )
         elif exercise_type is not None and isinstance(node, exercise_type) and node.get("label"):
-            subtitle = [c for c in node.findall(nodes.Element)
-                        if c.__class__.__name__ == "exercise_subtitle"]
-            items.append({
-                "kind": "exercise",
-                "label": node["label"],
-                "type": "exercise",
-                "title": [c.deepcopy() for c in subtitle[0].children] if subtitle else [],
-            })
+            subtitle = [c for c in node.findall(nodes.Element) if c.__class__.__name__ == "exercise_subtitle"]
+            items.append(
+                {
+                    "kind": "exercise",
+                    "label": node["label"],
+                    "type": "exercise",
+                    "title": [c.deepcopy() for c in subtitle[0].children] if subtitle else [],
+                }
+            )
     if items:
         env.rpp_results[env.docname] = items
     else:
@@ -276,8 +284,9 @@ def collect_results(app: Sphinx, doctree: nodes.document) -> None:
         env.rpp_results_pages.discard(env.docname)
 
 
-def results_pages_outdated(app: Sphinx, env: BuildEnvironment, added: set[str],
-                           changed: set[str], removed: set[str]) -> list[str]:
+def results_pages_outdated(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
     """``env-get-outdated``: the Results page shows every page's results; when any page is
     added, changed or removed, read (and so write) the pages with the placeholders again."""
     if not (added or changed or removed):
@@ -290,14 +299,14 @@ def purge_results(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     getattr(env, "rpp_box_titles", {}).pop(docname, None)
 
 
-def merge_results(app: Sphinx, env: BuildEnvironment, docnames: set[str],
-                  other: BuildEnvironment) -> None:
+def merge_results(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
     if not hasattr(env, "rpp_results"):
         env.rpp_results = {}
     if not hasattr(env, "rpp_box_titles"):
         env.rpp_box_titles = {}
     env.rpp_results_pages = getattr(env, "rpp_results_pages", set()) | (
-        getattr(other, "rpp_results_pages", set()) & set(docnames))
+        getattr(other, "rpp_results_pages", set()) & set(docnames)
+    )
     for docname in docnames:
         if docname in getattr(other, "rpp_results", {}):
             env.rpp_results[docname] = other.rpp_results[docname]
@@ -324,18 +333,18 @@ def _toc_order(env: BuildEnvironment, root: str) -> list[str]:
     return seen
 
 
-def _xref(domain: str, reftype: str, target: str, docname: str,
-          literal: bool = False) -> addnodes.pending_xref:
+def _xref(domain: str, reftype: str, target: str, docname: str, literal: bool = False) -> addnodes.pending_xref:
     """The node a role such as {prf:ref}`target` leaves for Sphinx's ReferencesResolver."""
     inner = nodes.literal(target, target) if literal else nodes.inline(target, target)
     inner["classes"] += ["xref", domain, f"{domain}-{reftype}"]
-    return addnodes.pending_xref("", inner, refdomain=domain, reftype=reftype,
-                                 reftarget=target, refdoc=docname, refexplicit=False,
-                                 refwarn=True)
+    return addnodes.pending_xref(
+        "", inner, refdomain=domain, reftype=reftype, reftarget=target, refdoc=docname, refexplicit=False, refwarn=True
+    )
 
 
-def _table(headers: list[str], rows: list[list[list[nodes.Node]]], widths: list[int],
-           classes: list[str]) -> nodes.table:
+def _table(
+    headers: list[str], rows: list[list[list[nodes.Node]]], widths: list[int], classes: list[str]
+) -> nodes.table:
     """A table; a cell is a list of inline nodes (one paragraph) or a list of paragraphs."""
     table = nodes.table(classes=["rpp-results-table", "colwidths-given", *classes])
     tgroup = nodes.tgroup(cols=len(headers))
@@ -362,8 +371,7 @@ def _table(headers: list[str], rows: list[list[list[nodes.Node]]], widths: list[
     return table
 
 
-def label_reference(env: BuildEnvironment, label: str, docname: str,
-                    builder: Any = None) -> nodes.Node | None:
+def label_reference(env: BuildEnvironment, label: str, docname: str, builder: Any = None) -> nodes.Node | None:
     """A cross-reference to any label of the book, with the role the chapters would use.
 
     A sphinx-proof box -> {prf:ref} ("Theorem 3.5"); an equation -> {eq} ("(3.4)"); a figure,
@@ -386,8 +394,9 @@ def label_reference(env: BuildEnvironment, label: str, docname: str,
             return _xref("std", "ref", label, docname)
         title = getattr(env, "rpp_box_titles", {}).get(target_doc, {}).get(labelid)
         if title is not None and builder is not None:
-            return make_refnode(builder, docname, target_doc, labelid,
-                                nodes.inline("", "", *[c.deepcopy() for c in title]))
+            return make_refnode(
+                builder, docname, target_doc, labelid, nodes.inline("", "", *[c.deepcopy() for c in title])
+            )
     return None
 
 
@@ -418,8 +427,10 @@ class BuildResultTables(SphinxPostTransform):
             info = proofs[target]
             doc = info["docname"]
             number = ".".join(map(str, env.toc_fignumbers[doc][info["countertype"]][target]))
-            title = next((nodes.Element("", *i["title"]).astext()
-                          for i in env.rpp_results.get(doc, []) if i["label"] == target), "")
+            title = next(
+                (nodes.Element("", *i["title"]).astext() for i in env.rpp_results.get(doc, []) if i["label"] == target),
+                "",
+            )
             what = f"{info['realtype'].title()} {number}"
             key, anchor = target, target
             fields = {"title": f"{what}: {title}" if title else what}
@@ -434,8 +445,7 @@ class BuildResultTables(SphinxPostTransform):
         if secnum:
             fields["chapter"] = ".".join(map(str, secnum))
         fields["note"] = f"Stable anchor: {self.page_url(doc, anchor)}"
-        body = ",\n".join(f"  {k:<8} = {{{v}}}" for k, v in
-                           [("crossref", placeholder["crossref"]), *fields.items()])
+        body = ",\n".join(f"  {k:<8} = {{{v}}}" for k, v in [("crossref", placeholder["crossref"]), *fields.items()])
         text = wrap_bibtex(f"@incollection{{{placeholder['crossref']}-{key},\n{body}\n}}")
         return nodes.literal_block(text, text, language="bibtex", classes=["rpp-bibtex"])
 
@@ -456,15 +466,20 @@ class BuildResultTables(SphinxPostTransform):
             title = env.titles[doc].deepcopy().children
             caption = nodes.rubric("", "", classes=["rpp-results-chapter"])
             prefix = [nodes.Text("Chapter " + ".".join(map(str, secnum)) + ". ")] if secnum else []
-            caption += make_refnode(builder, fromdoc, doc, "",
-                                    nodes.inline("", "", *prefix, *title))
+            caption += make_refnode(builder, fromdoc, doc, "", nodes.inline("", "", *prefix, *title))
             out.append(caption)
             if boxes:
-                rows = [[[_xref("prf", "ref", i["label"], fromdoc)],
-                         [c.deepcopy() for c in i["title"]],
-                         [nodes.literal(i["label"], i["label"])]] for i in boxes]
-                out.append(_table(["Result", "Title", "Label (stable anchor)"], rows,
-                                  [22, 50, 28], ["rpp-results-list"]))
+                rows = [
+                    [
+                        [_xref("prf", "ref", i["label"], fromdoc)],
+                        [c.deepcopy() for c in i["title"]],
+                        [nodes.literal(i["label"], i["label"])],
+                    ]
+                    for i in boxes
+                ]
+                out.append(
+                    _table(["Result", "Title", "Label (stable anchor)"], rows, [22, 50, 28], ["rpp-results-list"])
+                )
             if placeholder["exercises"] and exercises:
                 para = nodes.paragraph("", "", classes=["rpp-results-exercises"])
                 para += nodes.strong("Exercises: ", "Exercises: ")
@@ -483,28 +498,32 @@ class BuildResultTables(SphinxPostTransform):
         fromdoc = self.env.docname
         rows = []
         for claim in placeholder["claims"]:
-            item = nodes.paragraph("", "", nodes.strong(claim["item"], claim["item"]),
-                                   nodes.Text(": " + claim["title"]))
+            item = nodes.paragraph(
+                "", "", nodes.strong(claim["item"], claim["item"]), nodes.Text(": " + claim["title"])
+            )
             verdict = nodes.paragraph("", "", classes=["rpp-verdict-line"])
-            verdict += nodes.emphasis(claim["verdict"], claim["verdict"],
-                                      classes=["rpp-verdict", "rpp-verdict-"
-                                               + claim["verdict"].replace(" ", "-")])
+            verdict += nodes.emphasis(
+                claim["verdict"],
+                claim["verdict"],
+                classes=["rpp-verdict", "rpp-verdict-" + claim["verdict"].replace(" ", "-")],
+            )
             if claim.get("note"):
                 verdict += nodes.Text(": " + claim["note"])
             where = nodes.paragraph("", "")
             for k, label in enumerate(claim["book"]):
                 ref = label_reference(self.env, label, fromdoc, self.app.builder)
                 if ref is None:
-                    logger.warning(f"claims.yml: {claim['item']} of {claim['paper']}: the book "
-                                   f"has no label {label!r}", location=placeholder)
+                    logger.warning(
+                        f"claims.yml: {claim['item']} of {claim['paper']}: the book has no label {label!r}",
+                        location=placeholder,
+                    )
                     ref = nodes.literal(label, label)
                 if k:
                     where += nodes.Text("; ")
                 where += ref
             cells = [where]
             if claim["checked_by"]:
-                checks = nodes.paragraph("", "", nodes.Text("Checked by: "),
-                                         classes=["rpp-checked-by"])
+                checks = nodes.paragraph("", "", nodes.Text("Checked by: "), classes=["rpp-checked-by"])
                 for k, check in enumerate(claim["checked_by"]):
                     if k:
                         checks += nodes.Text("; ")
@@ -513,13 +532,17 @@ class BuildResultTables(SphinxPostTransform):
                     else:
                         nb = posixpath.basename(check["notebook"])
                         checks += nodes.literal(nb, nb)
-                        checks += nodes.Text(", cell " + check["cell"] if check.get("cell")
-                                             else f", the cell with “{check['marker']}”")
+                        checks += nodes.Text(
+                            ", cell " + check["cell"] if check.get("cell") else f", the cell with “{check['marker']}”"
+                        )
                 cells.append(checks)
             rows.append([[item, verdict], cells])
         # The numbers ("Theorem 3.1", "(3.4)") must not wrap: see KeepNumbersTogether.
-        return [_table(["The paper's item and the book's verdict", "Where in this book"],
-                       rows, [50, 50], ["rpp-claims-table"])]
+        return [
+            _table(
+                ["The paper's item and the book's verdict", "Where in this book"], rows, [50, 50], ["rpp-claims-table"]
+            )
+        ]
 
 
 class KeepNumbersTogether(SphinxPostTransform):
@@ -592,8 +615,7 @@ def breakable_literal(text: str, after: str) -> list[nodes.Node]:
 
 def drop_proof_index(app: Sphinx) -> None:
     """``builder-inited``: generate every domain index except sphinx-proof's ``prf-prf``."""
-    every = [f"{domain.name}-{index.name}" for domain in app.env.domains.values()
-             for index in domain.indices]
+    every = [f"{domain.name}-{index.name}" for domain in app.env.domains.values() for index in domain.indices]
     for name in ("html_domain_indices", "latex_domain_indices"):
         value = getattr(app.config, name, None)
         if value is True:
@@ -624,11 +646,13 @@ class BibtexEntryDirective(SphinxDirective):
             entry = bibtex_entry(path.read_text(encoding="utf-8"), key)
             if entry:
                 entry = wrap_bibtex(entry)
-                block = nodes.literal_block(entry, entry, language="bibtex",
-                                            classes=["rpp-bibtex"])
+                block = nodes.literal_block(entry, entry, language="bibtex", classes=["rpp-bibtex"])
                 return [block]
-        return [self.state.document.reporter.warning(
-            f"rpp-bibtex: no entry {key!r} in {self.config.bibtex_bibfiles}", line=self.lineno)]
+        return [
+            self.state.document.reporter.warning(
+                f"rpp-bibtex: no entry {key!r} in {self.config.bibtex_bibfiles}", line=self.lineno
+            )
+        ]
 
 
 def wrap_bibtex(entry: str, width: int = 64) -> str:
@@ -641,10 +665,11 @@ def wrap_bibtex(entry: str, width: int = 64) -> str:
         if len(line) <= width or "=" not in line:
             out.append(line)
             continue
-        head = line[:line.index("=") + 1]
+        head = line[: line.index("=") + 1]
         indent = " " * (len(head) + 2)
-        out.extend(textwrap.wrap(line, width=width, subsequent_indent=indent,
-                                 break_long_words=False, break_on_hyphens=False))
+        out.extend(
+            textwrap.wrap(line, width=width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+        )
     return "\n".join(out)
 
 
@@ -657,7 +682,7 @@ def bibtex_entry(text: str, key: str) -> str | None:
     for i in range(text.index("{", m.start()), len(text)):
         depth += {"{": 1, "}": -1}.get(text[i], 0)
         if depth == 0:
-            return text[m.start():i + 1]
+            return text[m.start() : i + 1]
     return None
 
 
@@ -679,5 +704,4 @@ def setup(app: Sphinx) -> dict:
     app.add_post_transform(BuildResultTables)
     app.add_post_transform(KeepNumbersTogether)
     app.add_css_file("rpp-results.css")  # tools/static/ is served by tools/book_html.py
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True,
-            "env_version": 2}
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 2}

@@ -95,6 +95,7 @@ class EditionError(ValueError):
 # The Sphinx environment of the book
 # ------------------------------------------------------------------------------------------
 
+
 def _inputs_digest(root: Path) -> str:
     """A digest of everything that can change the book's numbers, titles and anchors."""
     h = hashlib.sha256()
@@ -112,10 +113,17 @@ def _build_environment(root: Path, doctrees: Path) -> None:
     from jupyter_book.sphinx import build_sphinx
 
     out = doctrees.parent / "dummy"
-    rc = build_sphinx(str(root), str(out), doctreedir=str(doctrees), builder="dummy",
-                      noconfig=True, path_config=str(root / "_config.yml"),
-                      confoverrides={"nb_execution_mode": "off", "latex_individualpages": False},
-                      really_quiet=True, freshenv=True)
+    rc = build_sphinx(
+        str(root),
+        str(out),
+        doctreedir=str(doctrees),
+        builder="dummy",
+        noconfig=True,
+        path_config=str(root / "_config.yml"),
+        confoverrides={"nb_execution_mode": "off", "latex_individualpages": False},
+        really_quiet=True,
+        freshenv=True,
+    )
     if rc != 0:
         raise RuntimeError(f"Sphinx could not read the book (exit status {rc!r})")
 
@@ -130,8 +138,12 @@ def sphinx_environment(root: Path = ROOT, cache: Path | None = None) -> tuple[ob
         # A subprocess: Sphinx and the book's extensions stay out of the caller's process.
         env = dict(os.environ)
         env.pop("MPLBACKEND", None)
-        subprocess.run([sys.executable, str(Path(__file__).resolve()), "--build-env",
-                        str(tmp / "doctrees"), "--root", str(root)], check=True, env=env, cwd=root)
+        subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--build-env", str(tmp / "doctrees"), "--root", str(root)],
+            check=True,
+            env=env,
+            cwd=root,
+        )
         try:
             os.replace(tmp, target)
         except OSError:  # another process won the race: use its copy
@@ -172,8 +184,13 @@ class BookIndex:
     @classmethod
     def load(cls, root: Path = ROOT, web_url: str = WEB_URL, cache: Path | None = None) -> BookIndex:
         env, doctrees = sphinx_environment(root, cache)
-        fmt = {"figure": "Figure %s", "table": "Table %s", "code-block": "Listing %s",
-               "section": "Section %s", "exercise": "Exercise %s"}
+        fmt = {
+            "figure": "Figure %s",
+            "table": "Table %s",
+            "code-block": "Listing %s",
+            "section": "Section %s",
+            "exercise": "Exercise %s",
+        }
         fmt.update(env.config.numfig_format or {})
         return cls(env, doctrees, web_url.rstrip("/") + "/", fmt)
 
@@ -258,10 +275,22 @@ class BookIndex:
             raise EditionError(f"unknown citation key(s) {missing}")
         style = self._reference_style()
         builder = _Builder(self)
-        refs = [(citations[k].entry, citations[k].formatted_entry,
-                 SphinxReferenceInfo(builder=builder, fromdocname="", todocname=citations[k].bibliography_key.docname,
-                                     citation_id=citations[k].citation_id, title=None, pre_text="", post_text=""))
-                for k in keys]
+        refs = [
+            (
+                citations[k].entry,
+                citations[k].formatted_entry,
+                SphinxReferenceInfo(
+                    builder=builder,
+                    fromdocname="",
+                    todocname=citations[k].bibliography_key.docname,
+                    citation_id=citations[k].citation_id,
+                    title=None,
+                    pre_text="",
+                    post_text="",
+                ),
+            )
+            for k in keys
+        ]
         rendered = format_references(style, role, refs).render(pybtex_docutils.Backend())
         out = []
 
@@ -324,19 +353,38 @@ _ROLE = re.compile(r"\{([\w:-]+)\}`([^`]*)`")
 _EXPLICIT = re.compile(r"^(.*?)\s*<([^<>]+)>$", re.S)
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
 
-_ADMONITIONS = {"note": "Note", "tip": "Tip", "hint": "Hint", "important": "Important",
-                "warning": "Warning", "caution": "Caution", "attention": "Attention",
-                "danger": "Danger", "error": "Error", "seealso": "See also"}
-_MYST_LEFT = [re.compile(p) for p in (r"^\s*:{3,}", r"\{prf:", r"\{cite", r"\{(ref|numref|eq|math|func|class|mod)\}`",
-                                         r"^\s*\([^()\s]+\)=\s*$", r"\{solution", r"\{exercise\}",
-                                         r"^\s*`{3,}\{")]
+_ADMONITIONS = {
+    "note": "Note",
+    "tip": "Tip",
+    "hint": "Hint",
+    "important": "Important",
+    "warning": "Warning",
+    "caution": "Caution",
+    "attention": "Attention",
+    "danger": "Danger",
+    "error": "Error",
+    "seealso": "See also",
+}
+_MYST_LEFT = [
+    re.compile(p)
+    for p in (
+        r"^\s*:{3,}",
+        r"\{prf:",
+        r"\{cite",
+        r"\{(ref|numref|eq|math|func|class|mod)\}`",
+        r"^\s*\([^()\s]+\)=\s*$",
+        r"\{solution",
+        r"\{exercise\}",
+        r"^\s*`{3,}\{",
+    )
+]
 
 
 @dataclass
 class _Context:
     index: BookIndex
     docname: str
-    counters: dict = field(default_factory=dict)   # (figtype) -> position in the page
+    counters: dict = field(default_factory=dict)  # (figtype) -> position in the page
     student: bool = False
 
 
@@ -498,7 +546,7 @@ def _convert_lines(lines: list[str], ctx: _Context) -> list[str]:
             j = i + 1
             while j < len(lines) and not close.match(lines[j]):
                 j += 1
-            out.extend(lines[i:j + 1])
+            out.extend(lines[i : j + 1])
             i = j + 1
             continue
         if _LABEL_LINE.match(line):
@@ -610,6 +658,7 @@ def _number_headings(nb: nbformat.NotebookNode, ctx: _Context) -> None:
 # The launch cell
 # ------------------------------------------------------------------------------------------
 
+
 def _requirement_names(requirements: list[str]) -> set[str]:
     from packaging.requirements import Requirement
 
@@ -669,15 +718,16 @@ def required_extras(nb: nbformat.NotebookNode, root: Path = ROOT) -> list[str]:
     project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     base = _closure(_requirement_names(project["dependencies"]))
     optional = project.get("optional-dependencies", {})
-    extras = {name: _requirement_names([r for r in reqs if not r.startswith(DISTRIBUTION)])
-              for name, reqs in optional.items()}
+    extras = {
+        name: _requirement_names([r for r in reqs if not r.startswith(DISTRIBUTION)]) for name, reqs in optional.items()
+    }
     included, todo = set(), [CHAPTERS_EXTRA]  # [chapters] and the extras it includes (rpp-book[fit,ot,...])
     while todo:
         name = todo.pop()
         included.add(name)
         for req in optional[name]:
             if req.startswith(f"{DISTRIBUTION}["):
-                todo += [e.strip() for e in req[req.index("[") + 1:req.index("]")].split(",") if e not in included]
+                todo += [e.strip() for e in req[req.index("[") + 1 : req.index("]")].split(",") if e not in included]
     covered = set().union(*(extras[e] for e in included))
     providers = metadata.packages_distributions()
     needed, unknown = {CHAPTERS_EXTRA}, []
@@ -700,10 +750,18 @@ def required_extras(nb: nbformat.NotebookNode, root: Path = ROOT) -> list[str]:
 
 def git_commit(root: Path = ROOT) -> tuple[str, bool]:
     """(SHA of HEAD, whether the work tree differs from it)."""
-    sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, check=True, capture_output=True,
-                         text=True).stdout.strip()
-    dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                                check=True, capture_output=True, text=True).stdout.strip())
+    sha = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=root, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    dirty = bool(
+        subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
     return sha, dirty
 
 
@@ -739,13 +797,15 @@ else:
     if _installed and _installed != RPP_COMMIT:
         print(f"Note: rpp-book from commit {{_installed[:12]}} is installed; this notebook was made "
               f"with {{RPP_COMMIT[:12]}}. Restart on a fresh runtime to install it.")'''
-    return nbformat.v4.new_code_cell(source, metadata={
-        "tags": ["remove-cell", LAUNCH_TAG], "jupyter": {"source_hidden": True}, "cellView": "form"})
+    return nbformat.v4.new_code_cell(
+        source, metadata={"tags": ["remove-cell", LAUNCH_TAG], "jupyter": {"source_hidden": True}, "cellView": "form"}
+    )
 
 
 # ------------------------------------------------------------------------------------------
 # A chapter
 # ------------------------------------------------------------------------------------------
+
 
 def _macro_line(macros: dict[str, str]) -> str:
     r"""``$\newcommand{\N}{\mathcal{N}}...$``: MathJax (Jupyter, nbconvert) keeps the
@@ -765,9 +825,17 @@ def _docname(path: Path, root: Path) -> str:
     return path.resolve().relative_to(root.resolve()).with_suffix("").as_posix()
 
 
-def jupyter_notebook(nb: nbformat.NotebookNode, docname: str, index: BookIndex, *, commit: str,
-                     repo_url: str, extras: list[str], student: bool = False,
-                     dirty: bool = False) -> nbformat.NotebookNode:
+def jupyter_notebook(
+    nb: nbformat.NotebookNode,
+    docname: str,
+    index: BookIndex,
+    *,
+    commit: str,
+    repo_url: str,
+    extras: list[str],
+    student: bool = False,
+    dirty: bool = False,
+) -> nbformat.NotebookNode:
     """The Jupyter edition of one chapter notebook (the input is not modified)."""
     nb = copy.deepcopy(nb)
     ctx = _Context(index, docname, student=student)
@@ -799,8 +867,10 @@ def jupyter_notebook(nb: nbformat.NotebookNode, docname: str, index: BookIndex, 
         if cell.cell_type == "code":
             tags = cell.metadata.get("tags", [])
             if "exercise-prompt" in tags:
+
                 def number_of(m):
                     return f"# Exercise {index.exercise(m.group(1))[0]}:"
+
                 cell.source = re.sub(r"^# Exercise (\S+):", number_of, cell.source)
             if {"hide-input", "remove-input", "remove-cell"} & set(tags):
                 cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
@@ -809,9 +879,12 @@ def jupyter_notebook(nb: nbformat.NotebookNode, docname: str, index: BookIndex, 
             if figure and figure.get("name"):
                 number = index.number(docname, "figure", figure["name"])
                 caption = convert_markdown(figure.get("caption", ""), ctx)
-                cells.append(nbformat.v4.new_markdown_cell(
-                    f'<a id="{figure["name"]}"></a>\n\n**Figure {number}.** {caption}',
-                    metadata={"tags": [FIGURE_TAG]}))
+                cells.append(
+                    nbformat.v4.new_markdown_cell(
+                        f'<a id="{figure["name"]}"></a>\n\n**Figure {number}.** {caption}',
+                        metadata={"tags": [FIGURE_TAG]},
+                    )
+                )
             continue
         cells.append(cell)
     nb.cells = cells
@@ -820,11 +893,19 @@ def jupyter_notebook(nb: nbformat.NotebookNode, docname: str, index: BookIndex, 
     first_md = next(i for i, c in enumerate(nb.cells) if c.cell_type == "markdown")
     nb.cells[first_md].source = _macro_line(index.macros()) + "\n\n" + nb.cells[first_md].source
     page = index.page_url(docname)
-    note = (f"> **The Jupyter edition** of {chapter} of *The RPP Book* (commit `{commit[:12]}`). "
-            f"Numbers and links refer to [the web book]({page}); run the cells from the top.")
+    note = (
+        f"> **The Jupyter edition** of {chapter} of *The RPP Book* (commit `{commit[:12]}`). "
+        f"Numbers and links refer to [the web book]({page}); run the cells from the top."
+    )
     nb.cells.insert(first_md + 1, nbformat.v4.new_markdown_cell(note, metadata={"tags": [EDITION_NOTE_TAG]}))
-    nb.metadata["rpp_book"] = {"edition": "student" if student else "jupyter", "source": f"{docname}.ipynb",
-                               "commit": commit, "dirty": dirty, "web": page, "extras": extras}
+    nb.metadata["rpp_book"] = {
+        "edition": "student" if student else "jupyter",
+        "source": f"{docname}.ipynb",
+        "commit": commit,
+        "dirty": dirty,
+        "web": page,
+        "extras": extras,
+    }
     nbformat.validate(nb)
     return nb
 
@@ -858,9 +939,16 @@ class Edition:
             found = leaks(original, source)
             if found:
                 raise ValueError(f"{path.name}: the student edition would leak solutions: {found}")
-        return jupyter_notebook(source, _docname(path, self.root), self.index, commit=self.commit,
-                                repo_url=self.repo_url, extras=required_extras(original, self.root),
-                                student=student, dirty=self.dirty)
+        return jupyter_notebook(
+            source,
+            _docname(path, self.root),
+            self.index,
+            commit=self.commit,
+            repo_url=self.repo_url,
+            extras=required_extras(original, self.root),
+            student=student,
+            dirty=self.dirty,
+        )
 
     def write(self, notebooks: list[Path], out: Path, *, student: bool = False) -> list[Path]:
         out.mkdir(parents=True, exist_ok=True)
@@ -893,13 +981,22 @@ do not edit: every file here is rewritten at the next release.
 
 
 def _git_out(root: Path, *args: str, env: dict | None = None, data: bytes | None = None) -> str:
-    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, input=data,
-                          env=env).stdout.decode().strip()
+    return (
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, input=data, env=env)
+        .stdout.decode()
+        .strip()
+    )
 
 
-def publish(root: Path = ROOT, branch: str = EDITION_BRANCH, web_url: str = WEB_URL,
-            message: str | None = None, *, repo_url: str | None = None,
-            index: BookIndex | None = None) -> str:
+def publish(
+    root: Path = ROOT,
+    branch: str = EDITION_BRANCH,
+    web_url: str = WEB_URL,
+    message: str | None = None,
+    *,
+    repo_url: str | None = None,
+    index: BookIndex | None = None,
+) -> str:
     """Commit the Jupyter and student editions of HEAD onto ``branch`` (created if missing).
 
     The branch holds ``book/*.ipynb`` (the Jupyter edition, at the paths of the source chapters,
@@ -926,8 +1023,9 @@ def publish(root: Path = ROOT, branch: str = EDITION_BRANCH, web_url: str = WEB_
             blob = _git_out(root, "hash-object", "-w", "--stdin", data=data)
             _git_out(root, "update-index", "--add", "--cacheinfo", f"100644,{blob},{name}", env=env)
         tree = _git_out(root, "write-tree", env=env)
-    parent = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}"], cwd=root,
-                            capture_output=True, text=True).stdout.strip()
+    parent = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}"], cwd=root, capture_output=True, text=True
+    ).stdout.strip()
     message = message or f"Jupyter edition of {edition.commit}"
     commit = _git_out(root, "commit-tree", tree, *(["-p", parent] if parent else []), "-m", message)
     _git_out(root, "update-ref", f"refs/heads/{branch}", commit, *([parent] if parent else []))
@@ -946,11 +1044,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="output folder (default: _build/jupyter)")
     parser.add_argument("--student", action="store_true", help="the student edition (no solutions)")
     parser.add_argument("--web-url", default=WEB_URL, help=f"the published web book (default {WEB_URL})")
-    parser.add_argument("--repo-url", default=None, help="the repository the launch cell installs from "
-                        "(default: repository.url of _config.yml)")
+    parser.add_argument(
+        "--repo-url",
+        default=None,
+        help="the repository the launch cell installs from (default: repository.url of _config.yml)",
+    )
     parser.add_argument("--commit", default=None, help="the commit the launch cell installs (default: HEAD)")
-    parser.add_argument("--publish", action="store_true", help=f"commit both editions of HEAD onto the "
-                        f"branch --branch (default {EDITION_BRANCH}); see README, Releasing")
+    parser.add_argument(
+        "--publish",
+        action="store_true",
+        help=f"commit both editions of HEAD onto the branch --branch (default {EDITION_BRANCH}); see README, Releasing",
+    )
     parser.add_argument("--branch", default=EDITION_BRANCH, help=argparse.SUPPRESS)
     parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     parser.add_argument("--build-env", type=Path, default=None, help=argparse.SUPPRESS)
@@ -964,8 +1068,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     edition = Edition(args.root, args.web_url, args.repo_url, args.commit)
     if edition.dirty:
-        print(f"warning: the work tree differs from HEAD ({edition.commit[:12]}): the launch cells "
-              "install HEAD, not the files as they are", file=sys.stderr)
+        print(
+            f"warning: the work tree differs from HEAD ({edition.commit[:12]}): the launch cells "
+            "install HEAD, not the files as they are",
+            file=sys.stderr,
+        )
     notebooks = args.notebooks or toc_chapters(args.root)
     out = args.out or args.root / "_build" / "jupyter"
     for path in edition.write(notebooks, out, student=args.student):

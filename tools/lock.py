@@ -74,9 +74,25 @@ def compile_extra(uv: str, extra: str, tmp: Path, *, prefer: dict[str, str], pin
     # uv prefers the versions already in its output file (soft), and obeys the constraints (hard)
     out.write_text("".join(f"{n}=={v}\n" for n, v in sorted(prefer.items())), encoding="utf-8")
     cfile.write_text("".join(f"{n}=={v}\n" for n, v in sorted(pin.items())), encoding="utf-8")
-    cmd = [uv, "pip", "compile", str(ROOT / "pyproject.toml"), "--extra", extra, "--universal",
-           "--python-version", PYTHON, "--generate-hashes", "--no-header", "--no-annotate", "--quiet",
-           "-c", str(cfile), "-o", str(out)]
+    cmd = [
+        uv,
+        "pip",
+        "compile",
+        str(ROOT / "pyproject.toml"),
+        "--extra",
+        extra,
+        "--universal",
+        "--python-version",
+        PYTHON,
+        "--generate-hashes",
+        "--no-header",
+        "--no-annotate",
+        "--quiet",
+        "-c",
+        str(cfile),
+        "-o",
+        str(out),
+    ]
     subprocess.run(cmd, check=True, cwd=ROOT)
     return out.read_text(encoding="utf-8")
 

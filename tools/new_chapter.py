@@ -38,8 +38,9 @@ import yaml
 #: The distribution that ships ``rpp``. The bootstrap cell tests the *distribution*
 #: (``importlib.metadata``), not the import name ``rpp``, which an unrelated package on PyPI also
 #: provides.
-_PROJECT = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(
-    encoding="utf-8"))["project"]
+_PROJECT = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8"))[
+    "project"
+]
 DISTRIBUTION = _PROJECT["name"]
 REPOSITORY = "https://github.com/rpp-book/rpp-book"
 #: What the *source* chapter installs when ``rpp-book`` is missing: the newest ``rpp`` (main) with
@@ -102,12 +103,7 @@ def chapter_cells(number: int, slug: str, title: str, topic: str | None = None) 
             f"{PLACEHOLDER}: the question this chapter answers, and why it matters; cite sources "
             "with {cite:p}`yang2026rpp` or {cite:t}`kifer2014pufferfish`."
         ),
-        code(
-            "import numpy as np\n"
-            "import sympy as sp\n"
-            "\n"
-            "import rpp"
-        ),
+        code("import numpy as np\nimport sympy as sp\n\nimport rpp"),
         md(
             f"## {PLACEHOLDER}: first section\n"
             "\n"
@@ -137,11 +133,7 @@ def chapter_cells(number: int, slug: str, title: str, topic: str | None = None) 
             "rhs = (y - m) ** 2 + alpha * (1 - alpha) * (mu0 - mu1) ** 2\n"
             "assert sp.expand(lhs - rhs) == 0"
         ),
-        md(
-            "## Summary\n"
-            "\n"
-            f"- {PLACEHOLDER}: the chapter's results in 3 to 5 bullet points, with their labels."
-        ),
+        md(f"## Summary\n\n- {PLACEHOLDER}: the chapter's results in 3 to 5 bullet points, with their labels."),
         md(
             "## Exercises\n"
             "\n"
@@ -161,8 +153,7 @@ def chapter_cells(number: int, slug: str, title: str, topic: str | None = None) 
     ]
 
 
-def new_notebook(number: int, slug: str, title: str,
-                 topic: str | None = None) -> nbformat.NotebookNode:
+def new_notebook(number: int, slug: str, title: str, topic: str | None = None) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
     nb.metadata = {
         "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
@@ -181,8 +172,7 @@ class _TocDumper(yaml.SafeDumper):
 
 
 def dump_toc(toc: dict, header: str = TOC_HEADER) -> str:
-    body = yaml.dump(toc, Dumper=_TocDumper, sort_keys=False, default_flow_style=False,
-                     allow_unicode=True, width=100)
+    body = yaml.dump(toc, Dumper=_TocDumper, sort_keys=False, default_flow_style=False, allow_unicode=True, width=100)
     return header + body
 
 
@@ -228,8 +218,7 @@ def add_to_toc(toc: dict, docname: str) -> dict:
         # numbered: Sphinx numbers the chapters 1, 2, ... and their figures, equations and
         # boxes per chapter (numfig_secnum_depth: 1 in _config.yml)
         chapters_part = {"caption": CHAPTERS_CAPTION, "numbered": True, "chapters": []}
-        idx = next((i for i, p in enumerate(parts) if p.get("caption") == APPENDICES_CAPTION),
-                   len(parts))
+        idx = next((i for i, p in enumerate(parts) if p.get("caption") == APPENDICES_CAPTION), len(parts))
         parts.insert(idx, chapters_part)
     chapters = chapters_part.setdefault("chapters", [])
     if any(c.get("file") == docname for c in chapters):
@@ -244,8 +233,9 @@ def execute_in_place(path: Path, timeout: int = 300) -> None:
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    NotebookClient(
+        nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    ).execute()
     nbformat.write(nb, path)
 
 
@@ -273,25 +263,34 @@ def main(argv: list[str] | None = None) -> int:
             print(f"updated the bootstrap cell of {path.name}")
         return 0
     parser = argparse.ArgumentParser(
-        description="Create book/NN_slug.ipynb from the chapter skeleton and add it to _toc.yml.")
+        description="Create book/NN_slug.ipynb from the chapter skeleton and add it to _toc.yml."
+    )
     parser.add_argument("number", type=int, help="chapter number, 1 to 99 (file prefix NN)")
-    parser.add_argument("slug", help="lower-case identifier, e.g. gaussian_priors (labels use "
-                                     "it with hyphens: ch-gaussian-priors)")
+    parser.add_argument(
+        "slug", help="lower-case identifier, e.g. gaussian_priors (labels use it with hyphens: ch-gaussian-priors)"
+    )
     parser.add_argument("title", help='chapter title without its number, e.g. "Gaussian priors"')
-    parser.add_argument("--topic", default=None,
-                        help="label prefix if not the slug with hyphens, e.g. 'gaussian' gives "
-                             "ch-gaussian, thm-gaussian-..., eq-gaussian-...")
-    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1],
-                        help="repository root (default: the one containing this script)")
-    parser.add_argument("--no-execute", action="store_true",
-                        help="do not execute the new notebook (it must be executed before commit)")
+    parser.add_argument(
+        "--topic",
+        default=None,
+        help="label prefix if not the slug with hyphens, e.g. 'gaussian' gives "
+        "ch-gaussian, thm-gaussian-..., eq-gaussian-...",
+    )
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=Path(__file__).resolve().parents[1],
+        help="repository root (default: the one containing this script)",
+    )
+    parser.add_argument(
+        "--no-execute", action="store_true", help="do not execute the new notebook (it must be executed before commit)"
+    )
     args = parser.parse_args(argv)
 
     if not 1 <= args.number <= 99:
         parser.error(f"number must be in 1..99, got {args.number}")
     if not SLUG_RE.match(args.slug):
-        parser.error(f"slug must match {SLUG_RE.pattern} (lower case, digits, underscores), "
-                     f"got {args.slug!r}")
+        parser.error(f"slug must match {SLUG_RE.pattern} (lower case, digits, underscores), got {args.slug!r}")
     if args.topic is not None and not TOPIC_RE.match(args.topic):
         parser.error(f"topic must match {TOPIC_RE.pattern}, got {args.topic!r}")
     if not args.title.strip():
@@ -310,8 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     topic = args.topic or topic_of(args.slug)
     for p in book.rglob("*.*"):
         if p.suffix in (".ipynb", ".md") and f"(ch-{topic})=" in p.read_text(encoding="utf-8"):
-            parser.error(f"label ch-{topic} is already defined in {p.name}: choose another "
-                         "--topic")
+            parser.error(f"label ch-{topic} is already defined in {p.name}: choose another --topic")
 
     toc, header = read_toc(toc_path)
     add_to_toc(toc, docname)  # validate before writing anything
@@ -323,9 +321,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_execute:
         execute_in_place(path)
         print(f"executed {path.relative_to(root)} in place")
-    print(f"Next: replace every '{PLACEHOLDER}' marker, re-execute "
-          f"(jupyter execute --inplace {path.relative_to(root)}), then "
-          f"`make page NB={path.relative_to(root)}` and `make test`.")
+    print(
+        f"Next: replace every '{PLACEHOLDER}' marker, re-execute "
+        f"(jupyter execute --inplace {path.relative_to(root)}), then "
+        f"`make page NB={path.relative_to(root)}` and `make test`."
+    )
     return 0
 
 

@@ -65,15 +65,17 @@ def passes() -> list[dict]:
         levels = found[:1]  # elsewhere: the baseline only (every dispatched feature disabled)
     out = []
     for k, level in enumerate(reversed(levels)):
-        disable = found[found.index(level):]
+        disable = found[found.index(level) :]
         below = found[found.index(level) - 1] if found.index(level) > 0 else info["baseline"][-1]
-        out.append({
-            "label": f"{' '.join(disable)} disabled (runs at {below}), {1 + k % 2} thread{'s' if k % 2 else ''}",
-            "disable": disable,
-            "threads": 1 + k % 2,
-            "coretype": CORETYPE.get(level),
-            "expect_off": disable,
-        })
+        out.append(
+            {
+                "label": f"{' '.join(disable)} disabled (runs at {below}), {1 + k % 2} thread{'s' if k % 2 else ''}",
+                "disable": disable,
+                "threads": 1 + k % 2,
+                "coretype": CORETYPE.get(level),
+                "expect_off": disable,
+            }
+        )
     return out
 
 
@@ -117,12 +119,27 @@ def main(argv: list[str] | None = None) -> int:
         print(f"== pass {i}: {cfg['label']}", flush=True)
         start = time.monotonic()
         rc = subprocess.call(
-            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "tools.strict_kernel.nbval_plugin",
-             "-q", "--nbval-lax", "--nbval-current-env", "--nbval-cell-timeout=300", *notebooks],
-            env=env, cwd=ROOT,
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-p",
+                "no:cacheprovider",
+                "-p",
+                "tools.strict_kernel.nbval_plugin",
+                "-q",
+                "--nbval-lax",
+                "--nbval-current-env",
+                "--nbval-cell-timeout=300",
+                *notebooks,
+            ],
+            env=env,
+            cwd=ROOT,
         )
-        print(f"== pass {i} {'passed' if rc == 0 else f'FAILED (pytest exit {rc})'} in {time.monotonic() - start:.0f} s",
-              flush=True)
+        print(
+            f"== pass {i} {'passed' if rc == 0 else f'FAILED (pytest exit {rc})'} in {time.monotonic() - start:.0f} s",
+            flush=True,
+        )
         if rc != 0:
             failed.append(f"pass {i} ({cfg['label']})")
     if failed:

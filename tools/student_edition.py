@@ -72,8 +72,8 @@ class StudentNotebook:
     """A student notebook and what was removed from the original to make it."""
 
     notebook: nbformat.NotebookNode
-    labels: list[str] = field(default_factory=list)      # one per prompt cell, "" if unknown
-    removed: list[str] = field(default_factory=list)     # sources of the removed solution text
+    labels: list[str] = field(default_factory=list)  # one per prompt cell, "" if unknown
+    removed: list[str] = field(default_factory=list)  # sources of the removed solution text
 
 
 def _tags(cell) -> list[str]:
@@ -105,7 +105,7 @@ def strip_solution_directives(markdown: str) -> tuple[str, list[tuple[str, str]]
         j = i + 1
         while j < len(lines) and not closing.match(lines[j]):
             j += 1
-        removed.append((label, "".join(lines[i:j + 1])))
+        removed.append((label, "".join(lines[i : j + 1])))
         i = j + 1
     return "".join(kept), removed
 
@@ -180,8 +180,11 @@ def solution_only_lines(original: nbformat.NotebookNode) -> set[str]:
     student = make_student_notebook(original)
     in_solutions = {line.strip() for text in student.removed for line in text.splitlines()}
     elsewhere = {line.strip() for cell in student.notebook.cells for line in cell.source.splitlines()}
-    return {line for line in in_solutions - elsewhere
-            if len(line) >= _MIN_LEAK_LINE and not re.fullmatch(r"[:`]{3,}.*", line)}
+    return {
+        line
+        for line in in_solutions - elsewhere
+        if len(line) >= _MIN_LEAK_LINE and not re.fullmatch(r"[:`]{3,}.*", line)
+    }
 
 
 def leaks(original: nbformat.NotebookNode, student: nbformat.NotebookNode) -> list[str]:
@@ -208,12 +211,19 @@ _JUPYTER_EXERCISE_RE = re.compile(r"^>\s*\*\*Exercise (?:\d+|[A-Z])\.\d+\*\*", r
 def first_exercise_index(nb: nbformat.NotebookNode) -> int | None:
     """Index of the first cell with an exercise: an ``{exercise}`` directive (MyST) or, in the
     Jupyter edition, its blockquote ``> **Exercise 3.1**`` (None if there is none)."""
-    return next((i for i, c in enumerate(nb.cells) if c.cell_type == "markdown"
-                 and (_EXERCISE_RE.search(c.source) or _JUPYTER_EXERCISE_RE.search(c.source))), None)
+    return next(
+        (
+            i
+            for i, c in enumerate(nb.cells)
+            if c.cell_type == "markdown" and (_EXERCISE_RE.search(c.source) or _JUPYTER_EXERCISE_RE.search(c.source))
+        ),
+        None,
+    )
 
 
 def toc_chapters(root: Path = ROOT) -> list[Path]:
     """The chapter notebooks listed in ``_toc.yml``, in reading order."""
+
     def names(node):
         if isinstance(node, dict):
             for key in ("root", "file"):
@@ -231,8 +241,7 @@ def toc_chapters(root: Path = ROOT) -> list[Path]:
     return list(dict.fromkeys(p for p in paths if p.is_file()))
 
 
-def write_student_edition(notebooks: list[Path], out_dir: Path, *, root: Path = ROOT,
-                          **edition_options) -> list[Path]:
+def write_student_edition(notebooks: list[Path], out_dir: Path, *, root: Path = ROOT, **edition_options) -> list[Path]:
     """Write the student edition of ``notebooks`` into ``out_dir``; return the written paths.
 
     ``edition_options`` go to ``jupyter_edition.Edition`` (``web_url``, ``repo_url``, ``commit``).
@@ -251,10 +260,10 @@ def write_student_edition(notebooks: list[Path], out_dir: Path, *, root: Path = 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("notebooks", nargs="*", type=Path,
-                        help="chapter notebooks (default: every notebook of _toc.yml)")
-    parser.add_argument("--out", type=Path, default=ROOT / "student",
-                        help="output folder (default: student/)")
+    parser.add_argument(
+        "notebooks", nargs="*", type=Path, help="chapter notebooks (default: every notebook of _toc.yml)"
+    )
+    parser.add_argument("--out", type=Path, default=ROOT / "student", help="output folder (default: student/)")
     args = parser.parse_args(argv)
     notebooks = args.notebooks or toc_chapters()
     if not notebooks:
