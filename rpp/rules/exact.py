@@ -119,9 +119,9 @@ class DivergenceMemo:
         Only for Laplace noise on two samples of at least ``_GUIDE_MIN_ATOMS`` atoms together,
         at least ``_GUIDE_ATOMS_PER_BIN`` to a bin (``None`` otherwise): :func:`_binned_root` on
         bins (:func:`_binned`, centres of mass) of width ``4 _GUIDE_RHO`` times the starting
-        scale, then (``fine=True``) on bins of ``2 _GUIDE_RHO`` times that first root, started
-        from it (measured at a million atoms: the first root within 1e-8 of the samples', the
-        second within 1e-10).  ``slope`` is the derivative of ``log(D / epsilon)`` in ``log b``
+        scale, then (``fine=True``) on bins of ``_GUIDE_RHO`` times that first root, started
+        from it (measured at a million atoms, three samples: the first root within 1e-8 of the
+        samples', 5e-7 once, the second within 1.3e-11; its error falls like the square of the width).  ``slope`` is the derivative of ``log(D / epsilon)`` in ``log b``
         on the finer bins at ``b`` (central difference; ``nan`` with ``fine=False``).  A guide
         for where the search evaluates, never a bound: every decision of the search is still
         taken on the divergence itself.
@@ -142,7 +142,7 @@ class DivergenceMemo:
                     coarse = _binned_root(p, q, self.alpha, epsilon, width, start)
                     guess = (coarse, np.nan) if coarse > 0 else None
                     if fine and guess is not None:
-                        fine_width = 2 * _GUIDE_RHO * coarse
+                        fine_width = _GUIDE_RHO * coarse
                         root = _binned_root(p, q, self.alpha, epsilon, fine_width, start, near=coarse)
                         if root > 0:
                             guess = (root, _binned_slope(p, q, self.alpha, epsilon, fine_width, root))
@@ -150,10 +150,13 @@ class DivergenceMemo:
         return self._guesses[key]
 
 
-# The two evaluations after the guided Newton step, this far (relative) either side of it: they
-# bracket the root within the search's tolerance (1e-10 in log b) if the step is within 3e-11 of
-# it (measured 1e-14 at a million atoms: the binned slope is within about 1e-9 of the samples').
-_NEWTON_MARGIN = 3e-11
+# The tolerance of the Laplace search (in log b): an infeasible and a feasible scale this close.
+_RTOL_LAPLACE = 1e-10
+# The evaluations after the guided Newton step, this far (relative) either side of it: they
+# bracket the root within the search's tolerance if the step is within 1e-11 of it (measured
+# 1e-14 at a million atoms: the step starts within 1e-10 and the binned slope is close to the
+# samples').
+_NEWTON_MARGIN = 1e-11
 
 # Laplace noise on two large samples: the search is guided by the root of the same problem on
 # the samples binned to width 2 * _GUIDE_RHO * (the starting scale); below _GUIDE_MIN_ATOMS atoms
@@ -445,19 +448,24 @@ def _search_laplace(prior_i, prior_j, alpha, epsilon, above, memo):
     hi, proved = memo._upper_end(epsilon)
     guess = memo._guess(epsilon)
     if guess is not None and (above < guess[0] < hi or not proved):
-        # the samples' divergence at the guide, then a Newton step with the binned slope, then two
-        # evaluations _NEWTON_MARGIN either side of it: they bracket the root within the search's
-        # tolerance when the guide is right (the memo keeps them; the search goes on from them)
+        # the samples' divergence at the guide, then a Newton step with the binned slope, then
+        # evaluations _NEWTON_MARGIN either side of it: with the guide they bracket the root within
+        # the search's tolerance (the guide itself is one end if it is that close: one evaluation
+        # on the other side suffices).  The memo keeps them; the search goes on from them.
         b, slope = guess
         fb = f(b)
         r = b * float(np.exp(-fb / slope)) if np.isfinite(fb) and slope < 0 else np.nan
         if np.isfinite(r) and r > 0:
-            for point in (r * (1 + _NEWTON_MARGIN), r * (1 - _NEWTON_MARGIN)):
+            near = abs(np.log(r / b)) + _NEWTON_MARGIN <= 0.99 * _RTOL_LAPLACE
+            sides = (1 - _NEWTON_MARGIN,) if near and fb <= 0 else (1 + _NEWTON_MARGIN,) if near else None
+            for point in [r * k for k in sides or (1 + _NEWTON_MARGIN, 1 - _NEWTON_MARGIN)]:
                 if above < point < hi or not proved:
                     f(point)
     hi, proved, hint = _known_bracket(memo.known(), epsilon, 0.0, hi, proved, above)
     # the upper end is within a small factor of the root: bracket it by steps of e
-    return float(min_feasible(f, 0.0, hi, rtol=1e-10, step=1.0, hi_feasible=proved, infeasible=hint, closest=True))
+    return float(
+        min_feasible(f, 0.0, hi, rtol=_RTOL_LAPLACE, step=1.0, hi_feasible=proved, infeasible=hint, closest=True)
+    )
 
 
 def _laplace_start(prior_i, prior_j, alpha, epsilon):

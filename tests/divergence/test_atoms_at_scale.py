@@ -94,6 +94,16 @@ def test_two_node_panels_are_within_their_bound_of_mpmath(k, alpha, monkeypatch)
     orig = la._tiny_panels
     monkeypatch.setattr(la, "_tiny_panels", lambda *a: calls.append(a[1].size) or orig(*a))
     monkeypatch.setattr(la, "_panels", lambda *a: pytest.fail("a Bernstein panel was used"))
+    # the (corrected) midpoint rule's bound meets the target on these gaps: made useless here, so
+    # that every gap is done again by the 2-node rule, whose value and bound are then the result
+    mid = la._midpoint_panels
+
+    def useless(*a):
+        gl, fp, bound = mid(*a)
+        return gl, fp, bound + 1000.0
+
+    monkeypatch.setattr(la, "_midpoint_panels", useless)
+    la._RESULTS.clear()
     val, err, rig = rpp.divergence.laplace_noise.laplace_divergence_flagged(p, q, alpha, b)
     assert calls and rig
     P, Q = p.components(), q.components()
@@ -337,10 +347,40 @@ def test_midpoint_panels_are_within_their_bound_of_mpmath(k, alpha):
             allowed = mpmath.exp(mpmath.mpf(bound[i])) + mpmath.exp(mpmath.mpf(fp[i])) + 4 * EPS * ref
             assert diff <= allowed, (i, float(diff), float(allowed))
             worst = max(worst, float(diff / ref))
-    # the bound is useful: (h/b)^2 (g2 + L^2)/24 relative to each panel, below 1e-5 at these widths
-    # (h/b < 1e-3) even for alpha = 6 (g2 + L^2 = 127)
-    assert np.all(bound - gl < np.log(1e-5))
-    assert worst < 1e-6
+    # the bound is useful: (h/b)^4 k4/1920 relative to each panel (the corrected rule), below 1e-9
+    # at these widths (h/b < 2e-3) even for alpha = 6 (k4 about 2e4)
+    assert np.all(bound - gl < np.log(1e-9))
+    assert worst < 1e-12
+
+
+@pytest.mark.parametrize("alpha", [1.0001, 2.0, 6.0])
+@pytest.mark.parametrize("k", range(2))
+def test_the_curvature_at_a_node_is_within_its_bound_of_mpmath(k, alpha):
+    """b^2 f''/f at the midpoints (from the slopes of the prefix densities) against mpmath's second derivative."""
+    p, q, b = list(_midpoint_pairs())[k]
+    P, Q = p.components(), q.components()
+    xs = np.union1d(P.means, Q.means)
+    f = la._log_integrand(la._PrefixDensity(xs, P, b), la._PrefixDensity(xs, Q, b), alpha, b)
+    anc = np.arange(xs.size - 1)
+    mid = 0.5 * np.diff(xs)
+    _, _, curv, curv_err = f(anc, mid, curvature=True)
+    assert np.all(curv_err < 1e-9)
+
+    def log_dens(z, c):
+        return mpmath.log(
+            mpmath.fsum(mpmath.mpf(w) * mpmath.exp(-abs(z - mpmath.mpf(a)) / b) for a, w in zip(c.means, c.weights))
+        )
+
+    with mpmath.workdps(50):
+        for i in range(anc.size):
+            z = mpmath.mpf(xs[i]) + mpmath.mpf(mid[i])  # exact: the sum of two doubles at 50 digits
+
+            def g(y):
+                return alpha * log_dens(y, P) + (1 - alpha) * log_dens(y, Q)
+
+            g1, g2 = mpmath.diff(g, z, 1), mpmath.diff(g, z, 2)
+            ref = float((g2 + g1**2) * b * b)
+            assert abs(curv[i] - ref) <= curv_err[i] + 1e-13 * (1 + abs(ref)), (i, curv[i], ref, curv_err[i])
 
 
 def test_quadratic_step_finds_the_root_of_a_parabola_and_declines_outside_the_bracket():
