@@ -21,7 +21,7 @@ and for Laplace noise on two empirical priors, and a quadrature error *estimate*
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -77,6 +77,7 @@ class DivergenceMemo:
         self._rigorous: dict[float, bool] = {}
         self._starts: dict[float, tuple[float, bool]] = {}
         self._guesses: dict[tuple[float, bool], tuple[float, float] | None] = {}
+        self._coarse: dict[float, Callable[[float], float] | None] = {}
 
     def __call__(self, scale: float) -> tuple[float, float]:
         """``(value, error)`` at the noise scale ``scale``."""
@@ -121,33 +122,63 @@ class DivergenceMemo:
         bins (:func:`_binned`, centres of mass) of width ``4 _GUIDE_RHO`` times the starting
         scale, then (``fine=True``) on bins of ``_GUIDE_RHO`` times that first root, started
         from it (measured at a million atoms, three samples: the first root within 1e-8 of the
-        samples', 5e-7 once, the second within 1.3e-11; its error falls like the square of the width).  ``slope`` is the derivative of ``log(D / epsilon)`` in ``log b``
-        on the finer bins at ``b`` (central difference; ``nan`` with ``fine=False``).  A guide
+        samples', 5e-7 once, the second within 1.3e-11; its error falls like the square of the
+        width).  ``slope`` is the derivative of ``log(D / epsilon)`` in ``log b`` on the finer
+        bins at ``b`` (central difference; ``nan`` with ``fine=False``).  A guide
         for where the search evaluates, never a bound: every decision of the search is still
         taken on the divergence itself.
         """
         key = (epsilon, fine)
         if key not in self._guesses:
-            self._guesses[key] = None
-            p, q = self.prior_i, self.prior_j
-            if (
-                self.noise == "laplace"
-                and isinstance(p, Empirical)
-                and isinstance(q, Empirical)
-                and p.support.size + q.support.size >= _GUIDE_MIN_ATOMS
-            ):
-                start = self._upper_end(epsilon)[0]
-                width = 4 * _GUIDE_RHO * start
-                if np.isfinite(start) and start > 0 and _bins_are_few(p, q, width / 2):
-                    coarse = _binned_root(p, q, self.alpha, epsilon, width, start)
-                    guess = (coarse, np.nan) if coarse > 0 else None
-                    if fine and guess is not None:
-                        fine_width = _GUIDE_RHO * coarse
-                        root = _binned_root(p, q, self.alpha, epsilon, fine_width, start, near=coarse)
-                        if root > 0:
-                            guess = (root, _binned_slope(p, q, self.alpha, epsilon, fine_width, root))
-                    self._guesses[key] = guess
+            if fine:  # the fine root starts from the coarse one (computed once: order_probe asks for it too)
+                coarse_guess = self._guess(epsilon, fine=False)
+                self._guesses[key] = coarse_guess and self._fine_guess(epsilon, coarse_guess[0])
+            else:
+                self._guesses[key] = self._coarse_guess(epsilon)
         return self._guesses[key]
+
+    def _coarse_width(self, epsilon: float) -> float | None:
+        """Return the width of the coarse bins of :meth:`_guess`, or ``None`` where no guide applies."""
+        p, q = self.prior_i, self.prior_j
+        if not (
+            self.noise == "laplace"
+            and isinstance(p, Empirical)
+            and isinstance(q, Empirical)
+            and p.support.size + q.support.size >= _GUIDE_MIN_ATOMS
+        ):
+            return None
+        start = self._upper_end(epsilon)[0]
+        width = 4 * _GUIDE_RHO * start
+        if not (np.isfinite(start) and start > 0 and _bins_are_few(p, q, width / 2)):
+            return None
+        return width
+
+    def _coarse_ratio(self, epsilon: float) -> Callable[[float], float] | None:
+        """Return ``f(b) = log((value + error) / epsilon)`` on the coarse bins of :meth:`_guess` (memoised), or ``None``."""
+        if epsilon not in self._coarse:
+            width = self._coarse_width(epsilon)
+            f = None if width is None else _binned_log_ratio(self.prior_i, self.prior_j, self.alpha, epsilon, width)
+            self._coarse[epsilon] = None if f is None else _memoised(f)
+        return self._coarse[epsilon]
+
+    def _coarse_guess(self, epsilon: float) -> tuple[float, float] | None:
+        """``(b, nan)``: the root on the coarse bins of :meth:`_guess`, or ``None`` where no guide applies."""
+        f = self._coarse_ratio(epsilon)
+        if f is None:
+            return None
+        coarse = _binned_root(f, self._upper_end(epsilon)[0])
+        return (coarse, np.nan) if coarse > 0 else None
+
+    def _fine_guess(self, epsilon: float, coarse: float) -> tuple[float, float]:
+        """``(b, slope)``: the root on the fine bins of :meth:`_guess`, started from the coarse root."""
+        p, q = self.prior_i, self.prior_j
+        fine_width = _GUIDE_RHO * coarse
+        f = _binned_log_ratio(p, q, self.alpha, epsilon, fine_width)
+        root = _binned_root(f, self._upper_end(epsilon)[0], near=coarse)
+        if not root > 0:
+            return (coarse, np.nan)
+        h = 1e-6  # the slope of f in log b: a central difference
+        return (root, float((f(root * np.exp(h)) - f(root * np.exp(-h))) / (2 * h)))
 
 
 # The tolerance of the Laplace search (in log b): an infeasible and a feasible scale this close.
@@ -190,22 +221,36 @@ def _binned(prior: Empirical, width: float, origin: float) -> Empirical:
     return Empirical(centre, weights=mass)
 
 
-def _binned_root(
-    p: Empirical, q: Empirical, alpha: float, epsilon: float, width: float, start: float, near: float | None = None
-) -> float:
-    """Return the smallest ``b`` whose divergence (value + error) on the binned samples meets ``epsilon``: an estimate."""
-    f = _binned_log_ratio(p, q, alpha, epsilon, width)
+def _binned_root(f, start: float, near: float | None = None) -> float:
+    """Return the smallest ``b`` with ``f(b) <= 0`` (``f``: :func:`_binned_log_ratio`, non-increasing): an estimate.
 
+    From ``start`` down by steps of e; or, ``near`` a root known within about 1e-6, from a
+    bracket of +-1e-5 around it (to 1e-12).
+    """
     if near is None:
         return float(min_feasible(f, 0.0, start, rtol=1e-9, step=1.0, closest=True))
-    # a root known within about 1e-6: start from a bracket of +-1e-5 around it
     return float(
         min_feasible(f, 0.0, (1 + 1e-5) * near, rtol=1e-12, step=4e-5, infeasible=(1 - 1e-5) * near, closest=True)
     )
 
 
-def _binned_log_ratio(p: Empirical, q: Empirical, alpha: float, epsilon: float, width: float):
-    """``f(b) = log((value + error) / epsilon)`` of the Laplace divergence of the binned samples."""
+def _memoised(f: Callable[[float], float]) -> Callable[[float], float]:
+    """``f`` remembering its values (a binned ratio asked again at the same scale by the probe and the search)."""
+    cache: dict[float, float] = {}
+
+    def g(b):
+        b = float(b)
+        if b not in cache:
+            cache[b] = f(b)
+        return cache[b]
+
+    return g
+
+
+def _binned_log_ratio(p: Prior, q: Prior, alpha: float, epsilon: float, width: float) -> Callable[[float], float]:
+    """``f(b) = log((value + error) / epsilon)`` of the Laplace divergence of the binned samples (two samples only)."""
+    if not (isinstance(p, Empirical) and isinstance(q, Empirical)):
+        raise TypeError("binned guides are for two rpp.Empirical priors")
     origin = float(min(p.support[0], q.support[0]))
     bp, bq = _binned(p, width, origin), _binned(q, width, origin)
 
@@ -213,13 +258,6 @@ def _binned_log_ratio(p: Empirical, q: Empirical, alpha: float, epsilon: float, 
         return _log_ratio(sum(_value_error(LaplaceNoise(scale=b).divergence(bp, bq, alpha=alpha))), epsilon)
 
     return f
-
-
-def _binned_slope(p: Empirical, q: Empirical, alpha: float, epsilon: float, width: float, b: float) -> float:
-    """Return the derivative of :func:`_binned_log_ratio` in ``log b`` at ``b`` (central difference, steps of 1e-6): an estimate."""
-    f = _binned_log_ratio(p, q, alpha, epsilon, width)
-    h = 1e-6
-    return float((f(b * np.exp(h)) - f(b * np.exp(-h))) / (2 * h))
 
 
 def _value_error(result: object) -> tuple[float, float]:
@@ -490,6 +528,30 @@ def _laplace_start(prior_i, prior_j, alpha, epsilon):
     return (b, False) if np.isfinite(b) and b > 0 else (1.0, False)
 
 
+def _binned_order(memos, epsilon) -> tuple[int, int] | None:
+    """``(first, second)`` decided on the coarse bins of two large samples (Laplace noise), else ``None``.
+
+    Both orders' binned divergences by steps of e down from the start, until one meets the
+    budget and the other does not (a few divergences of the bins); if both fail at the same step,
+    their binned roots decide.  An estimate: a wrong order costs the second root, never noise.
+    """
+    ratios = [memo._coarse_ratio(epsilon) for memo in memos]
+    if ratios[0] is None or ratios[1] is None:
+        return None
+    b = min(memo._upper_end(epsilon)[0] for memo in memos)
+    for _ in range(64):
+        ok = [r(b) <= 0 for r in ratios]
+        if ok[0] != ok[1]:
+            return (0, 1) if ok[1] else (1, 0)
+        if not ok[0]:  # both roots in the last step
+            roots = [memo._guess(epsilon, fine=False) for memo in memos]
+            if roots[0] is None or roots[1] is None:
+                return None
+            return (1, 0) if roots[1][0] > roots[0][0] else (0, 1)
+        b /= np.e
+    return None
+
+
 def order_probe(
     orders: Sequence[tuple[Prior, Prior]],
     *,
@@ -553,9 +615,9 @@ def order_probe(
         # orders: computed once
         memos[1]._starts.setdefault(epsilon, memos[0]._upper_end(epsilon))
     if not gauss:
-        guesses = [memo._guess(epsilon, fine=False) for memo in memos]
-        if all(g is not None for g in guesses):  # two large samples: the binned roots decide
-            return (1, 0) if guesses[1][0] > guesses[0][0] else (0, 1)  # type: ignore[index]
+        decided = _binned_order(memos, epsilon)
+        if decided is not None:
+            return decided
     if gauss:
         bounds = [float(np.sqrt(memo._upper_end(epsilon)[0])) for memo in memos]
     else:

@@ -52,7 +52,15 @@ def test_the_guided_search_returns_the_unguided_minimal_scale_with_fewer_evaluat
 
 @pytest.mark.parametrize(
     "factor, slope",
-    [(2.0, -2.0), (0.5, -2.0), (1.0 + 1e-3, -2.0), (1.0 + 1e-9, -1e-9), (1.0, 5.0), (1.0 - 1e-9, -1e300), (1.0, np.nan)],
+    [
+        (2.0, -2.0),
+        (0.5, -2.0),
+        (1.0 + 1e-3, -2.0),
+        (1.0 + 1e-9, -1e-9),
+        (1.0, 5.0),
+        (1.0 - 1e-9, -1e300),
+        (1.0, np.nan),
+    ],
 )
 def test_a_wrong_guide_costs_evaluations_never_noise(factor, slope, monkeypatch):
     monkeypatch.setattr(ex, "_GUIDE_ATOMS_PER_BIN", 1)
@@ -85,3 +93,34 @@ def test_the_guide_is_only_for_large_samples_and_laplace_noise(monkeypatch):
     assert 0 < b < memo._upper_end(1.0)[0] and -10 < slope < 0  # log D falls with log b
     assert np.isnan(memo._guess(1.0, fine=False)[1])
     assert memo.known() == {}  # the guide evaluated nothing of the order itself
+
+
+@pytest.mark.parametrize("shift", [0.5, -0.5, 0.0])
+def test_the_binned_order_solves_the_order_of_the_larger_root_first(shift, monkeypatch):
+    """The order probe on bins picks the order whose own (unguided) root is the larger."""
+    monkeypatch.setattr(ex, "_GUIDE_ATOMS_PER_BIN", 1)
+    rng = np.random.default_rng(31)
+    p = rpp.Empirical(rng.normal(0, 1, 12_000))
+    q = rpp.Empirical(rng.normal(shift, 0.7 if shift else 1.5, 12_000))  # unequal spreads: the orders differ
+    memos = [ex.DivergenceMemo(p, q, alpha=2.0, noise="laplace"), ex.DivergenceMemo(q, p, alpha=2.0, noise="laplace")]
+    decided = ex._binned_order(memos, 1.0)
+    assert decided is not None and all(m.known() == {} for m in memos)  # the samples' divergence untouched
+    with monkeypatch.context() as m:
+        m.setattr(ex.DivergenceMemo, "_guess", lambda self, epsilon, fine=True: None)
+        roots = [ex.search(x, y, alpha=2.0, epsilon=1.0, noise="laplace") for x, y in ((p, q), (q, p))]
+    assert roots[decided[0]] >= roots[decided[1]], (roots, decided)
+
+
+def test_the_fine_guide_starts_from_the_coarse_root_computed_once(monkeypatch):
+    monkeypatch.setattr(ex, "_GUIDE_ATOMS_PER_BIN", 1)
+    memo = ex.DivergenceMemo(*_pair(12_000), alpha=2.0, noise="laplace")
+    calls = []
+    orig = ex.DivergenceMemo._coarse_guess
+    monkeypatch.setattr(ex.DivergenceMemo, "_coarse_guess", lambda self, e: calls.append(e) or orig(self, e))
+    coarse = memo._guess(1.0, fine=False)
+    fine = memo._guess(1.0)
+    assert len(calls) == 1 and abs(fine[0] / coarse[0] - 1) < 1e-4
+    # the slope is that of log(D / epsilon) in log b on the fine bins: near the samples' own
+    b = fine[0]
+    d_hi, d_lo = (sum(memo(b * np.exp(s))) for s in (1e-4, -1e-4))
+    assert fine[1] == pytest.approx((np.log(d_hi) - np.log(d_lo)) / 2e-4, rel=1e-3)
