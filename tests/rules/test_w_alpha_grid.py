@@ -65,3 +65,35 @@ def test_grid_points_dominate_the_distances_up_and_are_dominated_down_within_one
             assert np.all(cg <= below * (1 + 1e-12)) and np.all(cg >= within * (1 - 1e-12))
         else:
             assert np.all(cg >= below * (1 - 1e-12))
+
+
+@pytest.mark.parametrize("alpha", [1.001, 1.5, 2.0, 7.0, 100.0])
+def test_the_closed_form_of_the_tight_cost_is_within_its_bound_of_mpmath(alpha):
+    import mpmath
+
+    rng = np.random.default_rng(int(alpha * 1000))
+    d = np.concatenate([[0.0, 1e-300, 1e-12, 1.0], rng.uniform(0, 1, 200), np.geomspace(1e-8, 1, 50)])
+    cost = wa._cost("laplace", "tight", alpha)
+    for t in (1e-3, 0.7, 30.0):
+        val, err = cost.log_closed_form(d, t)
+        with mpmath.workdps(60):
+            a = mpmath.mpf(alpha)
+            for k in range(d.size):
+                s = mpmath.mpf(t) * mpmath.mpf(d[k])  # t |d| exactly
+                ref = mpmath.log(a / (2 * a - 1) * mpmath.exp((a - 1) * s) + (a - 1) / (2 * a - 1) * mpmath.exp(-a * s))
+                assert abs(val[k] - ref) <= err, (alpha, t, d[k], float(val[k] - ref), err)
+
+
+def test_the_condition_uses_the_closed_form_only_where_its_charge_is_negligible():
+    p, q = _pair(25_000)
+    d, m = wa._empirical_coupling(p, q)
+    dn, _ = wa._normalised(d)
+    cost = wa._cost("laplace", "tight", 2.0)
+    fast = wa._condition(dn, m, cost, 1.0)
+    assert fast.__name__ == "g_fast"
+    # close to the accurate condition, and above it (the charge): the root can only move up
+    for t in (0.5, 3.0, 20.0):
+        accurate = wa._log_moment_of_logs(dn, np.log(m), cost, t) - 1.0
+        assert accurate <= fast(t) <= accurate + 1e-13
+    near_one = wa._condition(dn, m, wa._cost("laplace", "tight", 1.0001), 1e-4 * 0.01)
+    assert near_one.__name__ != "g_fast"  # a condition of order 1e-6: the accurate series
