@@ -320,15 +320,20 @@ def _midpoint_pairs():
     yield rpp.Empirical(1e6 + rng.uniform(0, 1e-3, 8)), rpp.Empirical(1e6 + rng.uniform(0, 2e-3, 8)), 0.5
 
 
-@pytest.mark.parametrize("alpha", [1.5, 2.0, 6.0])
-@pytest.mark.parametrize("k", range(2))
-def test_midpoint_panels_are_within_their_bound_of_mpmath(k, alpha):
-    """Each gap (below 0.004 b) as one panel: the midpoint value against mpmath's integral of f over it."""
+def _midpoint_setup(k, alpha):
+    """``(P, Q, b, xs, log_f_delta, anchors)`` of the k-th pair of :func:`_midpoint_pairs`: one panel per gap."""
     p, q, b = list(_midpoint_pairs())[k]
     P, Q = p.components(), q.components()
     xs = np.union1d(P.means, Q.means)
     f = la._log_integrand(la._PrefixDensity(xs, P, b), la._PrefixDensity(xs, Q, b), alpha, b)
-    anc = np.arange(xs.size - 1)
+    return P, Q, b, xs, f, np.arange(xs.size - 1)
+
+
+@pytest.mark.parametrize("alpha", [1.5, 2.0, 6.0])
+@pytest.mark.parametrize("k", range(2))
+def test_midpoint_panels_are_within_their_bound_of_mpmath(k, alpha):
+    """Each gap (below 0.004 b) as one panel: the midpoint value against mpmath's integral of f over it."""
+    P, Q, b, xs, f, anc = _midpoint_setup(k, alpha)
     width = np.diff(xs)
     assert np.all(width < la._TINY * b)
     gl, fp, bound = la._midpoint_panels(f, anc, np.zeros(anc.size), width, b, alpha)
@@ -357,11 +362,7 @@ def test_midpoint_panels_are_within_their_bound_of_mpmath(k, alpha):
 @pytest.mark.parametrize("k", range(2))
 def test_the_curvature_at_a_node_is_within_its_bound_of_mpmath(k, alpha):
     """b^2 f''/f at the midpoints (from the slopes of the prefix densities) against mpmath's second derivative."""
-    p, q, b = list(_midpoint_pairs())[k]
-    P, Q = p.components(), q.components()
-    xs = np.union1d(P.means, Q.means)
-    f = la._log_integrand(la._PrefixDensity(xs, P, b), la._PrefixDensity(xs, Q, b), alpha, b)
-    anc = np.arange(xs.size - 1)
+    P, Q, b, xs, f, anc = _midpoint_setup(k, alpha)
     mid = 0.5 * np.diff(xs)
     _, _, curv, curv_err = f(anc, mid, curvature=True)
     assert np.all(curv_err < 1e-9)

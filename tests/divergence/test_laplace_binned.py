@@ -73,6 +73,19 @@ def test_atoms_move_by_at_most_half_a_bin_and_the_weights_are_kept():
     assert 0 < eta < 1e-11
 
 
+def test_centres_of_mass_keep_each_bins_first_moment_and_move_atoms_by_at_most_a_bin():
+    rng = np.random.default_rng(9)
+    p = rpp.Empirical(1e6 + rng.normal(0, 1, 5000))
+    q = rpp.Empirical(1e6 + rng.normal(0.5, 1, 4000), weights=rng.uniform(0, 1, 4000))
+    bp, bq, h, _ = bin_samples(p, q, 0.01, centre="mass")
+    assert h <= 0.01 * (1 + 1e-9) + 2 * np.spacing(1e6)
+    for x, bx in ((p, bp), (q, bq)):
+        assert np.all(np.diff(bx.support) > 0)
+        assert math.fsum(bx.probs * bx.support) == pytest.approx(math.fsum(x.probs * x.support), rel=1e-15)
+    with pytest.raises(ValueError, match="centre"):
+        bin_samples(p, q, 0.01, centre="median")
+
+
 def test_at_1e5_atoms_the_enclosure_contains_the_samples_own_proved_divergence():
     rng = np.random.default_rng(8)
     p, q = rpp.Empirical(rng.normal(0, 1, 100_000)), rpp.Empirical(rng.normal(0.5, 1.2, 100_000))
