@@ -33,10 +33,12 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from functools import partial
 
 import numpy as np
 
 from .._lib.numerics import lse
+from .._lib.parallel import MIN_ITEMS, thread_map
 
 __all__ = ["atoms_log_integral"]
 
@@ -60,12 +62,15 @@ _MAX_PANELS = 400_000
 _MAX_LEVELS = 200  # bisection levels
 _CHUNK = 2_000_000  # entries of a (points x atoms) work array (dense evaluation)
 _U = 2.0**-53
+_PANEL_CHUNK = 1 << 15  # nodes evaluated at once (_chunked)
 
 
 def _log_expm1(x):
     """log(e^x - 1) for x >= 0 without overflow (-inf at 0)."""
     x = np.asarray(x, float)
     with np.errstate(divide="ignore"):
+        if x.ndim and bool((x <= 30).all()):  # (error exponents: tiny) one branch, the same values
+            return np.log(np.expm1(x))
         return np.where(x > 30, x + np.log1p(-np.exp(-np.maximum(x, 30.0))), np.log(np.expm1(np.minimum(x, 30.0))))
 
 
@@ -121,18 +126,18 @@ def _sweep(lw, x, b):
 
     ``lw`` are :math:`\log W_j` (``-inf`` for no atom) at the increasing points ``x``.  Blocks of
     :math:`B \le 128` points: inside a block, relative to its last point :math:`r`,
-    :math:`T_k = \log\sum_{j\le k} e^{t_j}`, :math:`t_j = \log W_j - (r - x_j)/b`, is one
-    ``numpy.logaddexp.accumulate`` (log space: nothing under- or overflows), and
+    :math:`T_k = \log\sum_{j\le k} e^{t_j}`, :math:`t_j = \log W_j - (r - x_j)/b`, is a running
+    sum relative to the row's largest term (:func:`_block_local`), and
     :math:`\log L_k = T_k + (r - x_k)/b`.  Its error: each input :math:`t_j` is off by at most
     :math:`u(|t_j| + 2(r-x_j)/b)`, and a log-sum is off by at most the largest error of its
-    inputs (the derivatives of :math:`\log\sum e^{t_j}` are shares summing to 1); each step of
-    the accumulation adds at most :math:`4u(|T_k| + 1)` (a rounded
-    :math:`\max + \mathrm{log1p}(e^{-|d|})`); the final shift adds
+    inputs (the derivatives of :math:`\log\sum e^{t_j}` are shares summing to 1); the sum itself
+    adds at most :math:`4uB(S + 1)` (in log space each of at most :math:`B` steps adds
+    :math:`4u(|T_k| + 1)`, a rounded :math:`\max + \mathrm{log1p}(e^{-|d|})`; the running sum of
+    :func:`_block_local` stays below that); the final shift adds
     :math:`u(2(r-x_k)/b + |\log L_k| + 1)`.  So every position of a block is off by at most
     :math:`u(S + 2D) + 4uB(S+1) + u(2D + S + 1)`, :math:`S` the largest :math:`|t_j|, |T_j|,
     |\log L_j|` and :math:`D` the largest :math:`(r - x_j)/b` of the block.  Across blocks a
-    carry is passed on by one log-add per block, whose error is the share-weighted mean of its
-    operands' errors plus the rounding of the step; a point's full sum (its block's own atoms
+    carry (:func:`_carry`) gives the full sums at the blocks' last points; a point's full sum (its block's own atoms
     and the carry moved to it) is off by at most the larger of the two errors plus the
     rounding of the log-add.  Returns ``(incl, err_incl)``: sums over :math:`j \le k`.  O(N).
     A block that spans more than ``_SPAN`` (sparse atoms, where :math:`D` would cost digits) is
@@ -141,27 +146,53 @@ def _sweep(lw, x, b):
     n = x.size
     B = _block_length(n)
     nb = -(-n // B)
-    pad = nb * B - n
-    xb = np.concatenate([x, np.full(pad, x[-1])]).reshape(nb, B)
-    lwb = np.concatenate([lw, np.full(pad, -np.inf)]).reshape(nb, B)
-    ends_x = xb[:, -1]
-    dist = (ends_x[:, None] - xb) / b  # (r - x_j) / b >= 0
-    t = lwb - dist
-    T = np.logaddexp.accumulate(t, axis=1)
-    local = T + dist  # log L_k of the block's own atoms; -inf before its first atom
-    with np.errstate(invalid="ignore"):
-        big = np.maximum(np.abs(t), np.abs(local))  # |T| <= |t_first| + |local| is not needed: T <= max t + log B
-    S = np.where(np.isfinite(big), big, 0.0).max(axis=1) + math.log(B)
-    D = dist[:, 0]  # the block's first point is the farthest from its end
-    local_err = _U * (S + 2 * D) + 4 * _U * B * (S + 1) + _U * (2 * D + S + 1)  # per block
-    sparse = np.flatnonzero(D > _SPAN)  # the shift to the block's end would cost digits: pair by pair
-    if sparse.size:
-        local[sparse], local_err[sparse] = _pairwise_local(lwb[sparse], xb[sparse], b)
-    # carry across blocks (sequential over the blocks)
+
+    def blocks(values, fill, sl):  # the blocks sl of the points as rows of B (the last one padded)
+        lo, hi = sl.start * B, min(sl.stop * B, n)
+        seg = values[lo:hi]
+        short = (min(sl.stop, nb) - sl.start) * B - seg.size
+        return (np.concatenate([seg, np.full(short, fill)]) if short else seg).reshape(-1, B)
+
+    ends_x = x[np.minimum(np.arange(1, nb + 1) * B, n) - 1]  # each block's last point (the padding repeats it)
+    rows = max(1, _PANEL_CHUNK // B)  # blocks per chunk: the temporaries have a chunk's size
+    local, local_err = np.empty((nb, B)), np.empty(nb)
+    for i in range(0, nb, rows):
+        sl = slice(i, i + rows)
+        local[sl], local_err[sl] = _block_local(blocks(lw, -np.inf, sl), blocks(x, x[-1], sl), b)
+    carry, carry_err = _carry(local[:, -1], local_err, ends_x, b)
+    prev = np.concatenate([[-np.inf], carry[:-1]])
+    prev_err = np.concatenate([[0.0], carry_err[:-1]])
+    prev_x = np.concatenate([[x[0]], ends_x[:-1]])
+    full, err = local, np.empty((nb, B))  # the full sums overwrite the local ones, chunk by chunk
+    for i in range(0, nb, rows):
+        sl = slice(i, i + rows)
+        gap = (blocks(x, x[-1], sl) - prev_x[sl, None]) / b
+        carried = prev[sl, None] - gap
+        full[sl] = np.logaddexp(local[sl], carried)
+        # the carry moved to a point: its own error, the rounding of the gap and of the subtraction
+        top = np.where(np.isfinite(carried[:, 0]), np.abs(carried[:, 0]) + gap[:, -1], 0.0)
+        carried_err = np.where(np.isfinite(prev[sl]), prev_err[sl] + 2 * _U * top, 0.0)
+        fin = np.isfinite(full[sl])
+        fmax = np.where(fin, np.abs(full[sl]), 0.0).max(axis=1)
+        block_err = np.maximum(carried_err, local_err[sl]) + 4 * _U * (fmax + 1)
+        err[sl] = np.where(fin, block_err[:, None], 0.0)
+    return full.ravel()[:n], err.ravel()[:n]
+
+
+def _carry(loc_end, loc_err, ends, b):
+    r"""``(carry, err)``: the full sums at the blocks' last points from the blocks' own sums there.
+
+    :math:`\log\sum_{j \le m} e^{\ell_j - (E_m - E_j)/b}`, :math:`\ell_j` block :math:`j`'s own
+    sum at its last point :math:`E_j`: a carry passed on by one log-add per block, whose error is
+    the share-weighted mean of its operands' errors plus the rounding of the step (the move by
+    :math:`(E_m - E_{m-1})/b` adds :math:`2u` of it and of the result).  (A sweep of the blocks'
+    ends would be vectorised, but its bound, that of a whole block, is far looser than this one.)
+    """
+    nb = loc_end.size
     carry, carry_err = np.full(nb, -np.inf), np.zeros(nb)  # full sum at each block's last point
     cur, cur_err = -math.inf, 0.0
-    loc_end, loc_err_end = local[:, -1].tolist(), local_err.tolist()
-    ends = ends_x.tolist()
+    loc_end, loc_err_end = loc_end.tolist(), loc_err.tolist()
+    ends = ends.tolist()
     for m in range(nb):
         if cur != -math.inf:
             step = (ends[m] - ends[m - 1]) / b
@@ -173,20 +204,40 @@ def _sweep(lw, x, b):
             cur_err = frac * cur_err + (1 - frac) * loc_err_end[m] + 4 * _U * (abs(new) + 1)
         cur = new
         carry[m], carry_err[m] = cur, cur_err
-    prev = np.concatenate([[-np.inf], carry[:-1]])[:, None]
-    prev_err = np.concatenate([[0.0], carry_err[:-1]])
-    prev_x = np.concatenate([[x[0]], ends_x[:-1]])[:, None]
-    gap = (xb - prev_x) / b
-    carried = prev - gap
-    full = np.logaddexp(local, carried)
-    # the carry moved to a point: its own error, the rounding of the gap and of the subtraction
-    top = np.where(np.isfinite(carried[:, 0]), np.abs(carried[:, 0]) + gap[:, -1], 0.0)
-    carried_err = np.where(np.isfinite(prev[:, 0]), prev_err + 2 * _U * top, 0.0)
+    return carry, carry_err
+
+
+def _block_local(lwb, xb, b):
+    r"""Within-block prefix log-sums of the rows ``xb`` (blocks of :func:`_sweep`) and each block's error bound.
+
+    :math:`T_k = M + \log\sum_{j \le k} e^{t_j - M}`, :math:`M` the row's largest :math:`t_j`: an
+    exponential, a running sum and a log per point instead of a log-add per point.  Rows with a
+    term below :math:`e^{M - 600}` (which could underflow) take ``numpy.logaddexp.accumulate``.
+    The bound of :func:`_sweep` covers both: with :math:`S` and :math:`B` as there, the
+    subtraction and the exponential add at most :math:`2uS + 4u` to a term (in log), the running
+    sum of at most :math:`B` positive terms :math:`1.01Bu`, the log and the shift back
+    :math:`8uS + uS`; :math:`11uS + 1.01Bu + 4u \le 4uB(S + 1)` for :math:`B \ge 16`.
+    """
+    B = xb.shape[1]
+    dist = (xb[:, -1:] - xb) / b  # (r - x_j) / b >= 0
+    t = lwb - dist
+    top = t.max(axis=1, keepdims=True)
+    top = np.where(top > -np.inf, top, 0.0)  # a row without atoms: every term is 0
+    with np.errstate(divide="ignore"):
+        T = np.log(np.cumsum(np.exp(t - top), axis=1)) + top
+    low = np.flatnonzero(np.where(t > -np.inf, t, np.inf).min(axis=1) < top[:, 0] - 600.0)
+    if low.size:  # terms that could underflow: in log space
+        T[low] = np.logaddexp.accumulate(t[low], axis=1)
+    local = T + dist  # log L_k of the block's own atoms; -inf before its first atom
     with np.errstate(invalid="ignore"):
-        fmax = np.where(np.isfinite(full), np.abs(full), 0.0).max(axis=1)
-    block_err = np.maximum(carried_err, local_err) + 4 * _U * (fmax + 1)
-    err = np.where(np.isfinite(full), block_err[:, None], 0.0)
-    return full.ravel()[:n], err.ravel()[:n]
+        big = np.maximum(np.abs(t), np.abs(local))  # |T| <= |t_first| + |local| is not needed: T <= max t + log B
+    S = np.where(np.isfinite(big), big, 0.0).max(axis=1) + math.log(B)
+    D = dist[:, 0]  # the block's first point is the farthest from its end
+    local_err = _U * (S + 2 * D) + 4 * _U * B * (S + 1) + _U * (2 * D + S + 1)  # per block
+    sparse = np.flatnonzero(D > _SPAN)  # the shift to the block's end would cost digits: pair by pair
+    if sparse.size:
+        local[sparse], local_err[sparse] = _pairwise_local(lwb[sparse], xb[sparse], b)
+    return local, local_err
 
 
 def _moved(sums, errs, a, xs, m, b):
@@ -197,77 +248,113 @@ def _moved(sums, errs, a, xs, m, b):
     subtraction (:math:`u` of the result) to the sum's own error: :math:`2u(|\log S| + d)`.
     """
     ok = (m >= 0) & (m < a.size)
-    mm = np.where(ok, m, 0)
+    every = bool(ok.all())  # (inside a chunk of the support, usually: no selections)
+    mm = m if every else np.where(ok, m, 0)
     d = np.abs(xs - a[mm]) / b
-    val = np.where(ok, sums[mm] - d, -np.inf)
+    val = sums[mm] - d if every else np.where(ok, sums[mm] - d, -np.inf)
     fin = np.isfinite(val)
+    if fin.all():
+        return val, errs[mm] + 2 * _U * (np.abs(val) + d)
     err = np.where(fin, errs[mm] + 2 * _U * (np.where(fin, np.abs(val), 0.0) + d), 0.0)
     return val, err
 
 
-def _layout(xs, comp):
-    """Return ``(a, log w, cnt, own)``: a prior's sorted distinct atoms and their places in the merged support ``xs``.
-
-    Independent of the scale: kept per pair (:func:`_merged`) for every ``b`` of a search.
-    ``cnt[k]`` atoms are ``<= x_k``; ``own[k]`` says ``x_k`` is one of them.
-    """
+def _own_atoms(comp):
+    """Return ``(a, log w)``: a prior's atoms sorted, duplicates merged (their weights added)."""
     a, lwa = comp.means, np.log(comp.weights)
-    if a.size > 1 and not bool(np.all(np.diff(a) > 0)):
+    if a.size > 1 and not bool(np.all(a[1:] > a[:-1])):
         a, inv = np.unique(a, return_inverse=True)
         lw = np.full(a.size, -np.inf)
         np.logaddexp.at(lw, inv.ravel(), lwa)  # duplicates merge
         lwa = lw
-    own = np.zeros(xs.size, dtype=np.int64)
-    own[np.searchsorted(xs, a)] = 1
-    return a, lwa, np.cumsum(own), own
+    return a, lwa
+
+
+def _layout(xs, comp):
+    """Return ``(a, log w, cnt)``: a prior's sorted distinct atoms and their places in the merged support ``xs``.
+
+    Independent of the scale: kept per pair (:func:`_pair_entry`) for every ``b`` of a search.
+    ``cnt[k]`` atoms are ``<= x_k`` (so ``x_k`` is one of them where ``cnt`` steps up at ``k``).
+    """
+    a, lwa = _own_atoms(comp)
+    return a, lwa, np.searchsorted(a, xs, side="right")
+
+
+def _merge(P, Q):
+    """Return ``(xs, layout of P, layout of Q)``: the sorted union of two priors' atoms and their :func:`_layout` in it.
+
+    One stable argsort of the two sorted atom lists (a merge: linear time) instead of a sort of
+    the union and a binary search per atom; the same arrays as ``numpy.union1d`` and :func:`_layout`.
+    ``cnt`` of P is the running count of P's atoms along the merged list, read at the last copy
+    of each distinct point; Q's is the rest of the count there.
+    """
+    (a, la), (c, lc) = _own_atoms(P), _own_atoms(Q)
+    both = np.concatenate([a, c])
+    order = np.argsort(both, kind="stable")
+    srt = both[order]
+    last = np.empty(srt.size, dtype=bool)  # the last copy of each distinct point
+    np.not_equal(srt[1:], srt[:-1], out=last[:-1])
+    last[-1:] = True
+    ends = np.flatnonzero(last)
+    xs = srt[ends]
+    cnt_a = np.cumsum(order < a.size)[ends]
+    cnt_c = ends + 1 - cnt_a
+    return xs, (a, la, cnt_a), (c, lc, cnt_c)
 
 
 class _PrefixDensity:
-    """log(2b p) at (anchor, offset) points of the merged support in O(1) per point."""
+    """log(2b p) at (anchor, offset) points of the merged support in O(1) per point.
+
+    Holds the prefix sums at the prior's own atoms only; the sums at the anchors asked for
+    are moved there at each call (:func:`_moved`), so the memory is that of the prior, not of
+    the merged support, and a call on a chunk of panels works on arrays of the chunk's size.
+    """
 
     def __init__(self, xs, comp, b, layout=None):
         # the prior's own atoms, sorted and merged (the sweeps run over them, not over the
         # merged support: half the points for two priors of equal size)
-        a, lwa, cnt, own = _layout(xs, comp) if layout is None else layout
+        a, lwa, cnt = _layout(xs, comp) if layout is None else layout
         ai, eai = _sweep(lwa, a, b)  # atoms <= a_m
         ri, eri = _sweep(lwa[::-1], -a[::-1], b)  # atoms >= a_m (mirrored)
-        ri, eri = ri[::-1], eri[::-1]
-        # each point x_k of the merged support (which holds every atom) from the nearest atom on
-        # each side
-        # atoms <= x_k and atoms > x_k at every point (every panel on the right of its anchor
-        # needs them); atoms < x_k and >= x_k only at the anchors asked for (offsets < 0)
-        self.left_incl, self.err_li = _moved(ai, eai, a, xs, cnt - 1, b)
-        self.right_excl, self.err_re = _moved(ri, eri, a, xs, cnt, b)
-        self.err_pos = np.maximum(self.err_li, self.err_re)
-        self._sums, self._xs, self._cnt, self._own = (ai, eai, ri, eri, a), xs, cnt, own
+        self._sums = (ai, eai, ri[::-1], eri[::-1], a)
+        self._xs, self._cnt = xs, cnt
         self.b = b
 
-    def _other_sides(self, anc):
-        """Return the sums over atoms ``< x_k`` and ``>= x_k`` (with errors) at the anchors ``anc``."""
+    def _sides(self, anc, pos):
+        r"""Return the sums on each side of the anchors ``anc`` (logs, with errors), from the nearest atoms.
+
+        On the right of an anchor (``pos``) the sides are the atoms :math:`\le x_k` and
+        :math:`> x_k`; on its left, :math:`< x_k` and :math:`\ge x_k`.
+        """
         ai, eai, ri, eri, a = self._sums
-        xs, cnt, own = self._xs[anc], self._cnt[anc], self._own[anc]
-        le, ele = _moved(ai, eai, a, xs, cnt - own - 1, self.b)
-        rin, erin = _moved(ri, eri, a, xs, cnt - own, self.b)
-        return le, ele, rin, erin
+        xs, cnt = self._xs[anc], self._cnt[anc]
+        if pos is True:
+            last = cnt - 1
+        else:  # x_k is one of the atoms where cnt steps up at k
+            own = cnt - np.where(anc > 0, self._cnt[np.maximum(anc - 1, 0)], 0)
+            last = cnt - 1 - np.where(pos, 0, own)
+        lft, err_l = _moved(ai, eai, a, xs, last, self.b)
+        rgt, err_r = _moved(ri, eri, a, xs, last + 1, self.b)
+        return lft, err_l, rgt, err_r
 
     def __call__(self, anc, off, slope=False):
         """``(log(2b p), error)`` at the points; with ``slope``, also :func:`_slope` of ``log p`` and its error."""
         s = off / self.b
         pos = off >= 0
         if pos.all():  # every point on the right of its anchor (the narrow panels): no selection
-            lft = self.left_incl[anc] - s
-            rgt = self.right_excl[anc] + s
+            lft, err_l, rgt, err_r = self._sides(anc, True)
+            lft -= s
+            rgt += s
             val = np.logaddexp(lft, rgt)
             # the share-weighted mean of the two sides' errors is at most the larger one
             big = np.maximum(np.abs(lft), np.abs(rgt))
-            big = np.where(big < np.inf, big, np.abs(val))  # a side without atoms (-inf) is exact
-            err = self.err_pos[anc] + 2 * _U * (big + s) + 4 * _U * (np.abs(val) + 2)
+            if not (big < np.inf).all():
+                big = np.where(big < np.inf, big, np.abs(val))  # a side without atoms (-inf) is exact
+            err = np.maximum(err_l, err_r) + 2 * _U * (big + s) + 4 * _U * (np.abs(val) + 2)
             return (val, err, *_slope(lft, rgt, err)) if slope else (val, err)
-        le, ele, rin, erin = self._other_sides(anc)
-        lft = np.where(pos, self.left_incl[anc], le) - s
-        rgt = np.where(pos, self.right_excl[anc], rin) + s
-        err_l = np.where(pos, self.err_li[anc], ele)
-        err_r = np.where(pos, self.err_re[anc], erin)
+        lft, err_l, rgt, err_r = self._sides(anc, pos)
+        lft -= s
+        rgt += s
         val = np.logaddexp(lft, rgt)
         # the error of each side (its pass, the rounding of s and of the shift) weighted by its
         # share of the sum (the derivative of the log-add), plus the rounding of the log-add
@@ -296,6 +383,8 @@ def _slope(lft, rgt, err):
     with np.errstate(invalid="ignore"):
         d = rgt - lft
     fin = np.isfinite(d)
+    if fin.all():  # both sides have atoms (the usual case: no selections)
+        return np.tanh(0.5 * d), err + _U * (np.abs(d) + 4)
     sigma = np.where(fin, np.tanh(0.5 * np.where(fin, d, 0.0)), np.sign(np.nan_to_num(d)))
     return sigma, np.where(fin, err + _U * (np.abs(np.where(fin, d, 0.0)) + 4), 0.0)
 
@@ -351,15 +440,18 @@ def _initial_panels(xs, b):
     pos = np.arange(gap.size) - start[gap]  # panel index within the half
     brk_lo = np.where(pos == 0, 0.0, o[np.maximum(pos - 1, 0)])
     brk_hi = np.where(pos == cnt[gap], hw[gap], o[np.minimum(pos, o.size - 1) if o.size else pos])
-    # left halves anchored at k (offsets >= 0), right halves at k + 1 (offsets <= 0)
-    return (
-        np.concatenate([wide[gap], wide[gap] + 1, k]),
-        np.concatenate([brk_lo, -brk_hi, np.zeros(k.size)]),
-        np.concatenate([brk_hi, -brk_lo, 2 * hg[k]]),
-    )
+    # left halves anchored at k (offsets >= 0), right halves at k + 1 (offsets <= 0), then the
+    # narrow gaps, written in place (a million atoms: no concatenated copies)
+    nw, n = gap.size, 2 * gap.size + k.size
+    anc, sa, sc = np.empty(n, dtype=k.dtype), np.empty(n), np.empty(n)
+    anc[:nw], anc[nw : 2 * nw], anc[2 * nw :] = wide[gap], wide[gap] + 1, k
+    sa[:nw], sa[nw : 2 * nw], sa[2 * nw :] = brk_lo, -brk_hi, 0.0
+    sc[:nw], sc[nw : 2 * nw] = brk_hi, -brk_lo
+    np.multiply(hg[k], 2, out=sc[2 * nw :])
+    return anc, sa, sc
 
 
-def _panels(log_f_delta, rule, anc, sa, sc, b, alpha):
+def _panels(log_f_delta, anc, sa, sc, b, alpha, *, rule):
     """GL value, its floating-point error and the rigorous Bernstein-ellipse bound of each panel (logs)."""
     n_gl, gx, gw, gap = rule
     mid, half = 0.5 * (sa + sc), 0.5 * (sc - sa)
@@ -388,6 +480,89 @@ def _panels(log_f_delta, rule, anc, sa, sc, b, alpha):
     with np.errstate(divide="ignore"):  # rho -> 1 (a panel far wider than b): an infinite bound, bisected
         log_b = np.log(half)[:, None] + np.log(64 / 15) + log_m - 2 * n_gl * log_rho - np.log(-np.expm1(-2 * log_rho))
     return gl, fp, log_b.min(axis=1)
+
+
+def _chunked(rule, nodes, log_f_delta, anc, sa, sc, b, alpha):
+    """Apply a panel rule (``nodes`` per panel) to the panels in chunks of at most ``_PANEL_CHUNK`` nodes: ``(gl, fp, bound)``.
+
+    The panels are independent, so this only bounds the memory: every array of a chunk (the
+    densities' sums, sides, slopes, ...) has the chunk's size, not the support's (a million
+    atoms: a few megabytes instead of a gigabyte, and no fresh pages for each temporary).
+    """
+    n = anc.size
+    step = max(1, _PANEL_CHUNK // nodes)
+    if n <= step:
+        return rule(log_f_delta, anc, sa, sc, b, alpha)
+    out = np.empty((3, n))
+
+    def chunk(i):
+        sl = slice(i, i + step)
+        out[0, sl], out[1, sl], out[2, sl] = rule(log_f_delta, anc[sl], sa[sl], sc[sl], b, alpha)
+
+    thread_map(chunk, range(0, n, step))  # the chunks side by side on the cores (rpp._lib.parallel)
+    return out[0], out[1], out[2]
+
+
+def _level(log_f_delta, anc, sa, sc, b, alpha):
+    """``(gl, fp, bound)`` of every panel of a level, each by its rule, in chunks of panels side by side.
+
+    The rule of a panel is chosen by its width: the corrected midpoint rule below ``_TINY * b``,
+    4-node Gauss-Legendre below ``2 _NARROW * b``, 20 nodes above.  Each chunk chooses for its
+    own panels, so no array of the level's size is made besides the three results.
+    """
+    out = np.empty((3, anc.size))
+    rules = ((_midpoint_panels, 1), (partial(_panels, rule=_GL4), _GL4[0]), (partial(_panels, rule=_GL20), _GL20[0]))
+
+    def chunk(i):
+        sl = slice(i, i + _PANEL_CHUNK)
+        a, lo, hi = anc[sl], sa[sl], sc[sl]
+        width = hi - lo
+        tiny = width < _TINY * b
+        narrow = (width < 2 * _NARROW * b) & ~tiny
+        res = out[:, sl]
+        for (rule, nodes), sel in zip(rules, (tiny, narrow, ~narrow & ~tiny), strict=True):
+            if sel.all():
+                res[0], res[1], res[2] = _chunked(rule, nodes, log_f_delta, a, lo, hi, b, alpha)
+            elif sel.any():
+                res[0, sel], res[1, sel], res[2, sel] = _chunked(
+                    rule, nodes, log_f_delta, a[sel], lo[sel], hi[sel], b, alpha
+                )
+
+    thread_map(chunk, range(0, anc.size, _PANEL_CHUNK))
+    return out[0], out[1], out[2]
+
+
+def _pieces(parts, size):
+    """Yield the concatenation of the arrays ``parts`` in consecutive pieces of ``size`` entries (the last one shorter)."""
+    buf, n = [], 0
+    for a in parts:
+        i = 0
+        while i < a.size:
+            take = min(size - n, a.size - i)
+            buf.append(a[i : i + take])
+            n, i = n + take, i + take
+            if n == size:
+                yield buf[0] if len(buf) == 1 else np.concatenate(buf)
+                buf, n = [], 0
+    if n:
+        yield buf[0] if len(buf) == 1 else np.concatenate(buf)
+
+
+def _lse_parts(parts):
+    r""":func:`rpp._lib.numerics.lse` of the concatenation of ``parts``; beyond ``_PANEL_CHUNK`` entries, the lse of its pieces'.
+
+    A piece's is :math:`m + \log\sum e^{l_i - m}` (:math:`m` its largest entry): its relative
+    rounding is a few hundred ulps at most, far below the margins its two uses carry (the target
+    of a panel, 1e-15 of the total, and the sum of the errors, rounded up by 1e-9).
+    """
+    if sum(a.size for a in parts) <= _PANEL_CHUNK:
+        return float(lse(np.concatenate(parts)))
+
+    def piece_lse(piece):
+        m = float(piece.max())
+        return m if m == -math.inf else m + math.log(float(np.exp(piece - m).sum()))
+
+    return float(lse(np.array(thread_map(piece_lse, _pieces(parts, _PANEL_CHUNK)))))
 
 
 def _k4(alpha):
@@ -508,8 +683,8 @@ def _pair_entry(P, Q):
     if hit is not None:
         _XS.move_to_end(key)
         return hit
-    xs = np.union1d(P.means, Q.means)
-    return _remember(_XS, _XS_SIZE, key, ((P, Q), xs, {_key(c): _layout(xs, c) for c in (P, Q)}))
+    xs, lay_p, lay_q = _merge(P, Q)
+    return _remember(_XS, _XS_SIZE, key, ((P, Q), xs, {_key(P): lay_p, _key(Q): lay_q}))
 
 
 def _at_scale(P, Q, xs, b):
@@ -522,33 +697,43 @@ def _at_scale(P, Q, xs, b):
         _AT_B.move_to_end(key)
     dens = hit[1]
     layouts = _pair_entry(P, Q)[2]
-    for comp in (P, Q):
-        if _key(comp) not in dens:
-            dens[_key(comp)] = _PrefixDensity(xs, comp, b, layouts[_key(comp)])
+    todo = [comp for comp in (P, Q) if _key(comp) not in dens]
+    built = thread_map(lambda c: _PrefixDensity(xs, c, b, layouts[_key(c)]), todo, parallel=xs.size >= MIN_ITEMS)
+    for comp, density in zip(todo, built, strict=True):
+        dens[_key(comp)] = density
     if hit[2][0] is None:
         hit[2][0] = _initial_panels(xs, b) if xs.size > 1 else (np.empty(0, int), np.empty(0), np.empty(0))
     return dens[_key(P)], dens[_key(Q)], hit[2][0]
 
 
-def _log_sum(logs):
-    r"""``(log sum e^{l_i}, rel)``: the sum and a bound on its relative error.
+def _log_sum(parts):
+    r"""``(log sum e^{l_i}, rel)``: the sum over the arrays ``parts`` and a bound on its relative error.
 
     Each term :math:`e^{l_i - m}` is off by at most :math:`u|l_i - m| + 4u` (the rounded
     exponent and ``numpy.exp``), so the sum by at most the share-weighted mean of those (all
     terms are positive); the terms are summed in rows of 256 (in any order: relative error at
     most :math:`255u`, Higham, *Accuracy and Stability of Numerical Algorithms*, 4.2) and the
-    row sums by ``math.fsum`` (correctly rounded), plus :math:`u` for the log.
+    row sums by ``math.fsum`` (correctly rounded), plus :math:`u` for the log; a term of ``-inf``
+    (a panel of no width) adds nothing and has no share.  The rows are
+    those of the concatenation, taken in pieces of ``_PANEL_CHUNK`` (a multiple of 256); the
+    weighted mean is rounded up by a relative 1e-12 for its own summation.
     """
-    m = float(np.max(logs))
+    m = max((float(np.max(a)) for a in parts if a.size), default=-math.inf)
     if m == -math.inf:
         return m, 0.0
-    d = logs - m
-    e = np.exp(d)
-    # rows of 256 summed in any order (relative error <= 255u), the row sums by fsum
-    k = -(-e.size // 256)
-    rows = np.concatenate([e, np.zeros(k * 256 - e.size)]).reshape(k, 256).sum(axis=1)
-    s = math.fsum(rows)
-    mean_d = float(np.dot(e, np.abs(d))) / s
+    rows, dots = [], []
+    for piece in _pieces(parts, _PANEL_CHUNK):
+        d = piece - m
+        e = np.exp(d)
+        # rows of 256 summed in any order (relative error <= 255u), the row sums by fsum
+        k = -(-e.size // 256)
+        rows.append(np.concatenate([e, np.zeros(k * 256 - e.size)]).reshape(k, 256).sum(axis=1))
+        ad = np.abs(d)
+        if not np.isfinite(piece).all():
+            ad[~np.isfinite(piece)] = 0.0  # a panel that adds 0 (-inf: no width) has no share (not 0 * inf)
+        dots.append(float(np.dot(e, ad)))
+    s = math.fsum(np.concatenate(rows))
+    mean_d = dots[0] / s if len(dots) == 1 else math.fsum(dots) * (1 + 1e-12) / s
     return m + math.log(s), _U * (mean_d + 8 + 256)
 
 
@@ -593,7 +778,7 @@ def _log_integrand(dp, dq, alpha, b):
     """
     lnorm = np.log(2 * b)
     L = alpha + abs(1 - alpha)
-    curved = hasattr(dp, "left_incl") and hasattr(dq, "left_incl")
+    curved = isinstance(dp, _PrefixDensity) and isinstance(dq, _PrefixDensity)
 
     def log_f_delta(anc, off, curvature=False):
         if curvature:
@@ -633,27 +818,25 @@ def _atoms_log_integral(P, Q, alpha, b, dense):
     for it in range(_MAX_LEVELS):
         if anc.size == 0:
             break
-        gl, fp, bound = np.empty(anc.size), np.empty(anc.size), np.empty(anc.size)
-        width = sc - sa
-        tiny = width < _TINY * b
-        narrow = (width < 2 * _NARROW * b) & ~tiny
-        if tiny.any():
-            gl[tiny], fp[tiny], bound[tiny] = _midpoint_panels(log_f_delta, anc[tiny], sa[tiny], sc[tiny], b, alpha)
-        for rule, sel in ((_GL4, narrow), (_GL20, ~narrow & ~tiny)):
-            if sel.any():
-                gl[sel], fp[sel], bound[sel] = _panels(log_f_delta, rule, anc[sel], sa[sel], sc[sel], b, alpha)
-        total = lse(np.concatenate([lse(np.concatenate(logs))[None], gl]))
-        redo = tiny & (bound > np.log(_TOL) + total)  # the midpoint's bound misses the target: two nodes
-        if redo.any():
-            gl[redo], fp[redo], bound[redo] = _tiny_panels(log_f_delta, anc[redo], sa[redo], sc[redo], b, alpha)
-            total = lse(np.concatenate([lse(np.concatenate(logs))[None], gl]))
+        gl, fp, bound = _level(log_f_delta, anc, sa, sc, b, alpha)
+        total = _lse_parts([np.array([_lse_parts(logs)]), gl])
+        redo = np.flatnonzero(bound > np.log(_TOL) + total)
+        redo = redo[sc[redo] - sa[redo] < _TINY * b]  # the midpoint's bound misses the target: two nodes
+        if redo.size:
+            gl[redo], fp[redo], bound[redo] = _chunked(
+                _tiny_panels, 2, log_f_delta, anc[redo], sa[redo], sc[redo], b, alpha
+            )
+            total = _lse_parts([np.array([_lse_parts(logs)]), gl])
         ok = bound <= np.log(_TOL) + total
+        n_ok = int(np.count_nonzero(ok))
+        if n_ok == ok.size:  # every panel met its target (a million atoms: all at the first level)
+            logs.append(gl)
+            errs.append(np.logaddexp(bound, fp))
+            break
         logs.append(gl[ok])
         errs.append(np.logaddexp(bound[ok], fp[ok]))
-        n_done += int(ok.sum())
+        n_done += n_ok
         bad = ~ok
-        if not bad.any():
-            break
         if 2 * bad.sum() + n_done > _MAX_PANELS or it == _MAX_LEVELS - 1:
             # budget spent: keep the remaining panels with their (rigorous) bounds
             logs.append(gl[bad])
@@ -664,9 +847,9 @@ def _atoms_log_integral(P, Q, alpha, b, dense):
         nm = 0.5 * (nsa + nsc)
         anc = np.concatenate([na, na])
         sa, sc = np.concatenate([nsa, nm]), np.concatenate([nm, nsc])
-    log_i, rel_sum = _log_sum(np.concatenate(logs))
+    log_i, rel_sum = _log_sum(logs)
     # the panels' errors (their sum rounded up by a relative 1e-9, far above its round-off)
-    rel = float(np.exp(min(lse(np.concatenate(errs)) - log_i, 700.0))) * (1 + 1e-9)
+    rel = float(np.exp(min(_lse_parts(errs) - log_i, 700.0))) * (1 + 1e-9)
     # summation of the panel sums (positive terms, math.fsum) and the logs
     rel += rel_sum
     return log_i, rel

@@ -41,6 +41,7 @@ import math
 import numpy as np
 
 from .._lib import validation as v
+from .._lib.parallel import MIN_ITEMS, thread_map
 from ..certified import Certified
 from ..priors import Empirical, check_prior
 from .laplace_noise import laplace_divergence_flagged
@@ -77,9 +78,8 @@ def bin_samples(
     """
     v.one_of("centre", centre, ["midpoint", "mass"])
     origin = float(min(p.support[0], q.support[0]))
-    out = []
-    h = 0.0
-    for x in (p, q):
+
+    def binned(x):  # (the two samples side by side: rpp._lib.parallel)
         keys = np.floor((x.support - origin) / width)  # non-decreasing: the support is sorted
         starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
         counts = np.diff(np.r_[starts, keys.size])
@@ -89,14 +89,16 @@ def bin_samples(
         else:  # within [first, last] atom of the bin up to rounding: measured below like the midpoints
             centres = np.add.reduceat(x.probs * x.support, starts) / sums
         # |x - x'| as computed is within one rounding of the exact distance
-        h = max(h, float(np.max(np.abs(x.support - np.repeat(centres, counts)))) * (1 + 2 * _U))
+        moved = float(np.max(np.abs(x.support - np.repeat(centres, counts)))) * (1 + 2 * _U)
         if np.all(centres[1:] > centres[:-1]):
             probs = sums / sums.sum()
-            out.append(Empirical._exact(centres, probs, centres, probs))
-        else:  # centres that round together (bins narrower than the float spacing there) merge
-            out.append(Empirical(centres, weights=sums))
+            return Empirical._exact(centres, probs, centres, probs), moved
+        # centres that round together (bins narrower than the float spacing there) merge
+        return Empirical(centres, weights=sums), moved
+
+    (bp, hp), (bq, hq) = thread_map(binned, (p, q), parallel=p.support.size + q.support.size >= MIN_ITEMS)
     eta = (2 * max(p.support.size, q.support.size) + 4) * _U
-    return out[0], out[1], float(np.nextafter(h, np.inf)), eta
+    return bp, bq, float(np.nextafter(max(0.0, hp, hq), np.inf)), eta
 
 
 def binned_laplace_divergence(p: Empirical, q: Empirical, *, scale: float, alpha: float, rho: float) -> Certified:

@@ -45,8 +45,10 @@ def _sweep_cases():
     lw[::3] = -np.inf  # the other prior's atoms
     yield "normal", x, lw, 0.05, False  # the blocks of the tails span more than 32 b
     yield "normal, b = 0.5", x, lw, 0.5, True
-    # weights from 1e-300 to 1 (log space: nothing underflows)
+    # weights from 1e-300 to 1 (the blocks with terms below e^-600 are summed in log space)
     yield "weights 1e-300..1", x, np.log(np.geomspace(1e-300, 1.0, n))[rng.permutation(n)], 0.2, True
+    # weights from e^-590 to 1: blocks summed as running sums of e^(t - max) (no term below e^-600)
+    yield "weights e^-590..1", x, np.linspace(-590.0, 0.0, n)[rng.permutation(n)], 0.2, True
     # near-ties: atoms 1e-12 apart, and a scale far below and far above the spacing
     xt = np.cumsum(np.full(n, 1e-12))
     yield "near-ties, b = 1e-9", xt, np.full(n, -np.log(n)), 1e-9, True

@@ -124,3 +124,18 @@ def test_the_fine_guide_starts_from_the_coarse_root_computed_once(monkeypatch):
     b = fine[0]
     d_hi, d_lo = (sum(memo(b * np.exp(s))) for s in (1e-4, -1e-4))
     assert fine[1] == pytest.approx((np.log(d_hi) - np.log(d_lo)) / 2e-4, rel=1e-3)
+
+
+def test_both_orders_read_one_binning_of_the_pair(monkeypatch):
+    p, q = _pair(3_000, seed=27)
+    calls = []
+    orig = ex.bin_samples
+    monkeypatch.setattr(ex, "bin_samples", lambda *a, **k: calls.append(a[2]) or orig(*a, **k))
+    ex._BINNED.clear()
+    bp, bq = ex._binned_pair(p, q, 0.01)
+    bq2, bp2 = ex._binned_pair(q, p, 0.01)
+    assert len(calls) == 1 and bp2 is bp and bq2 is bq  # the same bins, swapped
+    direct = orig(q, p, 0.01, centre="mass")  # and they are the pair binned in that order
+    assert np.array_equal(direct[0].support, bq.support) and np.array_equal(direct[1].probs, bp.probs)
+    ex._binned_pair(p, q, 0.02)
+    assert len(calls) == 2  # another width: binned again
