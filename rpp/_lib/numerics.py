@@ -60,18 +60,22 @@ def lse(a: ArrayLike, axis: int | None = None, b: ArrayLike | None = None):
     0.0
     """
     a = np.asarray(a, dtype=float)
+    w = None
     if b is not None:
         w = np.broadcast_to(np.asarray(b, dtype=float), a.shape)
         a = np.where(w == 0, -np.inf, a)
-    else:
-        w = np.ones(a.shape)
     m = np.max(a, axis=axis, keepdims=True)
     finite = np.isfinite(m)
     is_max = (a == m) & finite
     with np.errstate(invalid="ignore", over="ignore"):
-        e = np.where(is_max, 0.0, w * np.exp(a - np.where(finite, m, 0.0)))
+        terms = np.exp(a - np.where(finite, m, 0.0))
+        e = np.where(is_max, 0.0, terms if w is None else w * terms)  # (weights 1: the terms themselves)
     s = np.sum(e, axis=axis, keepdims=True)
-    count = np.sum(np.where(is_max, w, 0.0), axis=axis, keepdims=True)
+    count = (
+        np.sum(is_max, axis=axis, keepdims=True, dtype=float)
+        if w is None
+        else np.sum(np.where(is_max, w, 0.0), axis=axis, keepdims=True)
+    )
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(finite, np.log1p(np.where(count > 0, s / count, 0.0)) + np.log(count) + m, m)
     return np.squeeze(out, axis=axis) if axis is not None else out.reshape(())[()]
@@ -439,22 +443,30 @@ def largest_feasible(g: Callable[[float], float], t0: float, bracket: tuple[floa
     """
     from scipy import optimize
 
-    if bracket is not None and 0 < bracket[0] < bracket[1] < np.inf and g(bracket[0]) <= 0 < g(bracket[1]):
+    values: dict[float, float] = {}
+
+    def gm(t):  # each point once (Brent's method asks again for the ends of its bracket)
+        t = float(t)
+        if t not in values:
+            values[t] = g(t)
+        return values[t]
+
+    if bracket is not None and 0 < bracket[0] < bracket[1] < np.inf and gm(bracket[0]) <= 0 < gm(bracket[1]):
         lo, hi = bracket
     else:
         lo, hi = 0.0, t0
         for _ in range(2000):
-            if g(hi) > 0:
+            if gm(hi) > 0:
                 break
             if hi > 1e300:
                 return np.inf
             lo, hi = hi, hi * 2
         else:  # pragma: no cover
             return np.inf
-    root = optimize.brentq(g, lo, hi, xtol=1e-300, rtol=1e-15, maxiter=500)
+    root = optimize.brentq(gm, lo, hi, xtol=1e-300, rtol=1e-15, maxiter=500)
     t = min(max(root, lo), hi)
     step = 4e-16 * t
-    while g(t) > 0 and t > lo:
+    while gm(t) > 0 and t > lo:
         t = max(lo, t - step)
         step *= 4
     return float(t)

@@ -86,8 +86,9 @@ class _Method:
     # second order's search starts at the first root (``above=``), where it failed.
     minimal: bool = False
     # The rule gives the same scale for both orders (it reads the pair through a symmetric quantity:
-    # W_inf, or the cost of |x - y| over the quantile coupling of two samples, whose transpose
-    # couples the other order): the second order is not computed.  The final check covers both.
+    # W_inf, or a cost of |x - y| over the quantile coupling of two samples, whose transpose
+    # couples the other order -- w-alpha's, and gmm-ot's (x - y)^2 between point masses): the
+    # second order is not computed.  The final check covers both.
     symmetric: Callable[[Prior, Prior], bool] = lambda p, q: False  # noqa: E731 (a default, no name needed)
 
 
@@ -105,8 +106,8 @@ METHODS: dict[str, dict[str, _Method]] = {
         "exact": _Method(partial(rules.exact, noise="gaussian"), gaussian_grid=True, minimal=True),
         "closed-form": _Method(rules.closed_form, gaussian_grid=True),
         "bisection": _Method(rules.published_bisection, gaussian_grid=True, step_up=False),
-        "gmm-ot": _Method(rules.gmm_ot),
-        "gmm-ot-tight": _Method(rules.gmm_ot_tight),
+        "gmm-ot": _Method(rules.gmm_ot, symmetric=_two_samples),
+        "gmm-ot-tight": _Method(rules.gmm_ot_tight, symmetric=_two_samples),
         "pierquin": _Method(partial(rules.pierquin, noise="gaussian"), symmetric=_always),
         "w-alpha": _Method(partial(rules.w_alpha, noise="gaussian", rule="paper"), symmetric=_two_samples),
         "w-alpha-tight": _Method(partial(rules.w_alpha, noise="gaussian", rule="paper"), symmetric=_two_samples),
@@ -346,25 +347,28 @@ def _proved_check(noise_cls, orders, a, e, s, step, noise) -> tuple[float, Certi
 def _point(entry, noise_cls, orders, a, e, seconds, require="estimate"):
     """One (alpha, epsilon) point: the rule's scale over the orders, the round-off guard, the final check.
 
-    The final check recomputes the divergence at the returned scale with its ``rigorous`` flag;
+    The final check is the divergence at the returned scale with its ``rigorous`` flag (the
+    round-off guard's, where it computed that scale);
     with ``require="proved"`` a result that is not proved is replaced by the proved enclosure
     (``rpp.divergence.proved``) and, where its upper end exceeds the budget, the scale is stepped
     up again against the proved enclosure.  Wall times are added to ``seconds``: ``"rule"`` for the rule, ``"check"`` for the
     divergence at the returned scale (and the round-off guard's steps).
     """
-    memo: dict[float, tuple[float, float]] = {}
+    memo: dict[float, Certified] = {}  # the checks at each scale tried (the last one is the final check)
     noise = "gaussian" if noise_cls is GaussianNoise else "laplace"
     # each order's divergences at noise scales, shared by a minimal rule's search and the checks
     memos = [DivergenceMemo(p, q, alpha=a, noise=noise) for p, q in orders]
 
     budget = e * (1 + _RTOL)
 
-    def certified(x):
+    def check(x) -> Certified:
         if x not in memo:
             # a minimal rule's orders are computed through their memos (shared with its search)
-            c = _certify(noise_cls, orders, a, x, budget=budget, memos=memos if entry.minimal else None)
-            memo[x] = (float(c.value), float(c.error))
+            memo[x] = _certify(noise_cls, orders, a, x, budget=budget, memos=memos if entry.minimal else None)
         return memo[x]
+
+    def certified(x):
+        return float(check(x).value), float(check(x).error)
 
     t0 = time.perf_counter()
     if entry.minimal:  # the order probed as needing more noise first, its search sharing the memos
@@ -388,7 +392,7 @@ def _point(entry, noise_cls, orders, a, e, seconds, require="estimate"):
 
     if entry.step_up:
         s = _round_off_guard(s, certified, a, e, noise)
-    final = _certify(noise_cls, orders, a, s, budget=budget, memos=memos if entry.minimal else None)
+    final = check(s)  # computed once: the round-off guard's last step is usually this scale
     if require == "proved" and not final.rigorous:
         s, final = _proved_check(noise_cls, orders, a, e, s, entry.step_up, noise)
     seconds["check"] += time.perf_counter() - t1

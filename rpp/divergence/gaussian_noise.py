@@ -105,6 +105,7 @@ from scipy import special
 
 from .._lib import validation as v
 from .._lib.numerics import integrate_log, lse
+from .._lib.parallel import MIN_ITEMS, thread_map
 from ..priors import Empirical, Gaussian, Prior, check_prior
 from .centre import centre_pair
 from .closed_forms import discrete_renyi_value, gaussian_divergence_bounds, gaussian_renyi_value
@@ -207,10 +208,10 @@ def _extremes(C):
     return (w[idx], m[idx], v[idx])
 
 
-def _local_points(P, Q, fast):
-    """Breakpoints near the components, or (many atoms of one width) a grid of half a width near them."""
+def _local_points(P, Q, fast, sorted_atoms=None):
+    """Breakpoints near the components, or (many atoms of one width, ``sorted_atoms`` of each) a grid of half a width near them."""
     if fast:
-        return _atom_grid(_merged_atoms(P[1], Q[1]), float(np.sqrt(P[2][0])))
+        return _atom_grid(sorted_atoms, float(np.sqrt(P[2][0])))
     means, sds = np.concatenate([P[1], Q[1]]), np.sqrt(np.concatenate([P[2], Q[2]]))
     # spacing <= 2 s_k within 12 s_k: 13 points per component or dyadic grids shared by overlaps
     few = (means[:, None] + sds[:, None] * np.arange(-12, 13, 2)).ravel()
@@ -224,15 +225,32 @@ def _local_points(P, Q, fast):
     return pts if pts.size <= few.size else few
 
 
-def _atom_grid(m, s):
-    """Points of a grid of spacing ``s / 2`` within ``12 s`` of the sorted atoms ``m`` (or 13 points around each)."""
-    n_grid = (m[-1] - m[0]) / (0.5 * s) + 49
-    if n_grid > 48 * m.size:  # sparse atoms: points around each
-        return np.unique((m[:, None] + s * np.linspace(-12, 12, 13)).ravel())
-    grid = m[0] - 12 * s + 0.5 * s * np.arange(int(n_grid) + 1)
-    j = np.clip(np.searchsorted(m, grid), 1, m.size - 1)
-    near = np.minimum(np.abs(grid - m[j - 1]), np.abs(m[j] - grid)) <= 12 * s
-    return grid[near]
+def _atom_grid(ms, s):
+    """Points of a grid of spacing ``s / 2`` within ``12 s`` of the atoms of the sorted arrays ``ms`` (or 13 points around each).
+
+    The points of the union of the atoms, without merging them: the grid's range is that of the
+    extreme atoms, a point's distance to the union is the smaller of its distances to each
+    array, and the union's size (which decides between the two) is needed only between the
+    sizes of the largest array and of all of them (distinct atoms).
+    """
+    lo, hi = min(float(m[0]) for m in ms), max(float(m[-1]) for m in ms)
+    n_grid = (hi - lo) / (0.5 * s) + 49
+    distinct = [1 + int(np.count_nonzero(np.diff(m))) for m in ms]
+    if n_grid > 48 * sum(distinct):
+        sparse = True
+    elif n_grid <= 48 * max(distinct):
+        sparse = False
+    else:
+        sparse = n_grid > 48 * np.unique(np.concatenate(ms)).size
+    if sparse:  # sparse atoms: points around each
+        return np.unique(np.concatenate([(m[:, None] + s * np.linspace(-12, 12, 13)).ravel() for m in ms]))
+    grid = lo - 12 * s + 0.5 * s * np.arange(int(n_grid) + 1)
+    dist = np.full(grid.size, np.inf)
+    for m in ms:
+        j = np.searchsorted(m, grid)
+        left, right = m[np.clip(j - 1, 0, m.size - 1)], m[np.clip(j, 0, m.size - 1)]
+        dist = np.minimum(dist, np.minimum(np.abs(grid - left), np.abs(right - grid)))
+    return grid[dist <= 12 * s]
 
 
 def _mixture_log_integral(P, Q, alpha):
@@ -274,7 +292,7 @@ def _mixture_log_integral(P, Q, alpha):
     def log_f(x):
         return log_f_mag(x)[0]
 
-    local = _local_points(P, Q, fast)
+    local = _local_points(P, Q, fast, [aP, aQ] if fast else None)
     if fast:  # one variance: the tails and the range depend only on the extreme atoms of each prior
         P, Q = _extremes(P), _extremes(Q)
         wP, mP, vP = P
@@ -405,8 +423,9 @@ _BIN_CHUNK = 256  # nodes per block of the binned sums
 
 
 _J = 6  # terms of the series of e^{-c delta^2} that moves a level's moments to another scale (_Bins.at)
-_STORED = _ORDER + 2 * _J  # moments kept per bin
+_STORED = _ORDER + 2 * (_J - 1)  # moments kept per bin (at uses orders up to _ORDER - 1 + 2 (_J - 1))
 _REUSE = (0.8, 4.0)  # a level's bins serve every theta in [0.8, 4] times the theta they were built at
+_GROUP_ATOMS = 1 << 15  # atoms of a group of bins whose moments are summed in one task (_Bins)
 
 
 class _Bins:
@@ -415,25 +434,57 @@ class _Bins:
     ``mom[m]`` is :math:`\\sum_k w_k e^{-\\delta_k^2/2}\\delta_k^m/m!` (:math:`\\delta = (a - c)/\\theta`,
     :math:`c` the bin's centre) for :math:`m <` ``_STORED``; :meth:`at` derives the moments of the
     same bins at another scale, so that a search over the scale builds each level's bins a few
-    times instead of at every scale.
+    times instead of at every scale (the orders from ``_ORDER`` on serve only :meth:`at`, and are
+    summed when it is first asked: a single check never is).  The moments are summed by groups of whole bins of about
+    ``_GROUP_ATOMS`` atoms, side by side from ``MIN_ITEMS`` atoms on
+    (:func:`rpp._lib.parallel.thread_map`): a group's terms stay in the cache through all the
+    powers, no array of the atoms' size is kept, and each bin's sums are those of one
+    ``reduceat`` over its atoms, to the bit.
     """
 
     def __init__(self, atoms, w, theta, f):
         h = f * theta
-        g = np.floor((atoms - atoms[0]) / h).astype(np.int64)
-        first = np.flatnonzero(np.diff(g, prepend=-1))  # the atoms are sorted: bins are runs
-        self.centre = atoms[0] + (g[first] + 0.5) * h
-        delta = (atoms - np.repeat(self.centre, np.diff(np.append(first, atoms.size)))) / theta  # |delta| <= f/2
-        # moments sum_k w_k e^{-delta_k^2/2} delta_k^m / m!, one power at a time (O(n) memory)
-        self.mom = np.empty((_STORED, first.size))
-        term = w * np.exp(-0.5 * delta**2)
-        for m in range(_STORED):
-            self.mom[m] = np.add.reduceat(term, first)
-            if m + 1 < _STORED:
-                term *= delta
-                term *= 1.0 / (m + 1)
+        a0, n = atoms[0], atoms.size
+
+        def starts(lo):  # the bins that start among the atoms lo.. (a chunk): first atoms and bin indices
+            base = max(lo - 1, 0)  # the atom before the chunk decides whether its first atom starts a bin
+            g = np.floor((atoms[base : lo + _GROUP_ATOMS] - a0) / h).astype(np.int64)  # sorted atoms: runs of g
+            j = np.flatnonzero(g[1:] != g[:-1]) + 1
+            j = np.r_[0, j] if lo == 0 else j
+            return base + j, g[j]
+
+        found = thread_map(starts, range(0, n, _GROUP_ATOMS), parallel=n >= MIN_ITEMS)
+        first = np.concatenate([f for f, _ in found])  # each bin's first atom
+        self.centre = a0 + (np.concatenate([g for _, g in found]) + 0.5) * h
         self.theta, self.h, self.f, self.rho = theta, h, f, 0.0
-        self.dmax = float(np.abs(delta).max()) if delta.size else 0.0  # <= f/2 in units of theta
+        # moments sum_k w_k e^{-delta_k^2/2} delta_k^m / m!, one power at a time; the orders from
+        # _ORDER on only when at() first needs them (then all are summed again: nothing of the
+        # atoms' size is kept meanwhile)
+        self.mom = np.empty((_STORED, first.size))
+        ends = np.append(first, n)
+        cuts = np.unique(np.r_[0, np.searchsorted(first, np.arange(_GROUP_ATOMS, n, _GROUP_ATOMS)), first.size])
+        self._source = (atoms, w, first, ends, list(zip(cuts[:-1], cuts[1:], strict=True)))
+        self.dmax = self._sum_moments(_ORDER)  # <= f/2 in units of theta
+        self._done = _ORDER
+
+    def _sum_moments(self, upto):
+        """Sum the moments of orders below ``upto`` by groups of bins; return the largest ``|delta|``."""
+        atoms, w, first, ends, spans = self._source
+
+        def group(span):  # bins b0..b1-1: their moments, and the largest |delta| of their atoms
+            b0, b1 = span
+            lo, hi = ends[b0], ends[b1]
+            delta = (atoms[lo:hi] - np.repeat(self.centre[b0:b1], np.diff(ends[b0 : b1 + 1]))) / self.theta
+            term = w[lo:hi] * np.exp(-0.5 * delta**2)
+            starts = first[b0:b1] - lo
+            for m in range(upto):
+                self.mom[m, b0:b1] = np.add.reduceat(term, starts)
+                if m + 1 < upto:
+                    term *= delta
+                    term *= 1.0 / (m + 1)
+            return float(np.abs(delta).max())
+
+        return max(thread_map(group, spans, parallel=atoms.size >= MIN_ITEMS))
 
     def at(self, theta):
         r"""Return the same bins at the scale ``theta``: moments and the bound ``rho`` on each atom's relative weight error.
@@ -447,6 +498,9 @@ class _Bins:
         """
         if theta == self.theta:
             return self
+        if self._done < _STORED:
+            self._sum_moments(_STORED)
+            self._done = _STORED
         r = self.theta / theta
         c = 0.5 * (r * r - 1.0)
         out = _Bins.__new__(_Bins)
@@ -488,21 +542,6 @@ def _cached_bins(atoms, logw, w, theta, k):
     return bins
 
 
-_MERGED: OrderedDict = OrderedDict()
-
-
-def _merged_atoms(a, b):
-    """``np.unique`` of the two arrays of atoms (cached per pair of arrays, either order)."""
-    key = tuple(sorted((id(a), id(b))))
-    hit = _MERGED.get(key)
-    if hit is None:
-        hit = _MERGED[key] = (a, b, np.unique(np.concatenate([a, b])))
-        while len(_MERGED) > _SORTED_SIZE:
-            _MERGED.popitem(last=False)
-    _MERGED.move_to_end(key)
-    return hit[2]
-
-
 _SUMS: OrderedDict = OrderedDict()
 
 
@@ -524,8 +563,11 @@ def _sorted_atoms(means, weights):
     key = (id(means), id(weights))
     hit = _SORTED.get(key)
     if hit is None:
-        order = np.argsort(means, kind="stable")
-        hit = (means, weights, means[order], np.log(weights[order]))
+        if means.size < 2 or bool(np.all(means[1:] >= means[:-1])):  # already sorted (samples): no copies
+            hit = (means, weights, means, np.log(weights))
+        else:
+            order = np.argsort(means, kind="stable")
+            hit = (means, weights, means[order], np.log(weights[order]))
         _SORTED[key] = hit
         while len(_SORTED) > _SORTED_SIZE:
             _SORTED.popitem(last=False)

@@ -19,6 +19,7 @@ from .._lib.numerics import lse, min_feasible, sqrt_up
 from ..priors import Components, Empirical, Prior, check_prior
 from ..divergence.gaussian_noise import gaussian_divergence_upper
 from ..transport import component_coupling, optimal_plan, quantile_coupling
+from .w_alpha import _GRID_MIN_PAIRS, _cost, _gridded_root, _normalised
 
 __all__ = ["gmm_ot", "gmm_ot_tight"]
 
@@ -193,7 +194,17 @@ def _empirical_ot_variance(prior_i, prior_j, alpha, epsilon):
         with np.errstate(divide="ignore"):
             return lse(logw + c / z) - target if z > 0 else np.inf
 
-    return min_feasible(f, 0.0, alpha * float(d2.max()) / (2 * epsilon))
+    hi, below = alpha * float(d2.max()) / (2 * epsilon), None
+    if d2.size >= _GRID_MIN_PAIRS:
+        # many pairs: the roots on the distances rounded up and down to a grid bracket the
+        # variance (the cost is w-alpha's Gaussian one, c = k t d^2 with t = w^2 / z); the
+        # search checks both ends, so the bracket only saves passes over the pairs
+        dn, w = _normalised(x - y)
+        cost, t0 = _cost("gaussian", "paper", alpha), epsilon / alpha
+        t_up, t_down = (_gridded_root(dn, mass, cost, target, t0, up=u) for u in (True, False))
+        if 0 < t_up <= t_down < np.inf:
+            hi, below = min(hi, w * w / t_up * (1 + 1e-9)), w * w / t_down * (1 - 1e-9)
+    return min_feasible(f, 0.0, hi, infeasible=below)
 
 
 def _pair_log_costs(ci, cj, alpha, z):

@@ -293,7 +293,7 @@ def _empirical_coupling(prior_i, prior_j):
     return x - y, m
 
 
-# Many atoms (Laplace "tight" cost): the distances rounded to a grid of _GRID_STEPS points per octave bracket the root
+# Many atoms: the distances rounded to a grid of _GRID_STEPS points per octave bracket the root
 # (the cost grows with |d|: rounding every distance up can only raise the condition, down only
 # lower it), so the exact condition, a pass over every pair, is solved in that narrow bracket.
 _GRID_MIN_PAIRS = 20_000
@@ -304,10 +304,14 @@ def _gridded(dn, m, up):
     """``(d, m)``: the normalised distances rounded up (``up``) or down to the grid, their masses gathered."""
     a = np.abs(dn)
     zero = a == 0
-    k = np.log2(a[~zero]) * _GRID_STEPS
-    k = (np.ceil(k) if up else np.floor(k)).astype(np.int64)
+    some = bool(zero.any())  # (usually none: no copies)
+    k = np.log2(a[~zero] if some else a)
+    k *= _GRID_STEPS
+    (np.ceil if up else np.floor)(k, out=k)
+    k = k.astype(np.int64)
     k0 = int(k.min()) if k.size else 0
-    mass = np.bincount(k - k0, weights=m[~zero])  # integer keys in a bounded range: no sort
+    k -= k0
+    mass = np.bincount(k, weights=m[~zero] if some else m)  # integer keys in a bounded range: no sort
     keys = np.flatnonzero(mass)
     # the grid point is at least the distance it stands for despite the roundings of log2/ceil/exp2
     d, mass = np.exp2((keys + k0) / _GRID_STEPS) * (1 + 1e-12 if up else 1 - 1e-12), mass[keys]
@@ -351,12 +355,13 @@ def _gridded_scale(
 def _largest_feasible_bracketed(g, dn, m, cost, target, t0):
     """:func:`rpp._lib.numerics.largest_feasible` of ``g`` (the condition on every pair), in a bracket found on a grid.
 
-    Below ``_GRID_MIN_PAIRS`` pairs, for the cheap costs, or if the grid's bracket fails its
-    check at the ends, the doubling search of ``largest_feasible`` itself.  Either way the
-    result is the root of ``g`` found by Brent's method and stepped down until ``g <= 0`` there.
+    Below ``_GRID_MIN_PAIRS`` pairs, or if the grid's bracket fails its check at the ends, the
+    doubling search of ``largest_feasible`` itself.  Either way the result is the root of ``g``
+    found by Brent's method and stepped down until ``g <= 0`` there.  (A million pairs: a pass
+    over them costs about 10 ms even for the cheap costs, and the bracket saves most passes.)
     """
     bracket = None
-    if cost.kind == "lap" and dn.size >= _GRID_MIN_PAIRS:  # the costly cost: a series per pair
+    if dn.size >= _GRID_MIN_PAIRS:
         lo = _gridded_root(dn, m, cost, target, t0, up=True) * (1 - 1e-9)
         hi = _gridded_root(dn, m, cost, target, t0, up=False) * (1 + 1e-9)
         bracket = (lo, hi)

@@ -3,8 +3,9 @@
 A check that a scale meets its budget first tries the proved enclosure of the samples binned
 (rpp.divergence.laplace_binned); it must decide only where it proves the budget met, and the
 Calibration must report an interval that contains the samples' own divergence (max over both
-orders).  Rules symmetric in the pair (W_inf; the quantile coupling of two samples) are computed
-once: the scale must still be the larger of the two orders' rules.
+orders).  Rules symmetric in the pair (W_inf; costs of |x - y| over the quantile coupling of two
+samples: w-alpha, gmm-ot) are computed once: the scale must still be the larger of the two
+orders' rules.
 """
 
 import importlib
@@ -76,7 +77,14 @@ def test_a_binned_check_that_fails_falls_back_to_the_atoms(monkeypatch):
 
 @pytest.mark.parametrize(
     "noise, method",
-    [("laplace", "pierquin"), ("laplace", "w-alpha-tight"), ("gaussian", "w-alpha"), ("gaussian", "pierquin")],
+    [
+        ("laplace", "pierquin"),
+        ("laplace", "w-alpha-tight"),
+        ("gaussian", "w-alpha"),
+        ("gaussian", "pierquin"),
+        ("gaussian", "gmm-ot"),
+        ("gaussian", "gmm-ot-tight"),
+    ],
 )
 def test_a_symmetric_rule_is_computed_once_and_is_the_larger_of_both_orders(noise, method, monkeypatch):
     p, q = _pair(3_000, seed=30)
@@ -92,6 +100,16 @@ def test_a_symmetric_rule_is_computed_once_and_is_the_larger_of_both_orders(nois
     assert len(calls) == 1 and cal.within_budget  # (Gaussian noise on samples: an estimate)
     assert both[0] == pytest.approx(both[1], rel=1e-12)  # the rule reads the pair symmetrically
     assert cal.scale >= max(both) * (1 - 1e-12)
+
+
+@pytest.mark.parametrize("method", ["gmm-ot", "gmm-ot-tight", "w-alpha"])
+def test_a_two_sample_rule_is_the_same_in_both_orders_to_the_bit(method):
+    # unequal sizes, weights and ties: the quantile coupling of (q, p) is the transpose of (p, q)'s
+    rng = np.random.default_rng(31)
+    p = rpp.Empirical(np.round(rng.normal(0, 1, 700), 2), weights=rng.uniform(0.1, 1, 700))
+    q = rpp.Empirical(rng.normal(0.3, 1.5, 1_100))
+    rule = search_mod.METHODS["gaussian"][method].scale
+    assert float(rule(p, q, alpha=1.5, epsilon=0.3)) == float(rule(q, p, alpha=1.5, epsilon=0.3))
 
 
 def test_a_rule_on_two_mixtures_is_still_computed_for_both_orders(monkeypatch):
