@@ -549,20 +549,10 @@ def _pieces(parts, size):
 
 
 def _lse_parts(parts):
-    r""":func:`rpp._lib.numerics.lse` of the concatenation of ``parts``; beyond ``_PANEL_CHUNK`` entries, the lse of its pieces'.
-
-    A piece's is :math:`m + \log\sum e^{l_i - m}` (:math:`m` its largest entry): its relative
-    rounding is a few hundred ulps at most, far below the margins its two uses carry (the target
-    of a panel, 1e-15 of the total, and the sum of the errors, rounded up by 1e-9).
-    """
+    """:func:`rpp._lib.numerics.lse` of the concatenation of ``parts``; beyond ``_PANEL_CHUNK`` entries, the lse of its pieces' lses."""
     if sum(a.size for a in parts) <= _PANEL_CHUNK:
         return float(lse(np.concatenate(parts)))
-
-    def piece_lse(piece):
-        m = float(piece.max())
-        return m if m == -math.inf else m + math.log(float(np.exp(piece - m).sum()))
-
-    return float(lse(np.array(thread_map(piece_lse, _pieces(parts, _PANEL_CHUNK)))))
+    return float(lse(np.array(thread_map(lambda piece: float(lse(piece)), _pieces(parts, _PANEL_CHUNK)))))
 
 
 def _k4(alpha):

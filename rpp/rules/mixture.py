@@ -19,7 +19,7 @@ from .._lib.numerics import lse, min_feasible, sqrt_up
 from ..priors import Components, Empirical, Prior, check_prior
 from ..divergence.gaussian_noise import gaussian_divergence_upper
 from ..transport import component_coupling, optimal_plan, quantile_coupling
-from .w_alpha import _GRID_MIN_PAIRS, _cost, _gridded_root, _normalised
+from .w_alpha import _cost, _grid_bracket, _normalised
 
 __all__ = ["gmm_ot", "gmm_ot_tight"]
 
@@ -195,15 +195,12 @@ def _empirical_ot_variance(prior_i, prior_j, alpha, epsilon):
             return lse(logw + c / z) - target if z > 0 else np.inf
 
     hi, below = alpha * float(d2.max()) / (2 * epsilon), None
-    if d2.size >= _GRID_MIN_PAIRS:
-        # many pairs: the roots on the distances rounded up and down to a grid bracket the
-        # variance (the cost is w-alpha's Gaussian one, c = k t d^2 with t = w^2 / z); the
-        # search checks both ends, so the bracket only saves passes over the pairs
-        dn, w = _normalised(x - y)
-        cost, t0 = _cost("gaussian", "paper", alpha), epsilon / alpha
-        t_up, t_down = (_gridded_root(dn, mass, cost, target, t0, up=u) for u in (True, False))
-        if 0 < t_up <= t_down < np.inf:
-            hi, below = min(hi, w * w / t_up * (1 + 1e-9)), w * w / t_down * (1 - 1e-9)
+    # many pairs: the condition is w-alpha's Gaussian one (c = k t d^2, t = w^2 / z), whose grid
+    # bracket in t gives one in z; min_feasible checks both ends, so it only saves passes
+    dn, w = _normalised(x - y)
+    bracket = _grid_bracket(dn, mass, _cost("gaussian", "paper", alpha), target, epsilon / alpha)
+    if bracket is not None:
+        hi, below = min(hi, w * w / bracket[0]), w * w / bracket[1]
     return min_feasible(f, 0.0, hi, infeasible=below)
 
 

@@ -352,20 +352,28 @@ def _gridded_scale(
     return float(step_up(scale, lambda s: g(_t_w(noise, s, w)) <= 0, tiny=float(np.spacing(scale))))
 
 
+def _grid_bracket(dn, m, cost, target, t0):
+    """``(lo, hi)``, believed to hold the largest root of the condition in ``t_w``: its roots on the distances rounded up and down to the grid.
+
+    ``None`` below ``_GRID_MIN_PAIRS`` pairs (a pass over every pair is then cheap).  An estimate:
+    its users check both ends on every pair before they rely on it.
+    """
+    if dn.size < _GRID_MIN_PAIRS:
+        return None
+    lo = _gridded_root(dn, m, cost, target, t0, up=True) * (1 - 1e-9)
+    hi = _gridded_root(dn, m, cost, target, t0, up=False) * (1 + 1e-9)
+    return (lo, hi) if 0 < lo < hi < np.inf else None
+
+
 def _largest_feasible_bracketed(g, dn, m, cost, target, t0):
-    """:func:`rpp._lib.numerics.largest_feasible` of ``g`` (the condition on every pair), in a bracket found on a grid.
+    """:func:`rpp._lib.numerics.largest_feasible` of ``g`` (the condition on every pair), in the bracket of :func:`_grid_bracket`.
 
     Below ``_GRID_MIN_PAIRS`` pairs, or if the grid's bracket fails its check at the ends, the
     doubling search of ``largest_feasible`` itself.  Either way the result is the root of ``g``
     found by Brent's method and stepped down until ``g <= 0`` there.  (A million pairs: a pass
     over them costs about 10 ms even for the cheap costs, and the bracket saves most passes.)
     """
-    bracket = None
-    if dn.size >= _GRID_MIN_PAIRS:
-        lo = _gridded_root(dn, m, cost, target, t0, up=True) * (1 - 1e-9)
-        hi = _gridded_root(dn, m, cost, target, t0, up=False) * (1 + 1e-9)
-        bracket = (lo, hi)
-    return largest_feasible(g, t0, bracket=bracket)
+    return largest_feasible(g, t0, bracket=_grid_bracket(dn, m, cost, target, t0))
 
 
 def _condition(dn, m, cost, target):

@@ -10,8 +10,8 @@ priors far from 0, alpha near 1 and large, tiny epsilon, equal means with unequa
 import importlib
 import math
 
-import numpy as np
 import pytest
+from hard_pairs import sample_pairs
 
 import rpp
 
@@ -32,18 +32,10 @@ def _arb(x, y, alpha, b):
     )
 
 
-def _cases():
-    rng = np.random.default_rng(2605)
-    x, y = rng.normal(0, 1, 40), rng.normal(0.5, 1.2, 35)
-    yield "far from 0", rpp.Empirical(1e6 + x), rpp.Empirical(1e6 + y), 2.0, 1.0
-    yield "alpha = 1.01", rpp.Empirical(x), rpp.Empirical(y), 1.01, 0.1
-    yield "alpha = 20", rpp.Empirical(x), rpp.Empirical(y), 20.0, 0.5
-    yield "epsilon = 1e-3", rpp.Empirical(x), rpp.Empirical(y), 2.0, 1e-3
-    yield "equal means, spreads 1 and 0.4", rpp.Empirical(x - x.mean()), rpp.Empirical(0.4 * (y - y.mean())), 5.0, 0.3
-
-
 @pytest.mark.parametrize("method", ["exact", "pierquin", "w-alpha-tight"])
-@pytest.mark.parametrize("name, p, q, alpha, eps", list(_cases()), ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(
+    "name, p, q, alpha, eps", list(sample_pairs(2605)), ids=lambda v: v if isinstance(v, str) else ""
+)
 def test_the_scale_meets_the_budget_in_arb_in_both_orders(name, p, q, alpha, eps, method, monkeypatch):
     from reference_flint import lower, upper
 
