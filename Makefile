@@ -45,7 +45,7 @@ BOOK_RUN := env -u MPLBACKEND PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_
 
 venv: $(STAMP)
 
-# The book is tested on Python 3.11 only (the locks are resolved for it); older Pythons stop here.
+# The locks resolve for CPython 3.11.7 and newer (CI tests 3.11, 3.12 and 3.13); older Pythons stop here.
 check-python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null || { \
 		echo "ERROR: '$(PYTHON)' is not Python >= 3.11 (found: $$($(PYTHON) --version 2>&1))." \
@@ -54,7 +54,8 @@ check-python:
 # Re-installs only when a lock or pyproject.toml changes (or the venv is missing). Both locks:
 # requirements-dev.txt (the developers' tools) includes requirements.txt (the reader's
 # environment); every file is checked against its SHA-256 (--require-hashes). With uv on the
-# PATH, uv creates the venv and installs the same locks (faster); otherwise python -m venv and pip.
+# PATH, uv creates the venv and installs the same locks (faster); otherwise python -m venv, then
+# the lock's pip (pinned in both locks, installed first), then the locks.
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml | check-python
 ifneq ($(UV),)
 	@test -x $(BIN)/python || $(UV) venv --quiet --seed --python $(PYTHON) $(VENV)
@@ -62,6 +63,9 @@ ifneq ($(UV),)
 	$(UV) pip install --quiet --python $(BIN)/python --no-deps -e .
 else
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@# the lock's pip first: the one `python -m venv` bundles (23.2.1 on 3.11.7) is too old
+	$(BIN)/python tools/lock.py --pin pip > $(VENV)/pip-lock.txt
+	$(BIN)/python -m pip install --disable-pip-version-check --quiet --require-hashes -r $(VENV)/pip-lock.txt
 	$(BIN)/python -m pip install --disable-pip-version-check --quiet --require-hashes -r requirements-dev.txt
 	$(BIN)/python -m pip install --disable-pip-version-check --quiet --no-deps -e .
 endif

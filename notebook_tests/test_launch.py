@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -82,17 +83,23 @@ def test_published_branch_holds_both_editions(clone):
     repo, sha, _ = clone
     files = set(_git("ls-tree", "-r", "--name-only", "jupyter", cwd=repo).splitlines())
     chapters = [p.name for p in jupyter_edition.toc_chapters(ROOT)]
-    assert files == {"README.md", "requirements.txt", *(f"book/{c}" for c in chapters),
+    assert files == {"README.md", "requirements.txt", "runtime.txt", "postBuild", *(f"book/{c}" for c in chapters),
                      *(f"student/{c}" for c in chapters)}, files
     assert sha in _git("show", "jupyter:README.md", cwd=repo)
 
 
 @pytest.fixture
-def fresh_venv(tmp_path_factory) -> Path:
-    """A new venv without rpp-book that sees the book's other packages through a .pth file."""
+def fresh_venv(request, tmp_path_factory) -> Path:
+    """A new venv without rpp-book that sees the book's other packages through a .pth file.
+
+    ``bundled-pip``: the pip that ``python -m venv`` installs (ensurepip's wheel, offline; pip
+    23.2.1 on Python 3.11.7), what a reader who never upgrades pip has. ``locked-pip``: no pip of
+    its own; the pip of the book's lock comes through the overlay.
+    """
     base = tmp_path_factory.mktemp("venv")
     venv = base / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    bundled = request.param == "bundled-pip"
+    subprocess.run([sys.executable, "-m", "venv", *([] if bundled else ["--without-pip"]), str(venv)], check=True)
     overlay = base / "overlay"
     overlay.mkdir()
     ours = Path(sysconfig.get_paths()["purelib"])
@@ -100,6 +107,8 @@ def fresh_venv(tmp_path_factory) -> Path:
         name = entry.name.lower()
         if name.startswith(("rpp_book", "__editable__", "rpp")) or name.endswith(".pth"):
             continue
+        if bundled and (name == "pip" or name.startswith("pip-")):
+            continue  # the venv's own pip, not the lock's
         (overlay / entry.name).symlink_to(entry)
     site = Path(subprocess.run([str(venv / "bin" / "python"), "-c",
                                 "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
@@ -119,7 +128,13 @@ def fresh_venv(tmp_path_factory) -> Path:
     return venv
 
 
-@pytest.mark.parametrize("stem", list(CHAPTERS))
+# Chapter 1 with both pips (the launch cell's requirement must parse with the oldest), chapter 4
+# (POT through the extras) with the lock's.
+LAUNCHES = [("01_pufferfish", "bundled-pip"), ("01_pufferfish", "locked-pip"), ("04_mixture_priors", "locked-pip")]
+
+
+@pytest.mark.parametrize(("stem", "fresh_venv"), LAUNCHES, indirect=["fresh_venv"],
+                         ids=[f"{stem}-{pip}" for stem, pip in LAUNCHES])
 def test_launch_cell_installs_the_commit_and_the_chapter_runs(clone, fresh_venv, index, stem,
                                                              tmp_path, monkeypatch):
     from nbclient import NotebookClient
@@ -128,7 +143,7 @@ def test_launch_cell_installs_the_commit_and_the_chapter_runs(clone, fresh_venv,
     nb = nbformat.reads(_git("show", f"jupyter:book/{stem}.ipynb", cwd=repo), as_version=4)  # as published
     first = nb.cells[0]
     assert jupyter_edition.LAUNCH_TAG in first.metadata.tags
-    requirement = f"rpp-book{'[' + ','.join(CHAPTERS[stem]) + ']' if CHAPTERS[stem] else ''} @ git+file://{repo}@{sha}"
+    requirement = f"rpp-book{'[' + ','.join(CHAPTERS[stem]) + ']' if CHAPTERS[stem] else ''} @ git+file://localhost{repo}@{sha}"
     assert f'RPP_REQUIREMENT = "{requirement}"' in first.source, first.source
     for cell in nb.cells:  # run from scratch: no stored output may hide a failure
         if cell.cell_type == "code":
@@ -153,7 +168,40 @@ def test_launch_cell_installs_the_commit_and_the_chapter_runs(clone, fresh_venv,
     assert Path(report["rpp"]).is_relative_to(fresh_venv), f"rpp imported from {report['rpp']}"
     assert report["token"] == token, "the installed rpp is not the clone's commit"
     assert report["direct_url"]["vcs_info"]["commit_id"] == sha
-    assert report["direct_url"]["url"] == f"file://{repo}"
+    assert report["direct_url"]["url"] == f"file://localhost{repo}"
     listing = subprocess.run([str(fresh_venv / "bin" / "python"), "-m", "pip", "show", "rpp-book"],
                              capture_output=True, text=True, env={**os.environ})
     assert "Location: " + str(fresh_venv) in listing.stdout, listing.stdout + listing.stderr
+
+
+def test_published_branch_builds_on_binder(clone):
+    """repo2docker's rules for the branch Binder builds: ``runtime.txt`` names a ``python-X.Y`` that
+    the lock resolves for (3.11-3.13), ``postBuild`` is executable and installs the published commit."""
+    repo, sha, _ = clone
+    runtime = _git("show", "jupyter:runtime.txt", cwd=repo)
+    assert re.fullmatch(r"python-3\.(11|12|13)", runtime), runtime
+    modes = {line.split()[-1]: line.split()[0] for line in _git("ls-tree", "jupyter", cwd=repo).splitlines()}
+    assert modes["postBuild"] == "100755" and modes["runtime.txt"] == "100644", modes
+    post = _git("show", "jupyter:postBuild", cwd=repo)
+    assert post.startswith("#!/bin/sh") and "set -e" in post
+    assert f'"rpp-book @ git+file://localhost{repo}@{sha}"' in post, post
+
+
+@pytest.mark.parametrize("fresh_venv", ["bundled-pip"], indirect=True)
+def test_binder_post_build_installs_the_commit(clone, fresh_venv, tmp_path):
+    """Run the published ``postBuild`` as repo2docker does (its Python first on PATH), offline."""
+    repo, sha, token = clone
+    script = tmp_path / "postBuild"
+    script.write_text(_git("show", "jupyter:postBuild", cwd=repo) + "\n", encoding="utf-8")
+    script.chmod(0o755)
+    env = {**os.environ, "PATH": f"{fresh_venv / 'bin'}:{os.environ['PATH']}", "PIP_NO_INDEX": "1",
+           "PIP_NO_BUILD_ISOLATION": "0", "PIP_DISABLE_PIP_VERSION_CHECK": "1", "HOME": str(tmp_path)}
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run([str(script)], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    probe = subprocess.run([str(fresh_venv / "bin" / "python"), "-c",
+                            "import json, importlib.metadata as m, rpp._launch_probe as p; "
+                            "print(json.dumps([p.TOKEN, json.loads(m.distribution('rpp-book')"
+                            ".read_text('direct_url.json'))['vcs_info']['commit_id']]))"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert json.loads(probe.stdout) == [token, sha], probe.stdout + probe.stderr

@@ -97,8 +97,11 @@ class EditionError(ValueError):
 
 
 def _inputs_digest(root: Path) -> str:
-    """A digest of everything that can change the book's numbers, titles and anchors."""
+    """A digest of everything that can change the book's numbers, titles and anchors, and of the
+    interpreter: the environment is a pickle, which another Python may not read (3.13's pathlib
+    classes do not exist on 3.11)."""
     h = hashlib.sha256()
+    h.update(f"{sys.implementation.cache_tag}\0".encode())
     files = [root / "_config.yml", root / "_toc.yml"]
     for pattern in ("book/**/*", "tools/book_*.py", "rpp/**/*.py"):
         files += sorted(p for p in root.glob(pattern) if p.is_file())
@@ -131,7 +134,8 @@ def _build_environment(root: Path, doctrees: Path) -> None:
 def sphinx_environment(root: Path = ROOT, cache: Path | None = None) -> tuple[object, Path]:
     """The book's Sphinx environment and its doctree folder, built once per input digest."""
     cache = cache or root / "_build" / "jupyter"
-    target = cache / f".env-{_inputs_digest(root)}"
+    tag = sys.implementation.cache_tag  # one environment per interpreter (a pickle)
+    target = cache / f".env-{tag}-{_inputs_digest(root)}"
     if not (target / "doctrees" / "environment.pickle").is_file():
         cache.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=".env-tmp-", dir=cache))
@@ -148,8 +152,8 @@ def sphinx_environment(root: Path = ROOT, cache: Path | None = None) -> tuple[ob
             os.replace(tmp, target)
         except OSError:  # another process won the race: use its copy
             shutil.rmtree(tmp, ignore_errors=True)
-        for old in cache.glob(".env-*"):
-            if old != target and not old.name.startswith(".env-tmp-"):
+        for old in cache.glob(f".env-{tag}-*"):  # older inputs; other interpreters' are left alone
+            if old != target:
                 shutil.rmtree(old, ignore_errors=True)
     doctrees = target / "doctrees"
     with open(doctrees / "environment.pickle", "rb") as f:
@@ -770,33 +774,80 @@ def repository_url(root: Path = ROOT) -> str:
     return config["repository"]["url"].rstrip("/")
 
 
+def pip_url(repo_url: str) -> str:
+    """``repo_url`` as pip of every supported age parses it.
+
+    A local ``file:///path`` (the tests publish a clone) has an empty host, which the
+    ``packaging`` inside pip < 24 rejects ("Invalid requirement ... It looks like a path"); git
+    and pip both read ``file://localhost/path`` as the same repository.
+    """
+    return "file://localhost/" + repo_url.removeprefix("file:///") if repo_url.startswith("file:///") else repo_url
+
+
+def launch_requirement(commit: str, extras: list[str], repo_url: str) -> str:
+    """``rpp-book[extras] @ git+<repo_url>@<commit>``: what a launch cell (and Binder's postBuild) installs."""
+    extra = f"[{','.join(extras)}]" if extras else ""
+    return f"{DISTRIBUTION}{extra} @ git+{pip_url(repo_url)}@{commit}"
+
+
 def launch_cell(commit: str, extras: list[str], repo_url: str, chapter: str) -> nbformat.NotebookNode:
     """The first cell of a Jupyter-edition notebook: installs the ``rpp`` of ``commit``.
 
     ``repo_url`` is the repository (``https://github.com/...``, or ``file:///...`` in the tests);
-    the requirement is ``rpp-book[extras] @ git+<repo_url>@<commit>``.
+    the requirement is :func:`launch_requirement`. The cell fails loudly: a failed ``pip``
+    (network down, repository moved, an old pip) raises with pip's own message and what to do,
+    and so does an ``import rpp`` that does not come from the distribution ``rpp-book`` (``pip
+    install rpp`` installs an unrelated project with a top-level ``rpp``). IPython's ``%pip``
+    does not raise when pip fails, so the cell runs pip as a subprocess of the kernel's Python.
     """
-    extra = f"[{','.join(extras)}]" if extras else ""
-    requirement = f"{DISTRIBUTION}{extra} @ git+{repo_url}@{commit}"
-    source = f'''#@title Install `rpp` (the package this notebook was made with)
+    requirement = launch_requirement(commit, extras, repo_url)
+    source = f"""#@title Install `rpp` (the package this notebook was made with)
 # The Jupyter edition of The RPP Book, {chapter}, generated from commit {commit[:12]}.
 # On Colab, Binder or a fresh kernel this installs `rpp` from exactly that commit, with the
-# extras the chapter imports; where the distribution `rpp-book` is installed already (the book's
-# own environment) it only checks where it came from.
-import json
+# extras the chapter imports; where the distribution `{DISTRIBUTION}` is installed already (the book's
+# own environment) it only checks where it came from. The distribution is `{DISTRIBUTION}`:
+# `pip install rpp` installs an unrelated project that also has a module `rpp`.
+import base64, hashlib, importlib, json, subprocess, sys
 from importlib.metadata import PackageNotFoundError, distribution
+from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 RPP_COMMIT = "{commit}"
 RPP_REQUIREMENT = "{requirement}"
 try:
     _origin = json.loads(distribution("{DISTRIBUTION}").read_text("direct_url.json") or "{{}}")
 except PackageNotFoundError:
-    %pip install --quiet "{{RPP_REQUIREMENT}}"
+    _pip = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", RPP_REQUIREMENT],
+                          capture_output=True, text=True)
+    if _pip.returncode != 0:
+        raise RuntimeError(
+            f"Installing rpp failed: pip exited with code {{_pip.returncode}}.\\n"
+            f"{{(_pip.stderr or _pip.stdout).strip()[-3000:]}}\\n"
+            f"What to do: check that this runtime reaches the internet and GitHub, upgrade pip "
+            f"('%pip install --upgrade pip') and run this cell again, or install by hand with "
+            f"pip install \\"{{RPP_REQUIREMENT}}\\" and restart the kernel.") from None
+    importlib.invalidate_caches()
+    _origin = json.loads(distribution("{DISTRIBUTION}").read_text("direct_url.json") or "{{}}")
 else:
     _installed = _origin.get("vcs_info", {{}}).get("commit_id")
     if _installed and _installed != RPP_COMMIT:
         print(f"Note: rpp-book from commit {{_installed[:12]}} is installed; this notebook was made "
-              f"with {{RPP_COMMIT[:12]}}. Restart on a fresh runtime to install it.")'''
+              f"with {{RPP_COMMIT[:12]}}. Restart on a fresh runtime to install it.")
+import rpp
+
+_dist, _here = distribution("{DISTRIBUTION}"), Path(rpp.__file__).resolve()
+if _origin.get("dir_info", {{}}).get("editable"):  # an editable install (the book's own environment)
+    _ours = _here.is_relative_to(Path(unquote(urlparse(_origin["url"]).path)).resolve())
+else:
+    _sha = base64.urlsafe_b64encode(hashlib.sha256(_here.read_bytes()).digest()).rstrip(b"=").decode()
+    _ours = any(str(f) == "rpp/__init__.py" and Path(_dist.locate_file(f)).resolve() == _here
+                and (f.hash is None or f.hash.value == _sha) for f in _dist.files or [])  # not overwritten
+if not _ours:
+    raise ImportError(
+        f"`import rpp` loaded {{_here}}, which is not the rpp of the distribution {DISTRIBUTION}: "
+        f"another package named rpp (`pip install rpp` installs an unrelated project) shadows it. "
+        f"Run `pip uninstall --yes rpp`, then `pip install --force-reinstall \\"{{RPP_REQUIREMENT}}\\"` "
+        f"and restart the kernel.")"""
     return nbformat.v4.new_code_cell(
         source, metadata={"tags": ["remove-cell", LAUNCH_TAG], "jupyter": {"source_hidden": True}, "cellView": "form"}
     )
@@ -976,8 +1027,23 @@ do not edit: every file here is rewritten at the next release.
   launch buttons open these); its first cell installs `rpp` from commit {commit} with the extras
   the chapter imports.
 - `student/NN_slug.ipynb`: the same without the solutions of the exercises.
-- `requirements.txt`: the book's pinned environment (Binder builds it).
+- `requirements.txt`: the book's pinned environment; `runtime.txt`, the Python Binder builds it
+  for; `postBuild`, which then installs `rpp` from commit {commit} (Binder runs it).
 """
+
+
+def binder_post_build(commit: str, repo_url: str) -> str:
+    """The ``postBuild`` of the published branch: Binder (repo2docker) installs ``requirements.txt``
+    under ``runtime.txt``'s Python, then runs this, which installs ``rpp`` of ``commit`` without
+    dependencies (the lock has them); the launch cells then find it and install nothing."""
+    requirement = launch_requirement(commit, [], repo_url)
+    return (
+        "#!/bin/sh\n"
+        "# Binder (repo2docker) installs requirements.txt with runtime.txt's Python, then runs this:\n"
+        f"# rpp from commit {commit}, the commit of every notebook here, without dependencies.\n"
+        "set -e\n"
+        f'python -m pip install --no-deps "{requirement}"\n'
+    )
 
 
 def _git_out(root: Path, *args: str, env: dict | None = None, data: bytes | None = None) -> str:
@@ -1017,11 +1083,14 @@ def publish(
             for path in edition.write(chapters, out / folder, student=kind):
                 files[f"{folder}/{path.name}"] = path.read_bytes()
         files["requirements.txt"] = (root / "requirements.txt").read_bytes()
+        files["runtime.txt"] = (root / "runtime.txt").read_bytes()
+        files["postBuild"] = binder_post_build(edition.commit, edition.repo_url).encode()
         files["README.md"] = PUBLISHED_README.format(commit=edition.commit).encode()
         env = {**os.environ, "GIT_INDEX_FILE": str(out / "index")}
         for name, data in sorted(files.items()):
             blob = _git_out(root, "hash-object", "-w", "--stdin", data=data)
-            _git_out(root, "update-index", "--add", "--cacheinfo", f"100644,{blob},{name}", env=env)
+            mode = "100755" if name == "postBuild" else "100644"  # repo2docker runs it: executable
+            _git_out(root, "update-index", "--add", "--cacheinfo", f"{mode},{blob},{name}", env=env)
         tree = _git_out(root, "write-tree", env=env)
     parent = subprocess.run(
         ["git", "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}"], cwd=root, capture_output=True, text=True

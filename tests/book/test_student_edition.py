@@ -346,43 +346,128 @@ SHA = "0123456789abcdef0123456789abcdef01234567"
 
 
 class _Dist:
-    def __init__(self, direct_url):
-        self.direct_url = direct_url
+    """A stand-in for ``importlib.metadata.distribution("rpp-book")``: its ``direct_url.json``,
+    and its record of ``rpp/__init__.py`` at ``where`` (with ``digest``, RECORD's hash)."""
+
+    def __init__(self, direct_url, where: Path | None = None, digest: str | None = None):
+        self.direct_url, self.where, self.digest = direct_url, where, digest
 
     def read_text(self, name):
         assert name == "direct_url.json"
         return None if self.direct_url is None else json.dumps(self.direct_url)
 
+    @property
+    def files(self):
+        record = importlib.metadata.PackagePath("rpp/__init__.py")
+        record.hash = None if self.digest is None else importlib.metadata.FileHash(f"sha256={self.digest}")
+        return [record]
 
-def _run_launch(distribution, extras=("ot",)):
+    def locate_file(self, path):
+        return self.where
+
+    version = importlib.metadata.version("rpp-book")  # rpp/__init__.py reads it when first imported
+
+
+RPP_INIT = (ROOT / "rpp" / "__init__.py").resolve()
+EDITABLE = _Dist({"url": ROOT.as_uri(), "dir_info": {"editable": True}})
+
+
+def _record_hash(path: Path) -> str:
+    import base64
+    import hashlib
+
+    return base64.urlsafe_b64encode(hashlib.sha256(path.read_bytes()).digest()).rstrip(b"=").decode()
+
+
+def _vcs(commit: str, where: Path = RPP_INIT, digest: str | None = "") -> _Dist:
+    url = {"url": "https://github.com/rpp-book/rpp-book", "vcs_info": {"vcs": "git", "commit_id": commit}}
+    return _Dist(url, where, _record_hash(where) if digest == "" else digest)
+
+
+def _run_launch(distribution, monkeypatch, *, pip_rc=0, extras=("ot",)):
+    """Run the launch cell with ``distribution`` patched and pip replaced by a recorder; return
+    (the commands pip was run with, what the cell printed)."""
+    import subprocess
+
+    calls = []
+
+    def fake_run(cmd, **kwargs):
+        calls.append(cmd)
+        return subprocess.CompletedProcess(cmd, pip_rc, stdout="", stderr="ERROR: planted pip failure")
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
     cell = jupyter_edition.launch_cell(SHA, list(extras), "https://github.com/rpp-book/rpp-book", "chapter 4")
-    return _run_cell(cell.source, {"distribution": distribution})
+    magics, printed = _run_cell(cell.source, {"distribution": distribution})
+    assert magics == [], "the launch cell must not use %pip (it does not raise when pip fails)"
+    return calls, printed
 
 
-def test_launch_cell_installs_exactly_its_commit_with_the_extras():
-    magics, _ = _run_launch(_missing)
-    assert len(magics) == 1 and magics[0][0] == "pip", magics
-    assert _requirement(magics[0][1].replace("{RPP_REQUIREMENT}", _launch_requirement())) == (
-        "rpp-book",
-        ["ot"],
-        "https://github.com/rpp-book/rpp-book",
-        SHA,
-    )
+def test_launch_cell_installs_exactly_its_commit_with_the_extras(monkeypatch):
+    import subprocess
 
+    state = {"installed": False}
 
-def _launch_requirement():
+    def distribution(name):
+        if not state["installed"]:
+            raise importlib.metadata.PackageNotFoundError(name)
+        return EDITABLE
+
+    def fake_run(cmd, **kwargs):
+        state["installed"] = True
+        calls.append(cmd)
+        return subprocess.CompletedProcess(cmd, 0, stdout="", stderr="")
+
+    calls: list = []
+    monkeypatch.setattr(subprocess, "run", fake_run)
     cell = jupyter_edition.launch_cell(SHA, ["ot"], "https://github.com/rpp-book/rpp-book", "chapter 4")
-    return re.search(r'RPP_REQUIREMENT = "([^"]+)"', cell.source).group(1)
+    magics, _ = _run_cell(cell.source, {"distribution": distribution})
+    assert magics == [] and len(calls) == 1, (magics, calls)
+    cmd = calls[0]
+    assert cmd[:5] == [sys.executable, "-m", "pip", "install", "--quiet"], cmd
+    assert _requirement(f'install "{cmd[5]}"') == ("rpp-book", ["ot"], "https://github.com/rpp-book/rpp-book", SHA)
 
 
-def test_launch_cell_leaves_an_installed_rpp_book_alone():
-    editable = _Dist({"url": "file:///src/rpp-book", "dir_info": {"editable": True}})
-    assert _run_launch(lambda name: editable) == ([], "")
-    same = _Dist({"url": "https://github.com/rpp-book/rpp-book", "vcs_info": {"vcs": "git", "commit_id": SHA}})
-    assert _run_launch(lambda name: same) == ([], "")
-    other = _Dist({"url": "https://github.com/rpp-book/rpp-book", "vcs_info": {"vcs": "git", "commit_id": "f" * 40}})
-    magics, printed = _run_launch(lambda name: other)
-    assert magics == [] and "fffffffffff" in printed and SHA[:12] in printed, printed
+def test_launch_cell_raises_when_pip_fails(monkeypatch):
+    with pytest.raises(RuntimeError, match="(?s)Installing rpp failed.*planted pip failure.*What to do"):
+        _run_launch(_missing, monkeypatch, pip_rc=1)
+
+
+def test_launch_cell_leaves_an_installed_rpp_book_alone(monkeypatch):
+    assert _run_launch(lambda name: EDITABLE, monkeypatch) == ([], "")
+    assert _run_launch(lambda name: _vcs(SHA), monkeypatch) == ([], "")
+    calls, printed = _run_launch(lambda name: _vcs("f" * 40), monkeypatch)
+    assert calls == [] and "fffffffffff" in printed and SHA[:12] in printed, printed
+
+
+@pytest.mark.parametrize(
+    "dist",
+    [
+        _vcs(SHA, where=Path("/elsewhere/site-packages/rpp/__init__.py"), digest=None),  # another rpp first on the path
+        _vcs(SHA, digest="A" * 43),  # rpp-book's files overwritten by another distribution's rpp
+        _Dist({"url": "file:///elsewhere/src", "dir_info": {"editable": True}}),
+    ],
+    ids=["shadowed", "overwritten", "editable-elsewhere"],
+)
+def test_launch_cell_refuses_an_rpp_that_is_not_rpp_book(dist, monkeypatch):
+    with pytest.raises(ImportError, match=r"not the rpp of the distribution rpp-book.*pip install rpp"):
+        _run_launch(lambda name: dist, monkeypatch)
+
+
+def test_launch_requirement_parses_with_old_pips():
+    """pip < 24 (what ``python -m venv`` bundles on Python 3.11 and 3.12) rejects a URL without a
+    host; a local repository is written ``file://localhost/...``, which git reads the same way."""
+    assert jupyter_edition.pip_url("file:///tmp/clone") == "file://localhost/tmp/clone"
+    assert jupyter_edition.pip_url("https://github.com/rpp-book/rpp-book") == "https://github.com/rpp-book/rpp-book"
+    req = jupyter_edition.launch_requirement(SHA, ["chapters"], "file:///tmp/clone")
+    assert req == f"rpp-book[chapters] @ git+file://localhost/tmp/clone@{SHA}"
+
+
+def test_binder_post_build_installs_the_published_commit():
+    script = jupyter_edition.binder_post_build(SHA, "https://github.com/rpp-book/rpp-book")
+    assert script.startswith("#!/bin/sh\n") and "\nset -e\n" in script
+    line = script.strip().splitlines()[-1]
+    assert line.startswith("python -m pip install --no-deps ")
+    assert _requirement(line) == ("rpp-book", [], "https://github.com/rpp-book/rpp-book", SHA)
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
