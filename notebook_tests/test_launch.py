@@ -100,6 +100,13 @@ def fresh_venv(request, tmp_path_factory) -> Path:
     venv = base / "venv"
     bundled = request.param == "bundled-pip"
     subprocess.run([sys.executable, "-m", "venv", *([] if bundled else ["--without-pip"]), str(venv)], check=True)
+    if bundled:
+        # Python 3.11's venv also bundles setuptools 65, too old for pyproject's PEP 639 licence.
+        # Online, pip builds rpp-book in an isolated environment with pyproject's build
+        # requirements (setuptools >= 77) from the index; offline, with build isolation off, the
+        # overlay's setuptools (the lock's) stands for that environment.
+        subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "uninstall", "--quiet", "--yes", "setuptools"],
+                       check=True, env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
     overlay = base / "overlay"
     overlay.mkdir()
     ours = Path(sysconfig.get_paths()["purelib"])
