@@ -2,7 +2,8 @@
 #
 #   make book        install everything into .venv, build the web book into _build/html
 #   make test        install everything into .venv, run pytest on tests/ (+ doctests of rpp), nbval on
-#                    book/*.ipynb, then the notebook checks (notebook_tests/) and the slow tests
+#                    book/*.ipynb, then the notebook checks (notebook_tests/); about 10 minutes
+#   make test-slow   the tests marked slow (at scale, arb, deep counterexample searches); .ci/run runs it
 #   make test-numerics
 #                    nbval on every chapter under each lower numpy SIMD level and 1 or 2 threads
 #                    (the rounding-noise detector; .ci/run runs it)
@@ -41,7 +42,7 @@ RUN := env PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSER
 # figure that a cell does not display explicitly would silently vanish from the book.
 BOOK_RUN := env -u MPLBACKEND PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSERSITE=1
 
-.PHONY: api lock book book-fresh test test-numerics page browser-test pdf student notebooks clean venv check-python lint
+.PHONY: api lock book book-fresh test test-slow test-numerics page browser-test pdf student notebooks clean venv check-python lint
 
 venv: $(STAMP)
 
@@ -86,9 +87,10 @@ book-fresh: $(STAMP)
 	$(BOOK_RUN) $(BIN)/jupyter-book build . --all $(JB_FLAGS)
 
 # pytest exits 5 when it collects no tests: that is a failure here, never a pass.
-# Three phases: (1) the unit, property and doctests (tests/ without the tests marked slow, and
-# the doctests of rpp); (2) nbval on every chapter; (3) the notebook checks of notebook_tests/
-# (the student editions run in fresh kernels) and the tests of tests/ marked slow.
+# Three phases, about 10 minutes on 2 cores: (1) the unit, property and doctests (tests/ without
+# the tests marked slow, and the doctests of rpp); (2) nbval on every chapter; (3) the notebook
+# checks of notebook_tests/ (the launch path, the student editions in fresh kernels). The tests
+# marked slow are `make test-slow` (.ci/run runs both).
 test: $(STAMP)
 	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto -m "not slow" tests/ --doctest-modules rpp; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests in tests/" >&2; fi; \
@@ -102,8 +104,15 @@ test: $(STAMP)
 		if [ $$rc -eq 5 ]; then echo "ERROR: nbval collected no notebook cells" >&2; fi; \
 		exit $$rc; \
 	fi
-	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto -m "slow or notebook" notebook_tests/ tests/; rc=$$?; \
+	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto -m "notebook" notebook_tests/; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests in notebook_tests/" >&2; fi; \
+	exit $$rc
+
+# The at-scale tier (tests marked slow: a million atoms, arb at high precision, the deep searches
+# of tests/claims/); minutes each. .ci/run runs it after `make test`.
+test-slow: $(STAMP)
+	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto -m "slow" tests/; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no slow tests in tests/" >&2; fi; \
 	exit $$rc
 
 # The rounding-noise detector (.ci/run runs it after `make test`): nbval on every chapter again
