@@ -37,6 +37,27 @@ def _timed(fn, repeat=3):
     return best, out
 
 
+def gaussian_grid_case(n_eps: int = 1000, n_alpha: int = 100) -> tuple[Gaussian, Gaussian, np.ndarray, np.ndarray]:
+    """Return the Gaussian pair and the grid of :func:`gaussian_grid` (also timed by ``make bench``).
+
+    Parameters
+    ----------
+    n_eps : int
+        Number of budgets (geometric in [1e-3, 10]).
+    n_alpha : int
+        Number of orders (geometric in [1.01, 100]).
+
+    Returns
+    -------
+    tuple
+        ``(prior_i, prior_j, alpha, epsilon)``: N(0, 0.5^2) and N(1, 4^2), ``alpha`` a column
+        of ``n_alpha`` orders and ``epsilon`` a row of ``n_eps`` budgets (they broadcast).
+    """
+    eps = np.geomspace(1e-3, 10, n_eps)
+    alpha = np.geomspace(1.01, 100, n_alpha)[:, None]
+    return Gaussian(mean=0.0, var=0.25), Gaussian(mean=1.0, var=16.0), alpha, eps
+
+
 def gaussian_grid(n_eps: int = 1000, n_alpha: int = 100) -> dict[str, float]:
     """Time the closed form and the exact rule on a grid of budgets and orders (Gaussian priors).
 
@@ -52,9 +73,7 @@ def gaussian_grid(n_eps: int = 1000, n_alpha: int = 100) -> dict[str, float]:
     dict
         ``points``, ``closed_form_s``, ``exact_s`` (seconds) and their ``ratio``.
     """
-    P, Q = Gaussian(mean=0.0, var=0.25), Gaussian(mean=1.0, var=16.0)
-    eps = np.geomspace(1e-3, 10, n_eps)
-    alpha = np.geomspace(1.01, 100, n_alpha)[:, None]
+    P, Q, alpha, eps = gaussian_grid_case(n_eps, n_alpha)
     t_cf, cf = _timed(lambda: calibrate(P, Q, alpha=alpha, epsilon=eps, method="closed-form"))
     t_ex, ex = _timed(lambda: calibrate(P, Q, alpha=alpha, epsilon=eps, method="exact"))
     assert np.all(cf.within_budget) and np.all(ex.within_budget)
