@@ -60,14 +60,12 @@ def gaussian_grid_case(n_eps: int = 1000, n_alpha: int = 100) -> tuple[Gaussian,
 
 
 def gaussian_grid(n_eps: int = 1000, n_alpha: int = 100) -> dict[str, float]:
-    """Time the closed form and the exact rule on a grid of budgets and orders (Gaussian priors).
+    """Time the closed form and the exact rule on the grid of :func:`gaussian_grid_case`.
 
     Parameters
     ----------
-    n_eps : int
-        Number of budgets (geometric in [1e-3, 10]).
-    n_alpha : int
-        Number of orders (geometric in [1.01, 100]).
+    n_eps, n_alpha : int
+        Numbers of budgets and orders, as in :func:`gaussian_grid_case`.
 
     Returns
     -------
