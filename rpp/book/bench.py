@@ -553,7 +553,9 @@ def class_scaling(
     -------
     pandas.DataFrame
         One row per (class, run): ``pairs``, ``workers`` (0: serial, in this process),
-        ``seconds``, ``s_per_pair`` and ``speedup`` (serial seconds / seconds).
+        ``seconds``, ``cpu_s`` (CPU seconds of the serial run, mean of the runs: the cost a
+        loaded machine does not inflate), ``s_per_pair``, ``cpu_per_pair`` and ``speedup`` (serial seconds /
+        seconds).
     """
     import pandas as pd
     from concurrent.futures import ProcessPoolExecutor
@@ -567,9 +569,11 @@ def class_scaling(
     calibrate_all_pairs(class_priors(1, 2, seed=99), alpha=alpha, epsilon=epsilon)  # warm up
     for members, secrets in shapes:
         cls = class_priors(members, secrets)
+        c0 = time.process_time()
         t, (ref, table) = _timed(lambda cls=cls: calibrate_all_pairs(cls, alpha=alpha, epsilon=epsilon), repeat)
+        cpu = (time.process_time() - c0) / repeat
         pairs = int(ref.details["distinct_pairs"])
-        rows.append(dict(members=members, secrets=secrets, pairs=pairs, workers=0, seconds=t))
+        rows.append(dict(members=members, secrets=secrets, pairs=pairs, workers=0, seconds=t, cpu_s=cpu))
         for w in workers:
             with ProcessPoolExecutor(w) as pool:
                 calibrate_all_pairs(class_priors(1, 2, seed=99), alpha=alpha, epsilon=epsilon, executor=pool)
@@ -582,6 +586,7 @@ def class_scaling(
             rows.append(dict(members=members, secrets=secrets, pairs=pairs, workers=w, seconds=t))
     df = pd.DataFrame(rows)
     df["s_per_pair"] = df.seconds / df.pairs
+    df["cpu_per_pair"] = df.cpu_s / df.pairs
     serial = df[df.workers == 0].set_index("pairs").seconds
     df["speedup"] = serial.reindex(df.pairs).to_numpy() / df.seconds.to_numpy()
     return df
