@@ -27,6 +27,7 @@ need them.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names for type checkers and IDEs; at run time they load on first use
@@ -98,6 +99,10 @@ def __getattr__(name: str) -> Any:
     elif name in _LAZY:
         module = importlib.import_module(_LAZY[name], __name__)
         value = module if name == _LAZY[name][1:] else getattr(module, name)
+    elif not name.startswith("__") and name != "book" and importlib.util.find_spec(f"{__name__}.{name}"):
+        # any other submodule (rpp.sampling, rpp.certified...), an attribute once the eager
+        # import loaded it; rpp.book (the chapters' support) never was
+        value = importlib.import_module(f".{name}", __name__)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value

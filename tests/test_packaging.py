@@ -222,9 +222,13 @@ def test_import_rpp_is_lazy_and_every_curated_name_loads_as_before():
             rpp.no_such_name
         except AttributeError as exc:
             print(exc)
+        # the other submodules are attributes as when `import rpp` loaded them all; rpp.book never was
+        print(rpp.sampling.InsecureNoiseWarning.__name__, rpp.certified.__name__, rpp._lib.numerics.__name__,
+              hasattr(rpp, "book"))
     """)
     assert out.returncode == 0, out.stderr
-    first, error = out.stdout.strip().splitlines()
+    first, error, submodules = out.stdout.strip().splitlines()
+    assert submodules == "InsecureNoiseWarning rpp.certified rpp._lib.numerics False"
     got = json.loads(first)
     assert got["loaded"] == ["rpp"] and got["heavy"] == [], got
     assert got["listed"] and got["same"] and got["keys"], got

@@ -567,7 +567,7 @@ def class_scaling(
 
     rows = []
     calibrate_all_pairs(class_priors(1, 2, seed=99), alpha=alpha, epsilon=epsilon)  # warm up
-    at = dict(alpha=alpha, epsilon=epsilon)
+    at: dict[str, Any] = dict(alpha=alpha, epsilon=epsilon)
     for members, secrets in shapes:
         c0 = time.process_time()
         # a new class each run (a few ms): rpp remembers recent work by the identity of the priors
