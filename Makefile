@@ -26,7 +26,8 @@
 #   make bench-check the regression gate (.ci/run): the gated cases against tests/benchmarks/baseline.json,
 #                    failing on a case 1.5x slower (relative to the reference kernel) than its baseline
 #   make bench-baseline
-#                    rewrite tests/benchmarks/baseline.json from this machine (commit it for review)
+#                    rewrite tests/benchmarks/baseline.json from this machine, the median of three runs
+#                    (commit it for review)
 #   make clean       remove _build (keeps .venv)
 #
 # The book build treats every Sphinx warning as an error (-W -n --keep-going).

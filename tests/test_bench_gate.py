@@ -23,7 +23,8 @@ def _run(**ratios):
         "reference_s": 0.1,
         "machine": {"python": "3.11", "numpy": "2", "cores": 2, "load": [0, 0, 0], "platform": "x"},
         "cases": {
-            n: dict(seconds=r * 0.1, ratio=r, gated=not n.startswith("free"), what="") for n, r in ratios.items()
+            n: dict(seconds=r * 0.1, ratio=r, reference_s=0.1, gated=not n.startswith("free"), what="")
+            for n, r in ratios.items()
         },
     }
 
@@ -47,8 +48,16 @@ def test_the_baseline_covers_every_gated_case():
     assert all(row["ratio"] > 0 and row["seconds"] > 0 for row in base["cases"].values())
     # the paths are all there, the slow cells (1e6 atoms, 200 components, chapters) in `make bench` only
     names = {c.name for c in mod.CASES}
-    for n in ("closed_form_grid_1e5", "exact_grid_1e5", "import_rpp", "proved_check_mixture_3v2",
-              "calibrate_all_pairs_class", "release_report_x20", "exact_laplace_atoms_1e6", "exact_mixture_200"):
+    for n in (
+        "closed_form_grid_1e5",
+        "exact_grid_1e5",
+        "import_rpp",
+        "proved_check_mixture_3v2",
+        "calibrate_all_pairs_class",
+        "release_report_x20",
+        "exact_laplace_atoms_1e6",
+        "exact_mixture_200",
+    ):
         assert n in names, n
     assert any(n.startswith("chapter_") for n in names - gated)
 

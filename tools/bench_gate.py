@@ -5,15 +5,15 @@
     python tools/bench_gate.py --gated --write-baseline tests/benchmarks/baseline.json   # make bench-baseline
 
 The cases are in ``tests/benchmarks/cases.py``.  Each is timed best of its ``repeat`` runs, and
-divided by the *reference kernel* timed in the same run (a fixed ``np.sort`` of 2e6 floats and a
-fixed pure-Python float loop, best of 5, measured before and after the cases; the smaller time is
-used): shared, noisy machines slow both alike, so ``seconds / reference`` moves less than seconds.
+divided by the *reference kernel* timed right before it (a fixed ``np.sort`` of 2e6 floats and a
+fixed pure-Python float loop, best of 3): shared, noisy machines slow both alike, so ``seconds /
+reference`` moves less than seconds, also when the load changes during the run.
 
 The gate compares each gated case's ratio with the baseline's: a case slower than ``--factor``
 (default 1.5) times its baseline ratio is measured once more (a second best-of-k, against a
 re-measured reference), and fails the gate, by name, only if it is still that slow.  A gated case
 missing from the baseline fails too: the baseline is written on purpose, by ``make
-bench-baseline``, and committed for review.  Cases below ``--floor`` seconds (default 0.05 s,
+bench-baseline`` (the median of three whole runs), and committed for review.  Cases below ``--floor`` seconds (default 0.05 s,
 e.g. the few ms of a lazy ``import rpp``) are compared only once they exceed the floor: a timer's
 jitter is not a regression.
 """
@@ -26,6 +26,7 @@ import json
 import math
 import os
 import platform
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -114,20 +115,24 @@ def select(mod, only: list[str] | None = None, gated: bool = False, chapters: bo
 
 
 def measure(names: list[str], verbose: bool = True) -> dict:
-    """Time the cases ``names``; return ``{"reference_s", "machine", "cases": {name: {...}}}``."""
+    """Time the cases ``names``; return ``{"reference_s", "machine", "cases": {name: {...}}}``.
+
+    The reference kernel is timed (best of 3) right before each case and the case's ratio is to
+    that time: a load that changes during the run changes both.  ``reference_s`` is the median
+    of those reference times.
+    """
     mod = load_cases()
     cases = [c for c in mod.CASES if c.name in names]
-    ref = best_of(reference_kernel, 5)
     out: dict = {"machine": machine(), "cases": {}}
+    refs = []
     for c in cases:
+        ref = best_of(reference_kernel, 3)
         s = run_case(c, mod.SELF_TIMED)
-        out["cases"][c.name] = dict(seconds=s, gated=c.gated, what=c.what)
+        refs.append(ref)
+        out["cases"][c.name] = dict(seconds=s, ratio=s / ref, reference_s=ref, gated=c.gated, what=c.what)
         if verbose:
-            print(f"  {c.name:<42} {s:9.4f} s", file=sys.stderr, flush=True)
-    ref = min(ref, best_of(reference_kernel, 5))
-    out["reference_s"] = ref
-    for row in out["cases"].values():
-        row["ratio"] = row["seconds"] / ref
+            print(f"  {c.name:<42} {s:9.4f} s  (reference {ref:.4f} s)", file=sys.stderr, flush=True)
+    out["reference_s"] = sorted(refs)[len(refs) // 2] if refs else best_of(reference_kernel, 3)
     return out
 
 
@@ -167,10 +172,59 @@ def table(now: dict, base: dict | None = None, status: dict[str, str] | None = N
         lines.append(line)
     m = now["machine"]
     lines.append(
-        f"reference kernel {now['reference_s']:.4f} s (best of 5, before and after); Python {m['python']}, "
+        f"reference kernel {now['reference_s']:.4f} s (median over the cases of its best of 3 before each); "
+        f"Python {m['python']}, "
         f"numpy {m['numpy']}, {m['cores']} cores, load {m['load']}"
     )
     return "\n".join(lines)
+
+
+def write_baseline(names: list[str], first: dict, path: str, runs: int) -> None:
+    """Write the median of ``runs`` whole runs (``first`` and ``runs - 1`` more) to ``path``."""
+    every = [first] + [measure(names) for _ in range(runs - 1)]
+    for n, row in first["cases"].items():
+        for key in ("ratio", "seconds", "reference_s"):
+            row[key] = statistics.median(r["cases"][n][key] for r in every)
+    first["reference_s"] = statistics.median(r["reference_s"] for r in every)
+    keep = {k: v for k, v in first.items() if k != "cases"}
+    keep["cases"] = {
+        n: {k: round(r[k], 5) for k in ("ratio", "seconds", "reference_s")} for n, r in first["cases"].items()
+    }
+    Path(path).write_text(json.dumps(keep, indent=1, sort_keys=True) + "\n")
+    print(table(first))
+    print(f"baseline written to {path} (median of {runs} runs): review and commit it")
+
+
+def check(now: dict, path: str, factor: float, floor: float) -> int:
+    """Compare ``now`` with the baseline at ``path`` (re-measuring the slow cases once); 1 if the gate fails."""
+    base = json.loads(Path(path).read_text())
+    status = compare(now, base, factor, floor)
+    again = [n for n, s in status.items() if s == "SLOWER"]
+    if again:  # a noisy machine: measure the slow ones once more before failing
+        print(f"re-measuring {again}", file=sys.stderr)
+        second = measure(again)
+        for n in again:
+            if second["cases"][n]["ratio"] < now["cases"][n]["ratio"]:
+                now["cases"][n] = dict(second["cases"][n], gated=True)
+        status = compare(now, base, factor, floor)
+    print(table(now, base, status))
+    for n, s in status.items():
+        if s == "SLOWER":
+            change = now["cases"][n]["ratio"] / base["cases"][n]["ratio"]
+            print(
+                f"BENCHMARK GATE FAILED: {n} is {change:.2f}x slower than the baseline (allowed {factor}x)",
+                file=sys.stderr,
+            )
+        elif s == "new":
+            print(
+                f"BENCHMARK GATE FAILED: {n} has no baseline; run `make bench-baseline` and commit "
+                "tests/benchmarks/baseline.json",
+                file=sys.stderr,
+            )
+    if any(s in ("SLOWER", "new") for s in status.values()):
+        return 1
+    print(f"benchmark gate passed: no gated case slower than {factor}x its baseline ratio")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -181,7 +235,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", metavar="BASELINE", help="compare with BASELINE; exit 1 on a slowdown")
     ap.add_argument("--write-baseline", metavar="BASELINE", help="write the measured ratios to BASELINE")
     ap.add_argument("--factor", type=float, default=FACTOR, help=f"allowed slowdown of a ratio (default {FACTOR})")
-    ap.add_argument("--floor", type=float, default=FLOOR_S, help=f"seconds below which no case fails (default {FLOOR_S})")
+    ap.add_argument(
+        "--floor", type=float, default=FLOOR_S, help=f"seconds below which no case fails (default {FLOOR_S})"
+    )
+    ap.add_argument("--runs", type=int, default=3, help="with --write-baseline: whole runs, median kept (default 3)")
     ap.add_argument("--json", metavar="OUT", help="also write the measurements to OUT")
     args = ap.parse_args(argv)
     if not args.factor > 1:
@@ -192,40 +249,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(now, indent=1) + "\n")
     if args.write_baseline:
-        keep = {k: v for k, v in now.items() if k != "cases"}
-        keep["cases"] = {n: dict(ratio=round(r["ratio"], 5), seconds=round(r["seconds"], 5)) for n, r in now["cases"].items()}
-        Path(args.write_baseline).write_text(json.dumps(keep, indent=1, sort_keys=True) + "\n")
-        print(table(now))
-        print(f"baseline written to {args.write_baseline}: review and commit it")
+        write_baseline(names, now, args.write_baseline, args.runs)
         return 0
-    if not args.check:
-        print(table(now))
-        print(f"({time.perf_counter() - t0:.0f} s)")
-        return 0
-    base = json.loads(Path(args.check).read_text())
-    status = compare(now, base, args.factor, args.floor)
-    again = [n for n, s in status.items() if s == "SLOWER"]
-    if again:  # a noisy machine: measure the slow ones once more before failing
-        print(f"re-measuring {again}", file=sys.stderr)
-        second = measure(again)
-        for n in again:
-            if second["cases"][n]["ratio"] < now["cases"][n]["ratio"]:
-                now["cases"][n] = dict(second["cases"][n], gated=True)
-        status = compare(now, base, args.factor, args.floor)
-    print(table(now, base, status))
-    bad = {n: s for n, s in status.items() if s in ("SLOWER", "new")}
+    rc = check(now, args.check, args.factor, args.floor) if args.check else print(table(now)) or 0
     print(f"({time.perf_counter() - t0:.0f} s)")
-    if bad:
-        for n, s in bad.items():
-            if s == "SLOWER":
-                print(f"BENCHMARK GATE FAILED: {n} is {now['cases'][n]['ratio'] / base['cases'][n]['ratio']:.2f}x "
-                      f"slower than the baseline (allowed {args.factor}x)", file=sys.stderr)
-            else:
-                print(f"BENCHMARK GATE FAILED: {n} has no baseline; run `make bench-baseline` and commit "
-                      "tests/benchmarks/baseline.json", file=sys.stderr)
-        return 1
-    print(f"benchmark gate passed: no gated case slower than {args.factor}x its baseline ratio")
-    return 0
+    return rc
 
 
 if __name__ == "__main__":

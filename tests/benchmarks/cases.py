@@ -232,7 +232,9 @@ def chapter_seconds(path: Path, timeout: int = 900) -> float:
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "book")}})
+    client = NotebookClient(
+        nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "book")}}
+    )
     t0 = time.perf_counter()
     client.execute()
     return time.perf_counter() - t0
@@ -242,5 +244,5 @@ CHAPTERS = sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb"))
 for _path in CHAPTERS:
     SELF_TIMED.add(f"chapter_{_path.stem}")
     case(f"chapter_{_path.stem}", gated=False, repeat=1, what=f"execute {_path.name} (nbclient, fresh kernel)")(
-        lambda path=_path: (lambda: chapter_seconds(path))
+        lambda path=_path: lambda: chapter_seconds(path)
     )
