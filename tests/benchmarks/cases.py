@@ -169,7 +169,7 @@ def prior_class(members: int, secrets: int):
     return class_priors(members, secrets)
 
 
-@case("calibrate_all_pairs_class", repeat=2)
+@case("calibrate_all_pairs_class", repeat=3)
 def _all_pairs():
     """calibrate_all_pairs on a class of 3 models x 3 secrets (9 pairs of 3-component mixtures)."""
     import rpp
