@@ -96,7 +96,7 @@ def _grid(method: str):
     return lambda: rpp.calibrate(p, q, alpha=alpha, epsilon=eps, method=method)
 
 
-@case("closed_form_grid_1e5")
+@case("closed_form_grid_1e5", repeat=5)
 def _closed_form_grid():
     """calibrate(method="closed-form") on 1e5 (alpha, epsilon) points, two Gaussian priors."""
     return _grid("closed-form")
@@ -140,7 +140,7 @@ def _mixture(k: int, **kwargs):
     return lambda: rpp.calibrate(p, q, alpha=2.0, epsilon=1.0, method="exact", **kwargs)
 
 
-for _k, _gated, _repeat in ((5, True, 5), (50, True, 3), (200, False, 1)):
+for _k, _gated, _repeat in ((5, True, 7), (50, True, 5), (200, False, 1)):
     case(
         f"exact_mixture_{_k}",
         gated=_gated,
@@ -203,7 +203,7 @@ def _all_pairs_pool():
     return run
 
 
-@case("release_report_x20")
+@case("release_report_x20", repeat=7)
 def _report():
     """release_report of one Gaussian release (conversions, odds, trade-off) with its text and JSON, 20 times."""
     from rpp.accounting import release_report
