@@ -21,6 +21,14 @@
 #   make notebooks   write the Jupyter edition and the student edition of every chapter into
 #                    _build/html/notebooks/ (shipped with the web book; tools/jupyter_edition.py)
 #   make api         rewrite the API appendix (book/api.md) from the package (tools/api_reference.py)
+#   make bench       time the benchmark suite (tests/benchmarks/cases.py: the grid, exact to 1e6 atoms,
+#                    mixtures to 200 components, the chapters...) and print seconds and seconds per
+#                    reference kernel (tools/bench_gate.py); BENCH_ARGS=--no-chapters skips the chapters
+#   make bench-check the regression gate (.ci/run): the gated cases against tests/benchmarks/baseline.json,
+#                    failing on a case 1.5x slower (relative to the reference kernel) than its baseline
+#   make bench-baseline
+#                    rewrite tests/benchmarks/baseline.json from this machine, the median of three runs
+#                    (commit it for review)
 #   make clean       remove _build (keeps .venv)
 #
 # The book build treats every Sphinx warning as an error (-W -n --keep-going).
@@ -42,7 +50,7 @@ RUN := env PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSER
 # figure that a cell does not display explicitly would silently vanish from the book.
 BOOK_RUN := env -u MPLBACKEND PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_PATH=1 PYTHONNOUSERSITE=1
 
-.PHONY: api lock book book-fresh test test-slow test-numerics page browser-test pdf student notebooks clean venv check-python lint
+.PHONY: api bench bench-check bench-baseline lock book book-fresh test test-slow test-numerics page browser-test pdf student notebooks clean venv check-python lint
 
 venv: $(STAMP)
 
@@ -192,6 +200,17 @@ notebooks: $(STAMP)
 # (tools/api_reference.py; tests/book/test_api_reference.py fails when the page is out of date).
 api: $(STAMP)
 	$(RUN) $(BIN)/python tools/api_reference.py
+
+# The benchmark suite and its regression gate (issue #38; tools/bench_gate.py).
+BASELINE := tests/benchmarks/baseline.json
+bench: $(STAMP)
+	$(RUN) $(BIN)/python tools/bench_gate.py $(BENCH_ARGS)
+
+bench-check: $(STAMP)
+	$(RUN) $(BIN)/python tools/bench_gate.py --gated --check $(BASELINE)
+
+bench-baseline: $(STAMP)
+	$(RUN) $(BIN)/python tools/bench_gate.py --gated --write-baseline $(BASELINE)
 
 clean:
 	rm -rf _build

@@ -24,32 +24,95 @@ never imported by the library.  scikit-learn and POT are imported only by the fu
 need them.
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from __future__ import annotations
 
-from . import (
-    accounting,
-    calibration,
-    divergence,
-    gmm,
-    noise,
-    priors,
-    pufferfish,
-    rules,
-    transport,
-)
-from .accounting import ReleaseBudget, calibrate_all_pairs
-from .calibration import Calibration, PrivacyWarning, calibrate, methods
-from .certified import Certified
-from .divergence import discrete_renyi_divergence, gaussian_renyi, renyi_divergence
-from .gmm import bic_curve, fit_gmm
-from .noise import GaussianNoise, LaplaceNoise
-from .priors import Empirical, Gaussian, GaussianMixture
-from .transport import component_coupling, quantile_coupling, w_infinity, wasserstein
+import importlib
+import importlib.util
+from typing import TYPE_CHECKING, Any
 
-try:
-    __version__ = version("rpp-book")
-except PackageNotFoundError:  # pragma: no cover - a source tree that was never installed
-    __version__ = "0+unknown"
+if TYPE_CHECKING:  # the names for type checkers and IDEs; at run time they load on first use
+    from . import (
+        accounting,
+        calibration,
+        divergence,
+        gmm,
+        noise,
+        priors,
+        pufferfish,
+        rules,
+        transport,
+    )
+    from .accounting import ReleaseBudget, calibrate_all_pairs
+    from .calibration import Calibration, PrivacyWarning, calibrate, methods
+    from .certified import Certified
+    from .divergence import discrete_renyi_divergence, gaussian_renyi, renyi_divergence
+    from .gmm import bic_curve, fit_gmm
+    from .noise import GaussianNoise, LaplaceNoise
+    from .priors import Empirical, Gaussian, GaussianMixture
+    from .transport import component_coupling, quantile_coupling, w_infinity, wasserstein
+
+#: Where each curated name lives (PEP 562): ``import rpp`` loads no submodule, numpy or scipy;
+#: ``rpp.calibrate`` (or ``from rpp import calibrate``) imports :mod:`rpp.calibration` on first use.
+_LAZY = {
+    "accounting": ".accounting",
+    "calibration": ".calibration",
+    "divergence": ".divergence",
+    "gmm": ".gmm",
+    "noise": ".noise",
+    "priors": ".priors",
+    "pufferfish": ".pufferfish",
+    "rules": ".rules",
+    "transport": ".transport",
+    "ReleaseBudget": ".accounting",
+    "calibrate_all_pairs": ".accounting",
+    "Calibration": ".calibration",
+    "PrivacyWarning": ".calibration",
+    "calibrate": ".calibration",
+    "methods": ".calibration",
+    "Certified": ".certified",
+    "discrete_renyi_divergence": ".divergence",
+    "gaussian_renyi": ".divergence",
+    "renyi_divergence": ".divergence",
+    "bic_curve": ".gmm",
+    "fit_gmm": ".gmm",
+    "GaussianNoise": ".noise",
+    "LaplaceNoise": ".noise",
+    "Empirical": ".priors",
+    "Gaussian": ".priors",
+    "GaussianMixture": ".priors",
+    "component_coupling": ".transport",
+    "quantile_coupling": ".transport",
+    "w_infinity": ".transport",
+    "wasserstein": ".transport",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load a curated name (or ``__version__``) on first access (PEP 562) and cache it in the package."""
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value: Any = version("rpp-book")
+        except PackageNotFoundError:  # pragma: no cover - a source tree that was never installed
+            value = "0+unknown"
+    elif name in _LAZY:
+        module = importlib.import_module(_LAZY[name], __name__)
+        value = module if name == _LAZY[name][1:] else getattr(module, name)
+    elif not name.startswith("__") and name != "book" and importlib.util.find_spec(f"{__name__}.{name}"):
+        # any other submodule (rpp.sampling, rpp.certified...), an attribute once the eager
+        # import loaded it; rpp.book (the chapters' support) never was
+        value = importlib.import_module(f".{name}", __name__)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """Return the module's attributes, with the curated names not yet loaded."""
+    return sorted(set(globals()) | set(__all__) | {"__version__"})
+
 
 __all__ = [
     "Gaussian",

@@ -200,6 +200,56 @@ def test_import_rpp_loads_no_optional_or_chapter_dependency():
     assert out.stdout.split() == ["[]", "[]"], f"`import rpp` and the library modules loaded: {out.stdout}"
 
 
+def test_import_rpp_is_lazy_and_every_curated_name_loads_as_before():
+    """`import rpp` loads no submodule, numpy nor scipy (PEP 562, issue #38); each name of __all__
+    then resolves to the object its submodule defines, `from rpp import ...` works, dir() lists them."""
+    out = _fresh("""
+        import importlib, json, sys
+        import rpp
+        loaded = sorted(m for m in sys.modules if m == "rpp" or m.startswith("rpp."))
+        heavy = [m for m in ("numpy", "scipy") if m in sys.modules]
+        listed = set(rpp.__all__) <= set(dir(rpp)) and "__version__" in dir(rpp)
+        from rpp import calibrate, Gaussian, rules
+        same = all(
+            getattr(rpp, n) is (importlib.import_module(rpp._LAZY[n], "rpp") if n == rpp._LAZY[n][1:]
+                                else getattr(importlib.import_module(rpp._LAZY[n], "rpp"), n))
+            for n in rpp.__all__)
+        print(json.dumps(dict(loaded=loaded, heavy=heavy, listed=listed, same=same,
+                              keys=sorted(rpp._LAZY) == sorted(rpp.__all__),
+                              works=float(calibrate(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1),
+                                                    alpha=3.0, epsilon=0.5, method="closed-form").scale) ** 2)))
+        try:
+            rpp.no_such_name
+        except AttributeError as exc:
+            print(exc)
+        # the other submodules are attributes as when `import rpp` loaded them all; rpp.book never was
+        print(rpp.sampling.InsecureNoiseWarning.__name__, rpp.certified.__name__, rpp._lib.numerics.__name__,
+              hasattr(rpp, "book"))
+    """)
+    assert out.returncode == 0, out.stderr
+    first, error, submodules = out.stdout.strip().splitlines()
+    assert submodules == "InsecureNoiseWarning rpp.certified rpp._lib.numerics False"
+    got = json.loads(first)
+    assert got["loaded"] == ["rpp"] and got["heavy"] == [], got
+    assert got["listed"] and got["same"] and got["keys"], got
+    assert abs(got["works"] - 11.0) < 1e-9, got
+    assert "no_such_name" in error
+
+
+def test_type_checkers_see_every_curated_name():
+    """rpp/__init__.py imports each name of __all__ under `if TYPE_CHECKING:` (mypy, IDEs)."""
+    tree = ast.parse((ROOT / "rpp" / "__init__.py").read_text(encoding="utf-8"))
+    seen = set()
+    for node in tree.body:
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+            for imp in ast.walk(node):
+                if isinstance(imp, ast.ImportFrom):
+                    seen |= {a.asname or a.name for a in imp.names}
+    import rpp
+
+    assert seen == set(rpp.__all__), sorted(seen ^ set(rpp.__all__))
+
+
 def test_the_library_works_without_its_extras_and_names_them():
     out = _fresh(f"""
         import importlib, sys

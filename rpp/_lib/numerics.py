@@ -8,7 +8,10 @@ r"""Numerical kernels shared by the whole package (private module; its names are
 * :func:`largest_feasible` -- largest :math:`t \ge 0` with :math:`g(t) \le 0` for an increasing
   :math:`g` (the same, mirrored);
 * :func:`step_up` -- the round-off guard: move a value by growing relative steps until a
-  condition holds.
+  condition holds;
+* :func:`sqrt_up`, :func:`sqrt_up_array` -- a noise scale from a variance, rounded up so that
+  its exact square is at least the variance (one value with ``Fraction``; an array with an
+  error-free product).
 """
 
 from __future__ import annotations
@@ -19,7 +22,19 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["lse", "integrate_log", "min_feasible", "largest_feasible", "step_up", "sqrt_up", "GL20", "GL10"]
+from .accurate import two_prod
+
+__all__ = [
+    "lse",
+    "integrate_log",
+    "min_feasible",
+    "largest_feasible",
+    "step_up",
+    "sqrt_up",
+    "sqrt_up_array",
+    "GL20",
+    "GL10",
+]
 
 #: Gauss-Legendre rules (nodes, weights) on [-1, 1] with 20 and 10 nodes.
 GL20 = np.polynomial.legendre.leggauss(20)
@@ -182,6 +197,70 @@ def sqrt_up(var: float) -> float:
     while Fraction(theta) ** 2 < Fraction(float(var)):
         theta = float(np.nextafter(theta, np.inf))
     return theta
+
+
+#: Variances in [_SQRT_UP_LO, _SQRT_UP_HI] take the vectorised check of :func:`sqrt_up_array`:
+#: there θ² and its rounding error are normal doubles (Dekker's product is exact: no underflow of
+#: the error term, no overflow of θ² or of the Veltkamp split).  The rest (subnormals, tiny and
+#: huge values, NaN, negative) take the exact scalar path, :func:`sqrt_up`; 0 and inf are exact.
+_SQRT_UP_LO = 2.0**-900
+_SQRT_UP_HI = 2.0**1000
+
+
+def sqrt_up_array(var: ArrayLike) -> np.ndarray:
+    r"""Return :func:`sqrt_up` of every element: the smallest float θ whose exact square is at least the variance.
+
+    θ₀ = ``np.sqrt(var)`` is the correctly rounded root, so either θ₀ or the next float up is
+    the answer.  The exact test :math:`\theta^2 \ge v` uses Dekker's error-free product
+    (``rpp._lib.accurate.two_prod``, a Veltkamp split: ``math.fma`` is Python 3.13+):
+    :math:`\theta^2 = p + e` exactly with :math:`p = \mathrm{fl}(\theta^2)`, and
+    :math:`p - v` is exact (Sterbenz: :math:`v/2 \le p \le 2v`), so
+    :math:`\theta^2 \ge v \iff p - v \ge -e` compares two doubles.  Outside
+    :math:`[2^{-900}, 2^{1000}]` (where the error term may underflow or θ² overflow), for NaN
+    and for negative values, each element takes the exact scalar path, :func:`sqrt_up`
+    (``fractions.Fraction``); 0 and ``inf`` are their own roots.
+
+    Parameters
+    ----------
+    var : array_like
+        Variances (``>= 0``; ``inf`` gives ``inf``).
+
+    Returns
+    -------
+    ndarray
+        θ, of the shape of ``var``; never with :math:`\theta^2 < v` exactly.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> v = np.array([0.0, 2.0, 17.75, 1e-310, 1e300, np.inf])
+    >>> t = sqrt_up_array(v)
+    >>> all(Fraction(a) ** 2 >= Fraction(b) for a, b in zip(t[:-1], v[:-1])), t[-1]
+    (True, np.float64(inf))
+    """
+    v = np.asarray(var, dtype=float)
+    flat = v.reshape(-1)
+    out = np.empty_like(flat)
+    fast = (flat >= _SQRT_UP_LO) & (flat <= _SQRT_UP_HI)
+    x = flat[fast]
+    theta = np.sqrt(x)
+    for _ in range(2):  # one step up suffices (θ₀ is the correctly rounded root); two to be sure
+        p, e = two_prod(theta, theta)
+        short = p - x < -e  # θ² < v exactly
+        if not short.any():
+            break
+        theta = np.where(short, np.nextafter(theta, np.inf), theta)
+    else:  # never reached (see above): the exact scalar path decides these elements
+        fast[np.flatnonzero(fast)[short]] = False
+        theta = theta[~short]
+    out[fast] = theta
+    exact = (flat == 0) | (flat == np.inf)  # sqrt(±0) = ±0, sqrt(inf) = inf: nothing to check
+    out[exact] = flat[exact]
+    slow = ~(fast | exact)
+    if slow.any():
+        out[slow] = [sqrt_up(float(z)) for z in flat[slow]]
+    return out.reshape(v.shape)
+    return out
 
 
 def step_up(

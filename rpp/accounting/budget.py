@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Executor
 from typing import Any
 
 import numpy as np
@@ -89,6 +90,33 @@ def _pair_list(members: list[Mapping], pairs: Any, directed: bool) -> list[tuple
     return out
 
 
+def _executor(executor: Any) -> Executor | None:
+    """``None`` or a :class:`concurrent.futures.Executor`; a TypeError naming ``executor`` otherwise."""
+    if executor is not None and not isinstance(executor, Executor):
+        raise TypeError(
+            "executor must be None or a concurrent.futures.Executor (e.g. a ProcessPoolExecutor or a "
+            f"dask.distributed client's get_executor()), got a {type(executor).__name__}"
+        )
+    return executor
+
+
+def _map(executor: Executor | None, fn: Callable[..., Any], *columns: Iterable[Any]) -> list[Any]:
+    """``[fn(*args) for args in zip(*columns)]``, in order, on ``executor``'s workers if one is given."""
+    if executor is None:
+        return list(map(fn, *columns))
+    return list(executor.map(fn, *columns))
+
+
+def _calibrate_pair(prior_i: Any, prior_j: Any, options: dict[str, Any]) -> Calibration:
+    """One pair's calibration (a top-level function: it pickles, for a process pool)."""
+    return calibrate_releases(prior_i, prior_j, **options)
+
+
+def _pair_divergence(prior_i: Any, prior_j: Any, options: dict[str, Any]) -> Any:
+    """One pair's divergence at a given scale (a top-level function: it pickles, for a process pool)."""
+    return pair_divergence(prior_i, prior_j, **options)
+
+
 def calibrate_all_pairs(
     priors: Mapping | Sequence[Mapping],
     *,
@@ -98,6 +126,7 @@ def calibrate_all_pairs(
     pairs: Sequence[tuple[Any, Any]] | None = None,
     directed: bool = False,
     k: int = 1,
+    executor: Executor | None = None,
 ) -> tuple[Calibration, Any]:
     r"""Noise for every secret pair (and every prior of a class): the worst pair decides.
 
@@ -127,6 +156,12 @@ def calibrate_all_pairs(
         Protect :math:`D_\alpha(s_i\|s_j)` only (needs ``pairs``).
     k : int
         Number of releases of the query the scale is for (``>= 1``; :mod:`rpp.accounting.releases`).
+    executor : concurrent.futures.Executor, optional
+        Runs the pairs' calibrations, then their divergences at the common scale, on its
+        workers (``executor.map``): a :class:`~concurrent.futures.ProcessPoolExecutor`, or a
+        dask.distributed client's ``get_executor()`` for a class larger than one machine.  The
+        results are identical to the serial run (default ``None``: in this process); the
+        priors are sent to the workers (they pickle).
 
     Returns
     -------
@@ -144,7 +179,8 @@ def calibrate_all_pairs(
     Raises
     ------
     TypeError
-        If a prior is not an rpp distribution or ``directed`` not a bool.
+        If a prior is not an rpp distribution, ``directed`` not a bool or ``executor`` not an
+        Executor.
     ValueError
         If ``priors``, ``pairs``, ``alpha``, ``epsilon``, ``k`` or ``method`` is out of range.
 
@@ -176,19 +212,16 @@ def calibrate_all_pairs(
     first: dict[Any, tuple[int, Any, Any]] = {}
     for (r, a, b), key in zip(plist, keys, strict=True):
         first.setdefault(key, (r, a, b))
-    own = {
-        key: calibrate_releases(
-            members[r][a], members[r][b], alpha=alpha, epsilon=epsilon, k=k, method=method, directed=directed
-        )
-        for key, (r, a, b) in first.items()
-    }
+    executor = _executor(executor)
+    left = [members[r][a] for r, a, _ in first.values()]
+    right = [members[r][b] for r, _, b in first.values()]
+    options = dict(alpha=alpha, epsilon=epsilon, k=k, method=method, directed=directed)
+    own = dict(zip(first, _map(executor, _calibrate_pair, left, right, itertools.repeat(options)), strict=True))
     cals = [own[key] for key in keys]
     w = int(np.argmax([float(c.scale) for c in cals]))
     scale = float(cals[w].scale)
-    at_common = {
-        key: pair_divergence(members[r][a], members[r][b], alpha=alpha, scale=scale / np.sqrt(k), directed=directed)
-        for key, (r, a, b) in first.items()
-    }
+    at = dict(alpha=alpha, scale=scale / np.sqrt(k), directed=directed)
+    at_common = dict(zip(first, _map(executor, _pair_divergence, left, right, itertools.repeat(at)), strict=True))
     rows = []
     rigorous = True
     for (r, a, b), cal, key in zip(plist, cals, keys, strict=True):
@@ -287,6 +320,9 @@ class ReleaseBudget:
         stream ``(insecure_seed, t)``); every release warns
         :class:`rpp.sampling.InsecureNoiseWarning`, and ``reproducible_noise``,
         ``report()`` and the repr say ``UNSAFE: reproducible noise``.  Never for a real release.
+    executor : concurrent.futures.Executor, optional
+        Runs the pairs' calibrations and the divergences of every check of the budget on its
+        workers, as in :func:`~rpp.accounting.calibrate_all_pairs` (identical results).
 
     Raises
     ------
@@ -322,7 +358,9 @@ class ReleaseBudget:
         method: str = "exact",
         rng: Any = None,
         insecure_seed: Any = None,
+        executor: Executor | None = None,
     ) -> None:
+        self._executor = _executor(executor)
         self._members = _members(priors)
         self.directed = v.flag("directed", directed)
         self.alpha = float(v.alpha_order(alpha))
@@ -334,7 +372,13 @@ class ReleaseBudget:
         #: True if the noise is reproducible (``insecure_seed``): UNSAFE, not a real release.
         self.reproducible_noise = insecure_seed is not None
         one, _ = calibrate_all_pairs(
-            priors, alpha=self.alpha, epsilon=self.epsilon, method=method, pairs=pairs, directed=directed
+            priors,
+            alpha=self.alpha,
+            epsilon=self.epsilon,
+            method=method,
+            pairs=pairs,
+            directed=directed,
+            executor=self._executor,
         )
         if not one.within_budget:
             raise ValueError(f"method {method!r} does not meet (alpha, epsilon) for these priors; use method='exact'")
@@ -371,14 +415,10 @@ class ReleaseBudget:
         if precision == 0:
             return 0.0
         s = float(1.0 / np.sqrt(precision))  # the combined scale
-        return max(
-            float(
-                pair_divergence(
-                    self._members[r][a], self._members[r][b], alpha=self.alpha, scale=s, directed=self.directed
-                ).upper
-            )
-            for r, a, b in self._pairs
-        )
+        left = [self._members[r][a] for r, a, _ in self._pairs]
+        right = [self._members[r][b] for r, _, b in self._pairs]
+        at = dict(alpha=self.alpha, scale=s, directed=self.directed)
+        return max(float(c.upper) for c in _map(self._executor, _pair_divergence, left, right, itertools.repeat(at)))
 
     @property
     def spent(self) -> float:

@@ -17,6 +17,7 @@ Every timed result is also checked: all returned scales must be within budget (`
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import multiprocessing
 import time
 from functools import partial
@@ -37,8 +38,8 @@ def _timed(fn, repeat=3):
     return best, out
 
 
-def gaussian_grid(n_eps: int = 1000, n_alpha: int = 100) -> dict[str, float]:
-    """Time the closed form and the exact rule on a grid of budgets and orders (Gaussian priors).
+def gaussian_grid_case(n_eps: int = 1000, n_alpha: int = 100) -> tuple[Gaussian, Gaussian, np.ndarray, np.ndarray]:
+    """Return the Gaussian pair and the grid of :func:`gaussian_grid` (also timed by ``make bench``).
 
     Parameters
     ----------
@@ -49,12 +50,29 @@ def gaussian_grid(n_eps: int = 1000, n_alpha: int = 100) -> dict[str, float]:
 
     Returns
     -------
+    tuple
+        ``(prior_i, prior_j, alpha, epsilon)``: N(0, 0.5^2) and N(1, 4^2), ``alpha`` a column
+        of ``n_alpha`` orders and ``epsilon`` a row of ``n_eps`` budgets (they broadcast).
+    """
+    eps = np.geomspace(1e-3, 10, n_eps)
+    alpha = np.geomspace(1.01, 100, n_alpha)[:, None]
+    return Gaussian(mean=0.0, var=0.25), Gaussian(mean=1.0, var=16.0), alpha, eps
+
+
+def gaussian_grid(n_eps: int = 1000, n_alpha: int = 100) -> dict[str, float]:
+    """Time the closed form and the exact rule on the grid of :func:`gaussian_grid_case`.
+
+    Parameters
+    ----------
+    n_eps, n_alpha : int
+        Numbers of budgets and orders, as in :func:`gaussian_grid_case`.
+
+    Returns
+    -------
     dict
         ``points``, ``closed_form_s``, ``exact_s`` (seconds) and their ``ratio``.
     """
-    P, Q = Gaussian(mean=0.0, var=0.25), Gaussian(mean=1.0, var=16.0)
-    eps = np.geomspace(1e-3, 10, n_eps)
-    alpha = np.geomspace(1.01, 100, n_alpha)[:, None]
+    P, Q, alpha, eps = gaussian_grid_case(n_eps, n_alpha)
     t_cf, cf = _timed(lambda: calibrate(P, Q, alpha=alpha, epsilon=eps, method="closed-form"))
     t_ex, ex = _timed(lambda: calibrate(P, Q, alpha=alpha, epsilon=eps, method="exact"))
     assert np.all(cf.within_budget) and np.all(ex.within_budget)
@@ -465,6 +483,116 @@ def atoms_benchmark(
     return df.reindex(columns=cols)
 
 
+# ----------------------------------------------------------------------------------------
+# Prior classes on several workers (issue #38)
+# ----------------------------------------------------------------------------------------
+
+
+def class_priors(members: int = 4, secrets: int = 4, components: int = 3, seed: int = 0) -> list[dict]:
+    """Return a seeded finite prior class: ``members`` models of ``secrets`` Gaussian mixtures each.
+
+    Parameters
+    ----------
+    members, secrets, components : int
+        Models in the class, secrets per model (``>= 2``), components per mixture.
+    seed : int
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    list of dict
+        ``[{"s0": mixture, "s1": mixture, ...}, ...]``: the secret ``s`` has its component means
+        drawn from N(s, 1) and log-uniform variances in [e^-1, e^0.5]; every pair is distinct.
+
+    Examples
+    --------
+    >>> cls = class_priors(2, 3)
+    >>> len(cls), sorted(cls[0])
+    (2, ['s0', 's1', 's2'])
+    """
+    rng = np.random.default_rng(seed)
+    return [
+        {
+            f"s{s}": GaussianMixture(
+                weights=rng.dirichlet(np.ones(components)),
+                means=rng.normal(s, 1.0, components),
+                vars=np.exp(rng.uniform(-1, 0.5, components)),
+            )
+            for s in range(secrets)
+        }
+        for _ in range(members)
+    ]
+
+
+def class_scaling(
+    shapes: tuple[tuple[int, int], ...] = ((2, 3), (4, 4), (6, 5)),
+    workers: tuple[int, ...] = (1, 2),
+    alpha: float = 2.0,
+    epsilon: float = 1.0,
+    repeat: int = 2,
+):
+    r"""Time :func:`rpp.calibrate_all_pairs` on prior classes in this process and on process pools.
+
+    For each ``(members, secrets)`` of ``shapes`` (:func:`class_priors`, :math:`m\binom{s}{2}`
+    distinct pairs), the serial call and the call with ``executor=ProcessPoolExecutor(w)`` for
+    each ``w`` of ``workers`` (the pool started, and warmed by one call, outside the timing);
+    best of ``repeat``.  Every pooled result is checked equal to the serial one.
+
+    Parameters
+    ----------
+    shapes : tuple of (int, int)
+        ``(members, secrets)`` of each class.
+    workers : tuple of int
+        Pool sizes.
+    alpha, epsilon : float
+        Order (> 1) and budget (> 0).
+    repeat : int
+        Timings per cell (the best is kept).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (class, run): ``pairs``, ``workers`` (0: serial, in this process),
+        ``seconds``, ``cpu_s`` (CPU seconds of the serial run, mean of the runs: the cost a
+        loaded machine does not inflate), ``s_per_pair``, ``cpu_per_pair`` and ``speedup`` (serial seconds /
+        seconds).
+    """
+    import pandas as pd
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ..accounting import calibrate_all_pairs
+
+    def strip(cal):  # details["seconds"] are wall times: every other field must be identical
+        return dataclasses.replace(cal, details={k: v for k, v in cal.details.items() if k != "seconds"})
+
+    rows = []
+    calibrate_all_pairs(class_priors(1, 2, seed=99), alpha=alpha, epsilon=epsilon)  # warm up
+    at: dict[str, Any] = dict(alpha=alpha, epsilon=epsilon)
+    for members, secrets in shapes:
+        c0 = time.process_time()
+        # a new class each run (a few ms): rpp remembers recent work by the identity of the priors
+        t, (ref, table) = _timed(lambda m=members, s=secrets: calibrate_all_pairs(class_priors(m, s), **at), repeat)
+        cpu = (time.process_time() - c0) / repeat
+        pairs = int(ref.details["distinct_pairs"])
+        rows.append(dict(members=members, secrets=secrets, pairs=pairs, workers=0, seconds=t, cpu_s=cpu))
+        for w in workers:
+            with ProcessPoolExecutor(w) as pool:
+                calibrate_all_pairs(class_priors(1, 2, seed=99), alpha=alpha, epsilon=epsilon, executor=pool)
+                t, (got, got_table) = _timed(
+                    lambda m=members, s=secrets, ex=pool: calibrate_all_pairs(class_priors(m, s), **at, executor=ex),
+                    repeat,
+                )
+            if strip(got) != strip(ref) or not got_table.equals(table):
+                raise AssertionError(f"the pool of {w} gave another result than the serial run")
+            rows.append(dict(members=members, secrets=secrets, pairs=pairs, workers=w, seconds=t))
+    df = pd.DataFrame(rows)
+    df["s_per_pair"] = df.seconds / df.pairs
+    df["cpu_per_pair"] = df.cpu_s / df.pairs
+    serial = df[df.workers == 0].set_index("pairs").seconds
+    df["speedup"] = serial.reindex(df.pairs).to_numpy() / df.seconds.to_numpy()
+    return df
+
+
 from .worst_case import (  # noqa: E402, F401 - the sweep of --worst-case, re-exported here
     FAMILIES,
     load_worst_case,
@@ -515,7 +643,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--cpu-limit", type=float, default=10.0, help="CPU seconds per call of --worst-case (default 10)"
     )
+    parser.add_argument(
+        "--class-scaling",
+        action="store_true",
+        help="time calibrate_all_pairs on prior classes serially and on 1 and 2 worker processes (issue #38)",
+    )
     args = parser.parse_args(argv)
+    if args.class_scaling:
+        table = class_scaling()
+        print("calibrate_all_pairs on classes of 3-component mixtures, alpha = 2, epsilon = 1 (best of 2):")
+        print(table.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
+        return
     if args.worst_case:
         _worst_case_main(args)
         return

@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib import validation as v
-from .._lib.numerics import sqrt_up
+from .._lib.numerics import sqrt_up, sqrt_up_array
 from ..priors import Gaussian
 from ..divergence.closed_forms import gaussian_renyi_value
 from ..divergence.gaussian_noise import gaussian_divergence_upper
@@ -73,7 +73,8 @@ def scale_of_variance(var: ArrayLike) -> float | np.ndarray:
     Returns
     -------
     float or ndarray
-        ``rpp._lib.numerics.sqrt_up`` of each (a float for a scalar).
+        ``rpp._lib.numerics.sqrt_up`` of each (a float for a scalar): an array takes its
+        vectorised form, ``sqrt_up_array`` (an exact check by an error-free product).
 
     Examples
     --------
@@ -83,7 +84,7 @@ def scale_of_variance(var: ArrayLike) -> float | np.ndarray:
     arr = np.asarray(var, dtype=float)
     if arr.ndim == 0:
         return sqrt_up(float(arr))
-    return np.vectorize(sqrt_up, otypes=[float])(arr)
+    return sqrt_up_array(arr)
 
 
 def closed_form(prior_i: Gaussian, prior_j: Gaussian, *, alpha: ArrayLike, epsilon: ArrayLike) -> float | np.ndarray:

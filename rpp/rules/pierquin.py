@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib import validation as v
-from .._lib.numerics import sqrt_up
+from .._lib.numerics import sqrt_up, sqrt_up_array
 from ..priors import Prior, check_prior
 from ..divergence.laplace_shift import laplace_rdp_scale
 from ..transport import w_infinity
@@ -76,7 +76,7 @@ def sensitivity_scale(
         var = np.asarray(alpha * np.asarray(w, float) ** 2 / (2 * epsilon), dtype=float)
     if var.ndim == 0:
         return sqrt_up(float(var))
-    return np.vectorize(sqrt_up, otypes=[float])(var)
+    return sqrt_up_array(var)
 
 
 def pierquin(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float, noise: str = "gaussian") -> float:

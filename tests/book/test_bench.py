@@ -86,3 +86,10 @@ def test_scaling_table_stopped_call_reports_its_time():
     over = t[t.status == "> budget"]
     assert len(over) and (over.seconds >= 1e-3).all() and over.vs_baseline.isna().all()
     assert t[t.status == "n/a"].seconds.isna().all()
+
+
+def test_class_scaling_pools_give_the_serial_result():
+    """Issue #38: the class timing of book/status.md runs, and checks the pools against the serial run."""
+    t = bench.class_scaling(shapes=((1, 3),), workers=(2,), repeat=1)
+    assert list(t.workers) == [0, 2] and set(t.pairs) == {3}
+    assert (t.seconds > 0).all() and np.isclose(t.speedup.iloc[0], 1.0)
