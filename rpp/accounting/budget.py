@@ -104,7 +104,10 @@ def _map(executor: Executor | None, fn: Callable[..., Any], *columns: Iterable[A
     """``[fn(*args) for args in zip(*columns)]``, in order, on ``executor``'s workers if one is given."""
     if executor is None:
         return list(map(fn, *columns))
-    return list(executor.map(fn, *columns))
+    # as lists of equal length: dask.distributed's ClientExecutor.map takes sized iterables only
+    # (an itertools.repeat column has no len()).
+    rows = list(zip(*columns))
+    return list(executor.map(fn, *(list(col) for col in zip(*rows)))) if rows else []
 
 
 def _calibrate_pair(prior_i: Any, prior_j: Any, options: dict[str, Any]) -> Calibration:

@@ -4,7 +4,7 @@ calibrate_all_pairs and ReleaseBudget accept any ``concurrent.futures.Executor``
 ProcessPoolExecutor of 2 workers the worst pair, its calibration and the per-pair table are
 identical to the serial run (only ``details["seconds"]``, a wall time, differs), and the work
 really goes through the executor.  A dask.distributed test runs where dask is installed (it is
-not in the locks: an optional extra check).
+in the developers' lock, [dev]; skipped only where it is absent, e.g. the lowest-versions run).
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def test_executor_must_be_an_executor(bad):
 
 
 def test_dask_distributed_client_executor():
-    """Optional: runs where dask.distributed is installed (not in the locks)."""
+    """A local Dask cluster (dask.distributed, in the developers' lock) runs the class."""
     distributed = pytest.importorskip("dask.distributed")
     with distributed.Client(processes=True, n_workers=2, threads_per_worker=1, dashboard_address=None) as client:
         pooled, t_pooled = calibrate_all_pairs(CLASS, alpha=2.5, epsilon=0.8, executor=client.get_executor())
