@@ -17,7 +17,7 @@ The label of each statement is its label in the book; ``book/claims.yml`` names 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 import mpmath as mp
 import numpy as np
@@ -91,7 +91,7 @@ def noise_exact(dm2, vi, vj, alpha, z1, dz):
     g1 = gauss_renyi(0, mp.mpf(vi) + z1, mp.sqrt(dm2), mp.mpf(vj) + z1, alpha)
     g2 = gauss_renyi(0, mp.mpf(vi) + z1 + dz, mp.sqrt(dm2), mp.mpf(vj) + z1 + dz, alpha)
     if mp.isinf(g1):
-        return mp.mpf(0) if True else None  # +inf >= anything: holds
+        return mp.mpf(0)  # g(z1) = +inf >= g(z2): holds
     return g1 - g2
 
 
@@ -307,8 +307,6 @@ RENYI_MONO = Statement(
 
 # prop-own-regimes at a fixed noise: D^(k) non-decreasing in k, and in case 2 below D^(inf)
 def regimes_exact(m, vw, vn, alpha, v, k):
-    pair_d = [(0, vw), (m, vn)]
-
     def joint(kk):
         w = mp.mpf(v) / kk if kk else mp.mpf(0)
         return max(
@@ -316,7 +314,6 @@ def regimes_exact(m, vw, vn, alpha, v, k):
             gauss_renyi(m, mp.mpf(vn) + w, 0, mp.mpf(vw) + w, alpha),
         )
 
-    del pair_d
     d_k, d_next = joint(k), joint(k + 1)
     step = mp.mpf(0) if mp.isinf(d_next) else d_next - d_k
     c = (mp.mpf(alpha) - 1) * vw - mp.mpf(alpha) * vn
@@ -461,7 +458,12 @@ def test_the_harness_finds_a_planted_counterexample():
         st.tuples(st.floats(-0.5, 0.5)),
         lambda u: log_bounds_exact(u) - mp.mpf("0.01"),
         lambda u: 1,
-        Search(1, lambda z: (float(np.expm1(z[0])),), lambda u: log_bounds_float(u) - 0.01, lambda u: log_bounds_exact(u) - mp.mpf("0.01")),
+        Search(
+            1,
+            lambda z: (float(np.expm1(z[0])),),
+            lambda u: log_bounds_float(u) - 0.01,
+            lambda u: log_bounds_exact(u) - mp.mpf("0.01"),
+        ),
     )
     assert refuted(planted, (0.0,))
     assert adversarial_search(planted.search, starts=2, seed=1)
