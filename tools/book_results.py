@@ -474,6 +474,8 @@ class BuildResultTables(SphinxPostTransform):
             node.replace_self(self.claims(node))
         for node in list(self.document.findall(statements_placeholder)):
             node.replace_self(self.statements(node))
+        if self.app.builder.format == "html":
+            self.verdict_chips()
         for node in list(self.document.findall(cite_placeholder)):
             node.replace_self(self.cite(node))
 
@@ -618,10 +620,47 @@ class BuildResultTables(SphinxPostTransform):
             return nodes.literal(label, label)
         return ref
 
+    def verdict_chips(self) -> None:
+        """Beside each registered box of a chapter, its verdict, linked to its row on the Results page.
+
+        HTML only: the PDF keeps the boxes as they are (the Results appendix lists the verdicts).
+        """
+        statements = self._registered_statements()
+        if not statements:
+            return
+        proof_types = _proof_node_types()
+        for node in list(self.document.findall(nodes.Element)):
+            if not isinstance(node, proof_types):
+                continue
+            entry = statements.get(node.get("label", ""))
+            if entry is None:
+                continue
+            chip = nodes.paragraph("", "", classes=["rpp-verdict-chip"])
+            link = nodes.reference(
+                "",
+                "",
+                nodes.emphasis(entry["verdict"], entry["verdict"]),
+                internal=True,
+                refuri=self.app.builder.get_relative_uri(self.env.docname, self.config.rpp_results_doc)
+                + "#statement-"
+                + entry["label"],
+                classes=["rpp-verdict", "rpp-verdict-" + entry["verdict"].replace(" ", "-")],
+            )
+            chip += nodes.Text("Verdict: ")
+            chip += link
+            node.parent.insert(node.parent.index(node) + 1, chip)
+
+    def _registered_statements(self) -> dict[str, dict]:
+        try:
+            data = load_claims(claims_path(self.app))
+        except (OSError, ValueError, yaml.YAMLError):
+            return {}  # the Results page's directive reports the error
+        return {entry["label"]: entry for entry in data["statements"]}
+
     def statements(self, placeholder: statements_placeholder) -> list[nodes.Node]:
         rows = []
         for entry in placeholder["statements"]:
-            head = nodes.paragraph("", "")
+            head = nodes.paragraph("", "", ids=["statement-" + entry["label"]])
             head += self._label_or_literal(entry["label"], placeholder)
             head += nodes.Text(": " + entry["statement"])
             domain = nodes.paragraph("", "", nodes.Text("Domain: " + entry["domain"]))
@@ -805,6 +844,7 @@ def bibtex_entry(text: str, key: str) -> str | None:
 
 def setup(app: Sphinx) -> dict:
     app.add_config_value("rpp_claims_file", "book/claims.yml", "env")
+    app.add_config_value("rpp_results_doc", "book/results", "env")
     app.add_directive("rpp-bibtex", BibtexEntryDirective)
     app.add_directive("rpp-cite", CiteDirective)
     app.add_node(cite_placeholder)

@@ -10,7 +10,10 @@ where the book treats it and what checks it. ``tools/book_results.py`` renders i
 - every notebook cell it names exists: a cell id of a code cell that asserts, or a marker
   found in exactly one cell;
 - it is complete: every box whose title cites one of the papers, and every erratum box of the
-  chapters, is registered; each paper has its table on the Results page.
+  chapters, is registered; each paper has its table on the Results page;
+- the book's own statements (issue #35): every theorem, proposition, lemma, corollary and
+  conjecture of chapters 1-9 is registered with one of the four verdicts of its own ("proved and
+  searched" only with a search of ``tests/claims/``), a conjecture exactly when the box is one.
 
 ``test_results_extension_*`` build a small Sphinx project with the extension, and check that the
 listed numbers are the numbers the boxes show and that sphinx-proof's raw index is gone.
@@ -421,6 +424,7 @@ def small_project(tmp_path: Path, claim_label: str) -> Path:
                       "book_results"]
         myst_enable_extensions = ["colon_fence", "dollarmath", "amsmath"]
         numfig = True
+        rpp_results_doc = "book/results"
         numfig_secnum_depth = 1
         math_numfig = True
         html_theme = "basic"
@@ -647,3 +651,19 @@ def test_results_extension_renders_the_statements(small_build):
         assert shown in text, shown
     assert tables[1].select_one("em.rpp-verdict-proved-and-searched")
     assert tables[1].select_one("a")["href"].endswith("one.html#thm-one-b")
+
+
+def test_a_registered_box_shows_its_verdict_linked_to_its_row(small_build):
+    from bs4 import BeautifulSoup
+
+    out, _, _ = small_build
+    page = BeautifulSoup((out / "book" / "one.html").read_text(), "html.parser")
+    chips = page.select("p.rpp-verdict-chip")
+    assert len(chips) == 1  # thm-one-b only: the other boxes are not registered
+    link = chips[0].select_one("a")
+    assert link.get_text() == "proved and searched"
+    assert link["href"] == "results.html#statement-thm-one-b"
+    box = page.find(id="thm-one-b")
+    assert box.find_next("p", class_="rpp-verdict-chip") is chips[0]
+    results = BeautifulSoup((out / "book" / "results.html").read_text(), "html.parser")
+    assert results.find(id="statement-thm-one-b")
