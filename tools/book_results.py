@@ -610,7 +610,6 @@ class BuildResultTables(SphinxPostTransform):
             )
         ]
 
-
     # -- {rpp-statements} ----------------------------------------------------------------------
 
     def _label_or_literal(self, label: str, placeholder: nodes.Node) -> nodes.Node:
