@@ -201,6 +201,14 @@ def convex_exact(p1, q1, p2, q2, lam, alpha):
     return rhs - lhs
 
 
+def convex_scale(p1, q1, p2, q2, lam, alpha):
+    """The size of the two sides (they reach e^260 at alpha = 68): a zero margin is judged against it."""
+    p1, q1, p2, q2 = ([mp.mpf(x) for x in v] for v in (p1, q1, p2, q2))
+    lam, alpha = mp.mpf(lam), mp.mpf(alpha)
+    rhs = lam * renyi_integral(p1, q1, alpha) + (1 - lam) * renyi_integral(p2, q2, alpha)
+    return mp.mpf(0) if mp.isinf(rhs) else rhs
+
+
 def convex_float(p1, q1, p2, q2, lam, alpha):
     def f(p, q):
         with np.errstate(divide="ignore"):
@@ -227,7 +235,7 @@ CONVEX = Statement(
         lambda t: (*(tuple(x / sum(v) for x in v) for v in t[:4]), t[4], t[5])
     ),
     convex_exact,
-    lambda *p: 1,
+    convex_scale,
     Search(14, convex_point, convex_float, convex_exact),
 )
 
@@ -358,8 +366,15 @@ def _tail(p, q, t):
     return sum(pi for pi, qi in zip(p, q, strict=True) if pi > 0 and (qi == 0 or mp.log(pi / qi) > t))
 
 
-def chernoff_exact(p, q, alpha, t):
+def _normalised(p, q):
+    """P and Q as mpmath probability vectors (a float vector may sum to 1 +- 1e-16, which would
+    show as a violation of size 1e-16 where a statement is tight)."""
     p, q = [mp.mpf(x) for x in p], [mp.mpf(x) for x in q]
+    return [x / sum(p) for x in p], [x / sum(q) for x in q]
+
+
+def chernoff_exact(p, q, alpha, t):
+    p, q = _normalised(p, q)
     alpha, t = mp.mpf(alpha), mp.mpf(t)
     d = discrete_renyi(p, q, alpha)
     bound = mp.exp((alpha - 1) * (d - t))
@@ -367,7 +382,7 @@ def chernoff_exact(p, q, alpha, t):
 
 
 def cks_exact(p, q, alpha, t):
-    p, q = [mp.mpf(x) for x in p], [mp.mpf(x) for x in q]
+    p, q = _normalised(p, q)
     alpha, t = mp.mpf(alpha), mp.mpf(t)
     d = discrete_renyi(p, q, alpha)
     return mp.exp((alpha - 1) * (d - t)) / alpha * (1 - 1 / alpha) ** (alpha - 1) - _hockey(p, q, t)
