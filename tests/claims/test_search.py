@@ -25,7 +25,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from claims_lib import DPS, Search, adversarial_search, closed_form_x, discrete_renyi, gauss_renyi, squash
+from claims_lib import (
+    DPS,
+    Search,
+    adversarial_search,
+    closed_form_x,
+    discrete_renyi,
+    gauss_renyi,
+    squash,
+    switch_T,
+)
 
 FAST = settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 DEEP = settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
@@ -421,6 +430,41 @@ CKS = Statement(
 )
 
 
+# prop-gauss-monotone-alpha: T = alpha A + (alpha - 2) S and the gap of condition (7),
+# A - (2 - alpha) k / (alpha - 1), have the same sign: T * gap >= 0
+def cond7_exact(dm2, delta, alpha, eps):
+    dm2, delta, alpha, eps = (mp.mpf(x) for x in (dm2, delta, alpha, eps))
+    a_, k_ = dm2 - 2 * eps * delta, mp.sqrt(2 * eps) * abs(delta)
+    return switch_T(dm2, delta, alpha, eps) * (a_ - (2 - alpha) / (alpha - 1) * k_)
+
+
+def cond7_float(dm2, delta, alpha, eps):
+    a_, k_ = dm2 - 2 * eps * delta, np.sqrt(2 * eps) * abs(delta)
+    s_ = np.sqrt(a_**2 + 4 * k_**2 / (alpha - 1))
+    return (alpha * a_ + (alpha - 2) * s_) * (a_ - (2 - alpha) / (alpha - 1) * k_)
+
+
+def cond7_scale(dm2, delta, alpha, eps):
+    a_, k_ = mp.mpf(dm2) - 2 * mp.mpf(eps) * delta, mp.sqrt(2 * mp.mpf(eps)) * abs(mp.mpf(delta))
+    return mp.mpf(alpha) * (abs(a_) + k_ / (mp.mpf(alpha) - 1)) ** 2
+
+
+COND7 = Statement(
+    "prop-gauss-monotone-alpha",
+    st.tuples(
+        st.one_of(st.just(0.0), pos),
+        st.one_of(st.just(0.0), st.floats(-1e3, 1e3)),
+        st.one_of(alpha_gt1, st.just(2.0)),
+        st.one_of(st.just(0.5), st.floats(1e-4, 1e2)),
+    ).filter(lambda t: t[0] > 0 or t[1] != 0),
+    cond7_exact,
+    cond7_scale,
+    Search(
+        4, lambda z: (float(np.exp(z[0])), float(z[1]), above_one(z[2]), float(np.exp(z[3]))), cond7_float, cond7_exact
+    ),
+)
+
+
 STATEMENTS = [
     LOG_BOUNDS,
     NOISE,
@@ -433,6 +477,7 @@ STATEMENTS = [
     REGIMES,
     CHERNOFF,
     CKS,
+    COND7,
 ]
 IDS = [s.label for s in STATEMENTS]
 
