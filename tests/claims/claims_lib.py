@@ -145,17 +145,23 @@ def adversarial_search(search: Search, *, starts: int, seed: int, maxiter: int =
     refuted = []
 
     def objective(z: np.ndarray) -> float:
-        with np.errstate(all="ignore"):  # the search may wander to overflow; such points score +inf
-            value = search.margin(*search.to_point(z))
+        try:
+            with np.errstate(all="ignore"):  # the search may wander to overflow; such points score +inf
+                value = search.margin(*search.to_point(z))
+        except (OverflowError, ZeroDivisionError):  # Python floats raise where numpy returns inf
+            return 1e300
         return float(value) if np.isfinite(value) else 1e300
 
     for _ in range(starts):
         z0 = rng.normal(scale=2.0, size=search.dim)
         res = minimize(objective, z0, method="Nelder-Mead", options={"maxiter": maxiter, "xatol": 1e-10})
         for z in (res.x, z0):
-            with np.errstate(all="ignore"):
-                point = search.to_point(z)
-                value = search.margin(*point)
+            try:
+                with np.errstate(all="ignore"):
+                    point = search.to_point(z)
+                    value = search.margin(*point)
+            except (OverflowError, ZeroDivisionError):
+                continue  # outside what floats represent: the search learns nothing there
             if not value >= 0 and search.exact(*point) < 0:
                 refuted.append(point)
     return refuted

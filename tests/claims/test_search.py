@@ -465,6 +465,84 @@ COND7 = Statement(
 )
 
 
+# thm-own-compose-releases: the joint D_alpha of k releases (k-variate normals with covariance
+# sigma_s^2 11^T + theta^2 I) equals the one-dimensional D_alpha at variance sigma_s^2 + theta^2 / k
+def _joint_mp(mi, vi, mj, vj, alpha, theta2, k):
+    alpha, theta2 = mp.mpf(alpha), mp.mpf(theta2)
+    one = mp.ones(k, 1)
+
+    def cov(v):
+        return mp.mpf(v) * (one * one.T) + theta2 * mp.eye(k)
+
+    s_i, s_j = cov(vi), cov(vj)
+    s_a = (1 - alpha) * s_i + alpha * s_j
+    try:
+        mp.cholesky(s_a)
+    except ValueError:
+        return mp.inf  # Sigma_alpha not positive definite: the divergence is infinite
+    quad = (one.T * mp.inverse(s_a) * one)[0]
+    log_ratio = mp.log(mp.det(s_a)) - (1 - alpha) * mp.log(mp.det(s_i)) - alpha * mp.log(mp.det(s_j))
+    return alpha * (mp.mpf(mi) - mj) ** 2 * quad / 2 - log_ratio / (2 * (alpha - 1))
+
+
+def releases_exact(mi, vi, mj, vj, alpha, theta2, k):
+    joint = _joint_mp(mi, vi, mj, vj, alpha, theta2, k)
+    w = mp.mpf(theta2) / k
+    one_d = gauss_renyi(mi, mp.mpf(vi) + w, mj, mp.mpf(vj) + w, alpha)
+    if mp.isinf(joint) or mp.isinf(one_d):
+        return mp.mpf(0) if mp.isinf(joint) and mp.isinf(one_d) else mp.mpf(-1)
+    return -abs(joint - one_d) + mp.mpf(10) ** -35 * (1 + abs(one_d))
+
+
+def releases_float(mi, vi, mj, vj, alpha, theta2, k):
+    one = np.ones((k, 1))
+    s_i, s_j = vi * one @ one.T + theta2 * np.eye(k), vj * one @ one.T + theta2 * np.eye(k)
+    s_a = (1 - alpha) * s_i + alpha * s_j
+    if np.any(np.linalg.eigvalsh(s_a) <= 0):
+        return 0.0
+    joint = alpha * (mi - mj) ** 2 * (one.T @ np.linalg.solve(s_a, one))[0, 0] / 2 - (
+        np.linalg.slogdet(s_a)[1] - (1 - alpha) * np.linalg.slogdet(s_i)[1] - alpha * np.linalg.slogdet(s_j)[1]
+    ) / (2 * (alpha - 1))
+    w = theta2 / k
+    s1 = (1 - alpha) * (vi + w) + alpha * (vj + w)
+    one_d = alpha * (mi - mj) ** 2 / (2 * s1) + np.log(s1 / ((vi + w) ** (1 - alpha) * (vj + w) ** alpha)) / (
+        2 * (1 - alpha)
+    )
+    return 1e-9 * (1 + abs(one_d)) - abs(joint - one_d)
+
+
+def releases_point(z):
+    alpha = float(np.exp(z[4]))
+    if abs(alpha - 1) < 1e-6:
+        alpha += 1e-3
+    return (
+        float(z[0]),
+        float(np.exp(z[1])),
+        float(z[2]),
+        float(np.exp(z[3])),
+        alpha,
+        float(np.exp(z[5])),
+        2 + int(abs(z[6]) * 2) % 5,
+    )
+
+
+RELEASES = Statement(
+    "thm-own-compose-releases",
+    st.tuples(
+        st.floats(-5, 5),
+        st.floats(1e-3, 1e2),
+        st.floats(-5, 5),
+        st.floats(1e-3, 1e2),
+        st.one_of(st.floats(0.05, 0.99), alpha_gt1.filter(lambda a: a < 50)),
+        st.floats(1e-3, 1e2),
+        st.integers(2, 6),
+    ),
+    releases_exact,
+    lambda *p: 1,
+    Search(7, releases_point, releases_float, releases_exact),
+)
+
+
 STATEMENTS = [
     LOG_BOUNDS,
     NOISE,
@@ -478,6 +556,7 @@ STATEMENTS = [
     CHERNOFF,
     CKS,
     COND7,
+    RELEASES,
 ]
 IDS = [s.label for s in STATEMENTS]
 
