@@ -543,6 +543,45 @@ RELEASES = Statement(
 )
 
 
+# prop-gauss-switch (as corrected in issue #35): with delta != 0, if A > -k then
+# T (alpha - alpha_sw) >= 0 (decreasing below the switch, increasing above); if A <= -k then
+# T <= 0 at every alpha, and delta > 0, eps >= 1/2
+def switch_exact(dm2, delta, alpha, eps):
+    dm2, delta, alpha, eps = (mp.mpf(x) for x in (dm2, delta, alpha, eps))
+    a_, k_ = dm2 - 2 * eps * delta, mp.sqrt(2 * eps) * abs(delta)
+    t_ = switch_T(dm2, delta, alpha, eps)
+    if a_ > -k_:
+        return t_ * (alpha - (a_ + 2 * k_) / (a_ + k_))
+    return min(-t_, delta, eps - mp.mpf(1) / 2)
+
+
+def switch_float(dm2, delta, alpha, eps):
+    a_, k_ = dm2 - 2 * eps * delta, np.sqrt(2 * eps) * abs(delta)
+    t_ = alpha * a_ + (alpha - 2) * np.sqrt(a_**2 + 4 * k_**2 / (alpha - 1))
+    if a_ > -k_:
+        return t_ * (alpha - (a_ + 2 * k_) / (a_ + k_))
+    return min(-t_, delta, eps - 0.5)
+
+
+SWITCH = Statement(
+    "prop-gauss-switch",
+    st.tuples(
+        st.one_of(st.just(0.0), pos),
+        st.one_of(st.floats(-1e3, -1e-6), st.floats(1e-6, 1e3)),
+        st.one_of(alpha_gt1, st.just(2.0)),
+        st.one_of(st.just(0.5), st.floats(1e-4, 1e2)),
+    ),
+    switch_exact,
+    lambda dm2, delta, alpha, eps: mp.mpf(alpha) ** 2 * (mp.mpf(dm2) + 2 * mp.mpf(eps) * abs(delta) + 1) ** 2,
+    Search(
+        4,
+        lambda z: (float(np.exp(z[0])), float(z[1]) or 1e-9, above_one(z[2]), float(np.exp(z[3]))),
+        switch_float,
+        switch_exact,
+    ),
+)
+
+
 STATEMENTS = [
     LOG_BOUNDS,
     NOISE,
@@ -557,6 +596,7 @@ STATEMENTS = [
     CKS,
     COND7,
     RELEASES,
+    SWITCH,
 ]
 IDS = [s.label for s in STATEMENTS]
 
