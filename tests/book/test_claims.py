@@ -641,8 +641,7 @@ def test_the_results_page_renders_the_statements():
 def test_results_extension_renders_the_statements(small_build):
     from bs4 import BeautifulSoup
 
-    out, warnings, _ = small_build
-    assert "WARNING" not in warnings, warnings
+    out, _, _ = small_build  # its warnings are checked by the first test of the extension
     results = BeautifulSoup((out / "book" / "results.html").read_text(), "html.parser")
     tables = results.select("table.rpp-claims-table")
     assert len(tables) == 2  # the paper's claims, then the book's statements
