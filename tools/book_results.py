@@ -13,6 +13,12 @@ four directives for ``book/results.md`` and hides sphinx-proof's raw index:
     the book's verdict, where the book treats it and what checks it (``tests/book/test_claims.py``
     checks the registry against the sources and the tests).
 
+``{rpp-statements}``
+    The book's own statements from the same registry (its ``statements`` list): each theorem,
+    proposition, lemma and corollary of the chapters in one line, with its domain, its verdict
+    (proved in the text, proved and searched, checked numerically, conjecture), where the proof
+    stands and what checks it; ``tests/claims/`` searches the general ones for counterexamples.
+
 ``{rpp-bibtex} <key>`` and ``{rpp-cite} <label or document>``
     The "How to cite" box: an entry of ``book/references.bib`` as it is there (long fields
     wrapped), and a BibTeX entry for one result or one chapter, with the number and title of
@@ -66,6 +72,9 @@ logger = logging.getLogger(__name__)
 VERDICTS = ("proved here", "checked numerically", "erratum", "not reproduced")
 #: The index of sphinx-proof that this extension suppresses.
 PROOF_INDEX = "prf-prf"
+#: The verdicts of the book's own statements (the ``statements`` list of the registry).
+STATEMENT_VERDICTS = ("proved in the text", "proved and searched", "checked numerically", "conjecture")
+STATEMENT_KEYS = ("label", "statement", "domain", "verdict", "proof", "note", "checked_by")
 PAPER_KEYS = ("key", "short", "title")
 CLAIM_KEYS = ("paper", "item", "title", "verdict", "book", "checked_by", "note")
 
@@ -95,7 +104,41 @@ def load_claims(path: Path) -> dict:
         _check_claim(claim, keys, where)
         for check in claim["checked_by"]:
             _check_check(check, where)
+    statements = data.setdefault("statements", [])
+    if not isinstance(statements, list):
+        raise ValueError(f"{path.name}: 'statements' must be a list")
+    seen: set[str] = set()
+    for i, statement in enumerate(statements):
+        where = f"{path.name}: statement {i + 1} ({statement.get('label')})"
+        _check_statement(statement, where)
+        if statement["label"] in seen:
+            raise ValueError(f"{where}: the label is registered twice")
+        seen.add(statement["label"])
+        for check in statement["checked_by"]:
+            _check_check(check, where)
     return data
+
+
+def _check_statement(statement: dict, where: str) -> None:
+    unknown = set(statement) - set(STATEMENT_KEYS)
+    if unknown:
+        raise ValueError(f"{where}: unknown keys {sorted(unknown)}")
+    for k in ("label", "statement", "domain", "verdict"):
+        if not statement.get(k) or not isinstance(statement[k], str):
+            raise ValueError(f"{where}: '{k}' is missing or empty")
+    verdict = statement["verdict"]
+    if verdict not in STATEMENT_VERDICTS:
+        raise ValueError(f"{where}: verdict {verdict!r} is not one of {STATEMENT_VERDICTS}")
+    if verdict.startswith("proved") and not statement.get("proof"):
+        raise ValueError(f"{where}: a {verdict!r} statement needs 'proof' (the label the proof follows)")
+    if not isinstance(statement.get("checked_by"), list):
+        raise ValueError(f"{where}: 'checked_by' must be a list")
+    if not statement["checked_by"] and verdict != "conjecture":
+        raise ValueError(f"{where}: a {verdict!r} statement needs a test or a cell")
+    if verdict == "proved and searched" and not any(
+        check.get("test", "").startswith("tests/claims/") for check in statement["checked_by"]
+    ):
+        raise ValueError(f"{where}: 'proved and searched' needs a search of tests/claims/ in 'checked_by'")
 
 
 def _check_claim(claim: dict, keys: list[str], where: str) -> None:
@@ -147,6 +190,10 @@ class claims_placeholder(nodes.General, nodes.Element):
     """Replaced by one paper's table of the claims registry when the page is written."""
 
 
+class statements_placeholder(nodes.General, nodes.Element):
+    """Replaced by the table of the book's own statements when the page is written."""
+
+
 class cite_placeholder(nodes.General, nodes.Element):
     """Replaced by a BibTeX entry for one result or one chapter when the page is written."""
 
@@ -183,6 +230,21 @@ class ClaimsDirective(SphinxDirective):
         node = claims_placeholder()
         node["paper"] = key
         node["claims"] = [c for c in data["claims"] if c["paper"] == key]
+        return [node]
+
+
+class StatementsDirective(SphinxDirective):
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        path = claims_path(self.env.app)
+        self.env.note_dependency(str(path))
+        try:
+            data = load_claims(path)
+        except (OSError, ValueError, yaml.YAMLError) as exc:
+            return [self.state.document.reporter.warning(str(exc), line=self.lineno)]
+        node = statements_placeholder()
+        node["statements"] = data["statements"]
         return [node]
 
 
@@ -410,6 +472,10 @@ class BuildResultTables(SphinxPostTransform):
             node.replace_self(self.results(node))
         for node in list(self.document.findall(claims_placeholder)):
             node.replace_self(self.claims(node))
+        for node in list(self.document.findall(statements_placeholder)):
+            node.replace_self(self.statements(node))
+        if self.app.builder.format == "html":
+            self.verdict_chips()
         for node in list(self.document.findall(cite_placeholder)):
             node.replace_self(self.cite(node))
 
@@ -543,6 +609,95 @@ class BuildResultTables(SphinxPostTransform):
                 ["The paper's item and the book's verdict", "Where in this book"], rows, [50, 50], ["rpp-claims-table"]
             )
         ]
+
+    # -- {rpp-statements} ----------------------------------------------------------------------
+
+    def _label_or_literal(self, label: str, placeholder: nodes.Node) -> nodes.Node:
+        ref = label_reference(self.env, label, self.env.docname, self.app.builder)
+        if ref is None:
+            logger.warning(f"claims.yml: statements: the book has no label {label!r}", location=placeholder)
+            return nodes.literal(label, label)
+        return ref
+
+    def verdict_chips(self) -> None:
+        """Beside each registered box of a chapter, its verdict, linked to its row on the Results page.
+
+        HTML only: the PDF keeps the boxes as they are (the Results appendix lists the verdicts).
+        """
+        statements = self._registered_statements()
+        if not statements:
+            return
+        proof_types = _proof_node_types()
+        for node in list(self.document.findall(nodes.Element)):
+            if not isinstance(node, proof_types):
+                continue
+            entry = statements.get(node.get("label", ""))
+            if entry is None:
+                continue
+            chip = nodes.paragraph("", "", classes=["rpp-verdict-chip"])
+            link = nodes.reference(
+                "",
+                "",
+                nodes.emphasis(entry["verdict"], entry["verdict"]),
+                internal=True,
+                refuri=self.app.builder.get_relative_uri(self.env.docname, self.config.rpp_results_doc)
+                + "#statement-"
+                + entry["label"],
+                classes=["rpp-verdict", "rpp-verdict-" + entry["verdict"].replace(" ", "-")],
+            )
+            chip += nodes.Text("Verdict: ")
+            chip += link
+            node.parent.insert(node.parent.index(node) + 1, chip)
+
+    def _registered_statements(self) -> dict[str, dict]:
+        try:
+            data = load_claims(claims_path(self.app))
+        except (OSError, ValueError, yaml.YAMLError):
+            return {}  # the Results page's directive reports the error
+        return {entry["label"]: entry for entry in data["statements"]}
+
+    def statements(self, placeholder: statements_placeholder) -> list[nodes.Node]:
+        rows = []
+        for entry in placeholder["statements"]:
+            head = nodes.paragraph("", "", ids=["statement-" + entry["label"]])
+            head += self._label_or_literal(entry["label"], placeholder)
+            head += nodes.Text(": " + entry["statement"])
+            domain = nodes.paragraph("", "", nodes.Text("Domain: " + entry["domain"]))
+            verdict = nodes.paragraph("", "", classes=["rpp-verdict-line"])
+            verdict += nodes.emphasis(
+                entry["verdict"],
+                entry["verdict"],
+                classes=["rpp-verdict", "rpp-verdict-" + entry["verdict"].replace(" ", "-")],
+            )
+            if entry.get("note"):
+                verdict += nodes.Text(": " + entry["note"])
+            cells = []
+            if entry.get("proof"):
+                proof = nodes.paragraph("", "", nodes.Text("Proof: after "))
+                proof += self._label_or_literal(entry["proof"], placeholder)
+                cells.append(proof)
+            if entry["checked_by"]:
+                cells.append(self._checks(entry["checked_by"]))
+            rows.append([[head, domain, verdict], cells])
+        return [
+            _table(["The statement, its domain and verdict", "Proof and checks"], rows, [60, 40], ["rpp-claims-table"])
+        ]
+
+    @staticmethod
+    def _checks(checked_by: list[dict]) -> nodes.paragraph:
+        checks = nodes.paragraph("", "", nodes.Text("Checked by: "), classes=["rpp-checked-by"])
+        for k, check in enumerate(checked_by):
+            if k:
+                checks += nodes.Text("; ")
+            if "test" in check:
+                checks += nodes.literal(check["test"], check["test"])
+            else:
+                nb = posixpath.basename(check["notebook"])
+                checks += nodes.literal(nb, nb)
+                checks += nodes.Text(
+                    ", cell " + check["cell"] if check.get("cell") else f", the cell with “{check['marker']}”"
+                )
+        return checks
 
 
 class KeepNumbersTogether(SphinxPostTransform):
@@ -688,13 +843,16 @@ def bibtex_entry(text: str, key: str) -> str | None:
 
 def setup(app: Sphinx) -> dict:
     app.add_config_value("rpp_claims_file", "book/claims.yml", "env")
+    app.add_config_value("rpp_results_doc", "book/results", "env")
     app.add_directive("rpp-bibtex", BibtexEntryDirective)
     app.add_directive("rpp-cite", CiteDirective)
     app.add_node(cite_placeholder)
     app.add_node(results_placeholder)
     app.add_node(claims_placeholder)
+    app.add_node(statements_placeholder)
     app.add_directive("rpp-results", ResultsDirective)
     app.add_directive("rpp-claims", ClaimsDirective)
+    app.add_directive("rpp-statements", StatementsDirective)
     app.connect("doctree-read", collect_results)
     app.connect("env-purge-doc", purge_results)
     app.connect("env-get-outdated", results_pages_outdated)

@@ -10,7 +10,10 @@ where the book treats it and what checks it. ``tools/book_results.py`` renders i
 - every notebook cell it names exists: a cell id of a code cell that asserts, or a marker
   found in exactly one cell;
 - it is complete: every box whose title cites one of the papers, and every erratum box of the
-  chapters, is registered; each paper has its table on the Results page.
+  chapters, is registered; each paper has its table on the Results page;
+- the book's own statements (issue #35): every theorem, proposition, lemma, corollary and
+  conjecture of chapters 1-9 is registered with one of the four verdicts of its own ("proved and
+  searched" only with a search of ``tests/claims/``), a conjecture exactly when the box is one.
 
 ``test_results_extension_*`` build a small Sphinx project with the extension, and check that the
 listed numbers are the numbers the boxes show and that sphinx-proof's raw index is gone.
@@ -377,6 +380,9 @@ def small_project(tmp_path: Path, claim_label: str) -> Path:
         ```{rpp-claims} paper2026
         ```
 
+        ```{rpp-statements}
+        ```
+
         ```{rpp-cite} thm-two-b
         ```
         """),
@@ -396,6 +402,16 @@ def small_project(tmp_path: Path, claim_label: str) -> Path:
                         "checked_by": [{"test": "tests/book/test_claims.py::test_x_with_a_long_name"}],
                     }
                 ],
+                "statements": [
+                    {
+                        "label": "thm-one-b",
+                        "statement": "a general statement",
+                        "domain": "every x > 0",
+                        "verdict": "proved and searched",
+                        "proof": "thm-one-b",
+                        "checked_by": [{"test": "tests/claims/test_search.py::test_fast_search"}],
+                    }
+                ],
             }
         ),
         encoding="utf-8",
@@ -408,6 +424,7 @@ def small_project(tmp_path: Path, claim_label: str) -> Path:
                       "book_results"]
         myst_enable_extensions = ["colon_fence", "dollarmath", "amsmath"]
         numfig = True
+        rpp_results_doc = "book/results"
         numfig_secnum_depth = 1
         math_numfig = True
         html_theme = "basic"
@@ -526,3 +543,126 @@ def test_results_extension_in_the_latex_edition(tmp_path):
     assert "Exercise \\ref{" not in results  # Sphinx's \ref has no counter for exercises: "??"
     assert "\\allowbreak{}" in results  # tests/book/test_claims.py::test_x may break
     assert "Proof Index" not in tex and "prf-prf" not in tex
+
+
+# --------------------------------------------------------------------------------------------
+# The book's own statements (issue #35)
+# --------------------------------------------------------------------------------------------
+
+OWN_KINDS = re.compile(
+    r"^:{3,}\{prf:(theorem|proposition|lemma|corollary|conjecture)\}.*\n(?::class:.*\n)?:label:\s*(\S+)", re.M
+)
+
+
+def test_statement_verdicts_are_the_four_of_the_issue():
+    assert book_results.STATEMENT_VERDICTS == (
+        "proved in the text",
+        "proved and searched",
+        "checked numerically",
+        "conjecture",
+    )
+    assert all(s["verdict"] in book_results.STATEMENT_VERDICTS for s in claims()["statements"])
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"verdict": "true"}, "is not one of"),
+        ({"proof": None}, "needs 'proof'"),
+        ({"checked_by": []}, "needs a test or a cell"),
+        ({"checked_by": [{"notebook": "book/03_gaussian_priors.ipynb", "cell": "9541e574"}]}, "needs a search"),
+        ({"domain": ""}, "'domain' is missing"),
+        ({"author": "me"}, "unknown keys"),
+    ],
+)
+def test_statement_loader_rejects_bad_entries(tmp_path, change, message):
+    good = {
+        "label": "prop-gauss-monotone-eps",
+        "statement": "x",
+        "domain": "y",
+        "verdict": "proved and searched",
+        "proof": "prop-gauss-monotone-eps",
+        "checked_by": [{"test": "tests/claims/test_search.py::test_fast_search"}],
+    }
+    data = {"papers": claims()["papers"], "claims": [], "statements": [{**good, **change}]}
+    bad = tmp_path / "claims.yml"
+    bad.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(ValueError, match=message):
+        book_results.load_claims(bad)
+
+
+def test_every_own_statement_of_chapters_1_to_9_is_registered():
+    registered = {s["label"] for s in claims()["statements"]}
+    boxes = {
+        m[1]
+        for path, cells in page_sources().items()
+        if re.match(r"book/0[1-9]_", path)
+        for cell in cells
+        if cell["cell_type"] == "markdown"
+        for m in OWN_KINDS.findall(source(cell))
+    }
+    assert len(boxes) >= 40
+    assert not boxes - registered, f"boxes missing from the statements of book/claims.yml: {sorted(boxes - registered)}"
+    assert not registered - boxes, f"statements that are no box of chapters 1-9: {sorted(registered - boxes)}"
+
+
+def test_every_label_test_and_cell_of_the_statements_exists():
+    problems = []
+    for s in claims()["statements"]:
+        for label in (s["label"], s.get("proof")):
+            if label and label not in book_labels():
+                problems.append((s["label"], label, "no such label"))
+        for check in s["checked_by"]:
+            why = node_id_problem(check["test"]) if "test" in check else cell_problem(check)
+            if why:
+                problems.append((s["label"], check, why))
+    assert not problems, f"book/claims.yml statements: {problems}"
+
+
+def test_a_conjecture_is_written_as_one_in_the_chapter():
+    """A statement without a proof and without a survived search must be a conjecture box."""
+    conjectures = {
+        m[1]
+        for cells in page_sources().values()
+        for cell in cells
+        if cell["cell_type"] == "markdown"
+        for m in OWN_KINDS.findall(source(cell))
+        if m[0] == "conjecture"
+    }
+    for s in claims()["statements"]:
+        assert (s["verdict"] == "conjecture") == (s["label"] in conjectures), s["label"]
+
+
+def test_the_results_page_renders_the_statements():
+    text = RESULTS_PAGE.read_text(encoding="utf-8")
+    assert len(re.findall(r"^```\{rpp-statements\}\s*$", text, re.M)) == 1
+
+
+def test_results_extension_renders_the_statements(small_build):
+    from bs4 import BeautifulSoup
+
+    out, _, _ = small_build  # its warnings are checked by the first test of the extension
+    results = BeautifulSoup((out / "book" / "results.html").read_text(), "html.parser")
+    tables = results.select("table.rpp-claims-table")
+    assert len(tables) == 2  # the paper's claims, then the book's statements
+    text = tables[1].get_text(" ", strip=True).replace("\xa0", " ")
+    for shown in ("Theorem 1.2 : a general statement", "Domain: every x > 0", "proved and searched", "Proof: after"):
+        assert shown in text, shown
+    assert tables[1].select_one("em.rpp-verdict-proved-and-searched")
+    assert tables[1].select_one("a")["href"].endswith("one.html#thm-one-b")
+
+
+def test_a_registered_box_shows_its_verdict_linked_to_its_row(small_build):
+    from bs4 import BeautifulSoup
+
+    out, _, _ = small_build
+    page = BeautifulSoup((out / "book" / "one.html").read_text(), "html.parser")
+    chips = page.select("p.rpp-verdict-chip")
+    assert len(chips) == 1  # thm-one-b only: the other boxes are not registered
+    link = chips[0].select_one("a")
+    assert link.get_text() == "proved and searched"
+    assert link["href"] == "results.html#statement-thm-one-b"
+    box = page.find(id="thm-one-b")
+    assert box.find_next("p", class_="rpp-verdict-chip") is chips[0]
+    results = BeautifulSoup((out / "book" / "results.html").read_text(), "html.parser")
+    assert results.find(id="statement-thm-one-b")
