@@ -8,7 +8,7 @@ Loaded through ``_config.yml``::
       config:
         mathjax_path: mathjax/tex-chtml.js
 
-It does four things, checked in a real browser by ``browser_tests/`` (``make browser-test``).
+It does six things, the first four checked in a real browser by ``browser_tests/`` (``make browser-test``).
 
 1. **MathJax from the book itself, never from a CDN.** A class room without internet (or a
    reader who downloaded ``_build/html``) would otherwise see raw ``$$`` on every page. The book
@@ -43,6 +43,14 @@ It does four things, checked in a real browser by ``browser_tests/`` (``make bro
    comment explains). One search control at every width: the top header's search field at
    992 px and more, the page header's magnifier button below (the theme's own rules;
    ``html_sidebars`` in ``_config.yml`` drops the sidebar's copy of the field).
+
+5. **One source for the book's citation.** At the start of every build, the entry
+   ``rppbook<year>`` of ``book/references.bib`` (which the preface shows verbatim) must be the
+   one ``tools/citation.py`` generates from ``CITATION.cff``; otherwise a warning (an error
+   under ``-W``) says to run ``python tools/citation.py --write``.
+
+6. **No stray page.** A notebook or Markdown file directly in ``book/`` that ``_toc.yml`` does
+   not list stops the build at once, naming the file and what to do (add it to ``_toc.yml``).
 """
 
 from __future__ import annotations
@@ -226,7 +234,74 @@ def add_static_dir(app: Sphinx, config: Config) -> None:
     config.rpp_static_digest = digest.hexdigest()[:16]
 
 
+# --------------------------------------------------------------------------------------------
+# 5. The book's citation has one source (CITATION.cff)
+# --------------------------------------------------------------------------------------------
+
+
+def _citation_module():
+    spec = importlib.util.spec_from_file_location("rpp_book_citation", Path(__file__).resolve().parent / "citation.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def check_citation(app: Sphinx, config: Config) -> None:
+    """The book's BibTeX entry (shown by the preface) must be the one CITATION.cff gives."""
+    root = Path(app.srcdir)
+    if not (root / "CITATION.cff").is_file():
+        return
+    problem = _citation_module().check(root)
+    if problem:
+        LOGGER.warning(f"citation: {problem}", type="rpp", subtype="citation")
+
+
+# --------------------------------------------------------------------------------------------
+# 6. Every page of book/ is in the table of contents
+# --------------------------------------------------------------------------------------------
+
+
+def _toc_files(toc: object) -> set[str]:
+    found: set[str] = set()
+    if isinstance(toc, dict):
+        for key, value in toc.items():
+            if key in ("file", "root") and isinstance(value, str):
+                found.add(value)
+            else:
+                found |= _toc_files(value)
+    elif isinstance(toc, list):
+        for item in toc:
+            found |= _toc_files(item)
+    return found
+
+
+def pages_missing_from_toc(root: Path, folder: str = "book") -> list[str]:
+    """The pages (``.ipynb``, ``.md``) directly in ``root/folder`` that ``_toc.yml`` does not list."""
+    import yaml
+
+    toc_path = root / "_toc.yml"
+    if not toc_path.is_file():
+        return []
+    listed = {str(PurePosixPath(f).with_suffix("")) for f in _toc_files(yaml.safe_load(toc_path.read_text("utf-8")))}
+    pages = sorted(p for suffix in ("*.ipynb", "*.md") for p in (root / folder).glob(suffix))
+    return [f"{folder}/{p.name}" for p in pages if f"{folder}/{p.stem}" not in listed]
+
+
+def check_toc(app: Sphinx, config: Config) -> None:
+    """A page in book/ that _toc.yml does not list stops the build with a clear message (it
+    would be read without a chapter number, and the book's numbering extensions would fail on
+    it with an obscure error)."""
+    missing = pages_missing_from_toc(Path(app.srcdir))
+    if missing:
+        raise ConfigError(
+            f"{', '.join(missing)}: in book/ but not in _toc.yml. Add each to _toc.yml (a new "
+            f"chapter: `python tools/new_chapter.py N slug \"Title\"`), or move it out of book/."
+        )
+
+
 def setup(app: Sphinx) -> dict:
+    app.connect("config-inited", check_toc)
+    app.connect("config-inited", check_citation)
     app.add_config_value("rpp_static_digest", "", "html", [str])
     app.connect("config-inited", add_static_dir)
     app.add_css_file(CSS_FILE)
