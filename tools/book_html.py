@@ -35,6 +35,11 @@ It does six things, the first four checked in a real browser by ``browser_tests/
    the build log says so. The presence of the PDF is an HTML-level configuration value, so the
    first ``make book`` after ``make pdf`` rewrites every page with the link.
 
+   **The chapters' notebooks.** A chapter's download menu offers "Notebook (.ipynb)", its
+   Jupyter edition (``notebooks/NN_slug.ipynb``), and "Exercises (.ipynb)", its student edition
+   (``notebooks/student/NN_slug.ipynb``), both written by ``make book`` after the HTML
+   (``tools/jupyter_edition.py``), instead of the MyST source in ``_sources/``.
+
 4. **The book's CSS and script** (``tools/static/rpp-book.css`` and ``rpp-book.js``, served
    from ``_static/``). The CSS: code blocks, API text and displays that fit their column at
    1280 px, and pages that do not scroll sideways on phones and tablets (390 and 768 px). The
@@ -205,6 +210,47 @@ def add_pdf_button(app: Sphinx, pagename: str, templatename: str, context: dict,
             )
 
 
+NOTEBOOKS_DIR = "notebooks"
+
+
+def notebook_buttons(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """A chapter's download menu offers its Jupyter edition and its student edition, never the
+    MyST source (which Jupyter would show as raw directives and roles).
+
+    ``make book`` writes both editions next to the pages, ``notebooks/NN_slug.ipynb`` and
+    ``notebooks/student/NN_slug.ipynb`` (``tools/jupyter_edition.py``); a chapter is a page whose
+    source is a notebook. The source download ("_sources/....ipynb") is replaced by the Jupyter
+    edition, and "Exercises (.ipynb)" added after it.
+    """
+    if context.get("page_source_suffix") != ".ipynb":
+        return
+    name = PurePosixPath(pagename).name + ".ipynb"
+    pathto = context["pathto"]
+    for group in context.get("header_buttons", []):
+        if group.get("label") != "download-buttons":
+            continue
+        kept = [b for b in group["buttons"] if b.get("label") not in ("download-source-button", "download-notebook-button")]
+        editions = [
+            {
+                "type": "link",
+                "url": pathto(f"{NOTEBOOKS_DIR}/{name}", 1),
+                "text": "Notebook (.ipynb)",
+                "tooltip": "Download this chapter as a Jupyter notebook (the Jupyter edition)",
+                "icon": "fas fa-code",
+                "label": "download-notebook-button",
+            },
+            {
+                "type": "link",
+                "url": pathto(f"{NOTEBOOKS_DIR}/student/{name}", 1),
+                "text": "Exercises (.ipynb)",
+                "tooltip": "Download the exercise notebook: this chapter without the solutions (the student edition)",
+                "icon": "fas fa-pencil-alt",
+                "label": "download-student-notebook-button",
+            },
+        ]
+        group["buttons"] = editions + kept
+
+
 def copy_pdf(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html" or not app.config.rpp_pdf_edition_present:
         return
@@ -312,6 +358,7 @@ def setup(app: Sphinx) -> dict:
     app.connect("build-finished", copy_pdf)
     # After sphinx-book-theme has built its header buttons (priority 501).
     app.connect("html-page-context", add_pdf_button, priority=800)
+    app.connect("html-page-context", notebook_buttons, priority=800)
     app.setup_extension("sphinx.ext.mathjax")
     app.connect("config-inited", check_mathjax_config)
     app.connect("build-finished", copy_mathjax)
