@@ -9,7 +9,8 @@ The page build reads the whole table of contents, so every label of the other ch
 (``{prf:ref}``, ``{numref}``, ``{eq}``, ``{ref}``) resolves with the number the book gives it,
 and warnings stay errors. Only the chosen page is executed (through its own execution cache,
 in the page's output folder); the other chapter notebooks are rendered from their stored
-outputs (``execute.exclude_patterns``), so the build costs the chosen chapter's run time plus
+outputs (``execute.exclude_patterns``; a MyST-Markdown notebook such as the Status appendix,
+which stores no outputs, shows its code alone), so the build costs the chosen chapter's run time plus
 about a minute of reading and writing. The file written is ``_config.yml`` with that one
 change and the paths of the local extensions (``tools/``) made absolute.
 """
@@ -49,7 +50,12 @@ def page_config(page: str, root: Path = ROOT) -> dict:
     if Path(page).with_suffix("").as_posix() not in {Path(f).with_suffix("").as_posix() for f in listed}:
         raise ValueError(f"{page} is not a page of _toc.yml: add it there first (tools/new_chapter.py)")
     execute = config.setdefault("execute", {})
-    others = [nb for nb in toc_notebooks(root) if nb != page]
+    executable = toc_notebooks(root) + [
+        f"{doc}.md"
+        for doc in sorted({Path(f).with_suffix("").as_posix() for f in listed})
+        if (root / f"{doc}.md").is_file() and "{code-cell}" in (root / f"{doc}.md").read_text(encoding="utf-8")
+    ]
+    others = [nb for nb in executable if nb != page]
     execute["exclude_patterns"] = sorted(set(execute.get("exclude_patterns") or []) | set(others))
     local = config.get("sphinx", {}).get("local_extensions") or {}
     for name, folder in local.items():
