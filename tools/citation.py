@@ -96,8 +96,25 @@ def bibtex(cff: dict) -> str:
     if cff.get("version"):
         fields.append(("note", f"Version {cff['version']}"))
     width = max(len(k) for k, _ in fields)
-    body = ",\n".join(f"  {k:<{width}} = {{{v}}}" for k, v in fields)
+    body = ",\n".join(_wrap(f"  {k:<{width}} = {{{v}}}") for k, v in fields)
     return f"@misc{{{KEY_PREFIX}{year},\n{body}\n}}"
+
+
+#: Field lines longer than this wrap (BibTeX ignores the line breaks): the preface shows the
+#: entry in a column of about 64 characters (``wrap_bibtex`` of ``tools/book_results.py``, which
+#: leaves an entry wrapped here unchanged).
+WIDTH = 64
+
+
+def _wrap(line: str) -> str:
+    import textwrap
+
+    if len(line) <= WIDTH:
+        return line
+    indent = " " * (line.index("=") + 3)
+    return "\n".join(
+        textwrap.wrap(line, width=WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+    )
 
 
 def key_of(entry: str) -> str:

@@ -112,3 +112,14 @@ def test_a_stray_page_is_named_with_what_to_do(tmp_path):
     (tmp_path / "book" / "10_scratch.ipynb").write_text("{}", encoding="utf-8")
     with pytest.raises(book_html.ConfigError, match=r"book/10_scratch\.ipynb: in book/ but not in _toc\.yml\. Add"):
         book_html.check_toc(app, None)
+
+
+def test_the_preface_shows_the_entry_unchanged():
+    """The preface's {rpp-bibtex} wraps long lines for its column; the generated entry is wrapped
+    already, so the preface shows exactly the text of references.bib."""
+    spec = importlib.util.spec_from_file_location("book_results", ROOT / "tools" / "book_results.py")
+    book_results = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(book_results)
+    entry = citation.bibtex(citation.read_cff(ROOT))
+    assert book_results.wrap_bibtex(entry) == entry
+    assert max(len(line) for line in entry.splitlines()) <= citation.WIDTH
