@@ -1,6 +1,7 @@
 # The RPP Book: build and test from a fresh clone with two commands.
 #
-#   make book        install everything into .venv, build the web book into _build/html
+#   make book        install everything into .venv, build the web book into _build/html, with
+#                    every chapter's Jupyter and student editions in _build/html/notebooks/
 #   make test        install everything into .venv, run pytest on tests/ (+ doctests of rpp), nbval on
 #                    book/*.ipynb, then the notebook checks (notebook_tests/); about 10 minutes
 #   make test-slow   the tests marked slow (at scale, arb, deep counterexample searches); .ci/run runs it
@@ -9,7 +10,9 @@
 #                    (the rounding-noise detector; .ci/run runs it)
 #   make book-fresh  like `make book`, but delete the execution cache first (re-run every notebook)
 #   make page NB=book/03_gaussian_priors.ipynb
-#                    build one chapter (plus the bibliography) into _build/page-<name>/_build/html
+#                    execute one chapter and build the book around it (the other chapters from
+#                    their stored outputs, so every cross-chapter label resolves) into
+#                    _build/page-<name>/_build/html
 #   make browser-test
 #                    check the built book (run `make book` first) in headless Chromium: every page
 #                    of _toc.yml loads with no console error, math typeset, images, links, dropdown
@@ -85,14 +88,17 @@ endif
 lock:
 	$(PYTHON) tools/lock.py $(if $(UPGRADE),--upgrade)
 
+# The web book, then the chapters' notebooks next to its pages (the download menus link them).
 book: $(STAMP)
 	$(BOOK_RUN) $(BIN)/jupyter-book build . $(JB_FLAGS)
+	$(WRITE_NOTEBOOKS)
 
 # The jupyter-cache only sees code-cell changes, not changes inside rpp/ or the data:
 # after editing rpp, run this target (CI always starts from an empty cache).
 book-fresh: $(STAMP)
 	rm -rf $(CACHE)
 	$(BOOK_RUN) $(BIN)/jupyter-book build . --all $(JB_FLAGS)
+	$(WRITE_NOTEBOOKS)
 
 # pytest exits 5 when it collects no tests: that is a failure here, never a pass.
 # Three phases, about 10 minutes on 2 cores: (1) the unit, property and doctests (tests/ without
@@ -131,19 +137,17 @@ test-slow: $(STAMP)
 test-numerics: $(STAMP)
 	@$(RUN) $(BIN)/python tools/numerics_matrix.py
 
-# One page (a chapter notebook or a .md page) with the bibliography, through a temporary
-# table of contents and configuration (only the pages of that toc are read). References to
-# labels in *other* chapters are reported as missing in this mode; `make book` resolves them.
+# One page (a chapter notebook or a .md page): the whole book is read, so labels of the other
+# chapters resolve with their numbers and warnings stay errors, but only that page is executed
+# (the other chapters show their stored outputs; tools/page_config.py writes the configuration).
+# The result is a complete web book in _build/page-<name>/_build/html.
 page: $(STAMP)
 	@test -n "$(NB)" || { echo "usage: make page NB=book/NN_slug.ipynb" >&2; exit 2; }
 	@test -f "$(NB)" || { echo "no such file: $(NB)" >&2; exit 2; }
 	@name=$$(basename "$(NB)"); name=$${name%.*}; out="_build/page-$$name"; \
-	mkdir -p "$$out"; \
 	doc="$(NB)"; doc=$${doc#./}; doc=$${doc%.*}; \
-	printf 'format: jb-book\nroot: %s\nparts:\n  - caption: Appendices\n    chapters:\n      - file: book/bibliography\n' "$$doc" > "$$out/_toc.yml"; \
-	{ cat _config.yml; printf '\nonly_build_toc_files: true\n'; } | sed -e '/^only_build_toc_files: false/d' \
-		-e 's#^\( *[A-Za-z_]*: *\)tools/ *$$#\1$(CURDIR)/tools/#' > "$$out/_config.yml"; \
-	$(BOOK_RUN) $(BIN)/jupyter-book build . --toc "$$out/_toc.yml" --config "$$out/_config.yml" \
+	$(RUN) $(BIN)/python tools/page_config.py "$(NB)" "$$out/_config.yml" && \
+	$(BOOK_RUN) $(BIN)/jupyter-book build . --config "$$out/_config.yml" \
 		--path-output "$$out" $(JB_FLAGS) && \
 	echo "Page built: $$out/_build/html/$$doc.html"
 
@@ -191,10 +195,17 @@ student: $(STAMP)
 
 # The Jupyter edition (MyST rewritten for Jupyter/Colab, the web book's numbers read from Sphinx's
 # environment, a first cell that installs rpp from this commit) and the student edition, shipped
-# with the web book: _build/html/notebooks/NN_slug.ipynb and _build/html/notebooks/student/.
+# with the web book: _build/html/notebooks/NN_slug.ipynb and _build/html/notebooks/student/
+# (`make book` writes them too: each chapter's download menu links both; the preface's class-room
+# steps open them, notebook_tests/test_classroom.py follows those steps).
+NOTEBOOKS_OUT := _build/html/notebooks
+define WRITE_NOTEBOOKS
+$(BOOK_RUN) $(BIN)/python tools/jupyter_edition.py --out $(NOTEBOOKS_OUT)
+$(BOOK_RUN) $(BIN)/python tools/jupyter_edition.py --student --out $(NOTEBOOKS_OUT)/student
+endef
+
 notebooks: $(STAMP)
-	$(BOOK_RUN) $(BIN)/python tools/jupyter_edition.py --out _build/html/notebooks
-	$(BOOK_RUN) $(BIN)/python tools/jupyter_edition.py --student --out _build/html/notebooks/student
+	$(WRITE_NOTEBOOKS)
 
 # The API appendix, book/api.md, generated from rpp's namespaces and the import-linter layers
 # (tools/api_reference.py; tests/book/test_api_reference.py fails when the page is out of date).

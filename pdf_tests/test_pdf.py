@@ -15,7 +15,8 @@ numbers are read from ``_toc.yml`` and the notebooks, never hard-coded:
   "Figure 6.1", ...), and the preface's results are numbered P.n;
 - every MathJax macro of ``_config.yml`` is defined in the LaTeX preamble;
 - the bibliography is there, with one entry per cited work;
-- every figure of the executed chapters (the execution cache both builds use) is in the PDF.
+- every figure of the executed chapters (the execution cache both builds use) is in the PDF, as
+  a vector figure (a PDF file, not a bitmap).
 """
 
 from __future__ import annotations
@@ -209,8 +210,10 @@ def executed_plots(docname: str) -> int:
         nb = read_myst_markdown_notebook((ROOT / f"{docname}.md").read_text(encoding="utf-8"))
     record = cache.match_cache_notebook(nb)  # raises if the notebook was never executed
     executed = cache.get_cache_bundle(record.pk).nb
+    # The figures are stored as SVG and PDF (the chapters' setup cells); the LaTeX builder
+    # includes the PDF, or a PNG where a figure has no PDF.
     return sum(1 for c in executed.cells if c.cell_type == "code"
-               for o in c.get("outputs", []) if "image/png" in o.get("data", {}))
+               for o in c.get("outputs", []) if {"application/pdf", "image/png"} & set(o.get("data", {})))
 
 
 def test_every_figure_of_the_executed_notebooks_is_in_the_pdf():
@@ -220,3 +223,12 @@ def test_every_figure_of_the_executed_notebooks_is_in_the_pdf():
     included = len(re.findall(r"\\sphinxincludegraphics", tex_source()))
     assert plots > 0, "the executed chapters display no figure (MPLBACKEND=Agg in the kernel?)"
     assert included == plots, f"{included} images in the PDF, {plots} in the executed chapters"
+
+
+def test_figures_are_vector_in_the_pdf():
+    """Every figure the LaTeX source includes is a PDF (the chapters store their figures as SVG
+    for the web and PDF for print): nothing is a bitmap scaled to the page."""
+    graphics = re.findall(r"\\sphinxincludegraphics(?:\[[^\]]*\])?\{(.*?)\}\s", tex_source() + " ")
+    assert graphics, "no figure in the LaTeX source"
+    bitmaps = [g for g in graphics if not g.rstrip("}").endswith(".pdf")]
+    assert not bitmaps, f"{len(bitmaps)} bitmap figures in the PDF: {bitmaps[:5]}"

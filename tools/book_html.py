@@ -8,7 +8,7 @@ Loaded through ``_config.yml``::
       config:
         mathjax_path: mathjax/tex-chtml.js
 
-It does four things, checked in a real browser by ``browser_tests/`` (``make browser-test``).
+It does six things, the first four checked in a real browser by ``browser_tests/`` (``make browser-test``).
 
 1. **MathJax from the book itself, never from a CDN.** A class room without internet (or a
    reader who downloaded ``_build/html``) would otherwise see raw ``$$`` on every page. The book
@@ -35,6 +35,11 @@ It does four things, checked in a real browser by ``browser_tests/`` (``make bro
    the build log says so. The presence of the PDF is an HTML-level configuration value, so the
    first ``make book`` after ``make pdf`` rewrites every page with the link.
 
+   **The chapters' notebooks.** A chapter's download menu offers "Notebook (.ipynb)", its
+   Jupyter edition (``notebooks/NN_slug.ipynb``), and "Exercises (.ipynb)", its student edition
+   (``notebooks/student/NN_slug.ipynb``), both written by ``make book`` after the HTML
+   (``tools/jupyter_edition.py``), instead of the MyST source in ``_sources/``.
+
 4. **The book's CSS and script** (``tools/static/rpp-book.css`` and ``rpp-book.js``, served
    from ``_static/``). The CSS: code blocks, API text and displays that fit their column at
    1280 px, and pages that do not scroll sideways on phones and tablets (390 and 768 px). The
@@ -43,6 +48,14 @@ It does four things, checked in a real browser by ``browser_tests/`` (``make bro
    comment explains). One search control at every width: the top header's search field at
    992 px and more, the page header's magnifier button below (the theme's own rules;
    ``html_sidebars`` in ``_config.yml`` drops the sidebar's copy of the field).
+
+5. **One source for the book's citation.** At the start of every build, the entry
+   ``rppbook<year>`` of ``book/references.bib`` (which the preface shows verbatim) must be the
+   one ``tools/citation.py`` generates from ``CITATION.cff``; otherwise a warning (an error
+   under ``-W``) says to run ``python tools/citation.py --write``.
+
+6. **No stray page.** A notebook or Markdown file directly in ``book/`` that ``_toc.yml`` does
+   not list stops the build at once, naming the file and what to do (add it to ``_toc.yml``).
 """
 
 from __future__ import annotations
@@ -197,6 +210,47 @@ def add_pdf_button(app: Sphinx, pagename: str, templatename: str, context: dict,
             )
 
 
+NOTEBOOKS_DIR = "notebooks"
+
+
+def notebook_buttons(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """A chapter's download menu offers its Jupyter edition and its student edition, never the
+    MyST source (which Jupyter would show as raw directives and roles).
+
+    ``make book`` writes both editions next to the pages, ``notebooks/NN_slug.ipynb`` and
+    ``notebooks/student/NN_slug.ipynb`` (``tools/jupyter_edition.py``); a chapter is a page whose
+    source is a notebook. The source download ("_sources/....ipynb") is replaced by the Jupyter
+    edition, and "Exercises (.ipynb)" added after it.
+    """
+    if context.get("page_source_suffix") != ".ipynb":
+        return
+    name = PurePosixPath(pagename).name + ".ipynb"
+    pathto = context["pathto"]
+    for group in context.get("header_buttons", []):
+        if group.get("label") != "download-buttons":
+            continue
+        kept = [b for b in group["buttons"] if b.get("label") not in ("download-source-button", "download-notebook-button")]
+        editions = [
+            {
+                "type": "link",
+                "url": pathto(f"{NOTEBOOKS_DIR}/{name}", 1),
+                "text": "Notebook (.ipynb)",
+                "tooltip": "Download this chapter as a Jupyter notebook (the Jupyter edition)",
+                "icon": "fas fa-code",
+                "label": "download-notebook-button",
+            },
+            {
+                "type": "link",
+                "url": pathto(f"{NOTEBOOKS_DIR}/student/{name}", 1),
+                "text": "Exercises (.ipynb)",
+                "tooltip": "Download the exercise notebook: this chapter without the solutions (the student edition)",
+                "icon": "fas fa-pencil-alt",
+                "label": "download-student-notebook-button",
+            },
+        ]
+        group["buttons"] = editions + kept
+
+
 def copy_pdf(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html" or not app.config.rpp_pdf_edition_present:
         return
@@ -226,7 +280,74 @@ def add_static_dir(app: Sphinx, config: Config) -> None:
     config.rpp_static_digest = digest.hexdigest()[:16]
 
 
+# --------------------------------------------------------------------------------------------
+# 5. The book's citation has one source (CITATION.cff)
+# --------------------------------------------------------------------------------------------
+
+
+def _citation_module():
+    spec = importlib.util.spec_from_file_location("rpp_book_citation", Path(__file__).resolve().parent / "citation.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def check_citation(app: Sphinx, config: Config) -> None:
+    """The book's BibTeX entry (shown by the preface) must be the one CITATION.cff gives."""
+    root = Path(app.srcdir)
+    if not (root / "CITATION.cff").is_file():
+        return
+    problem = _citation_module().check(root)
+    if problem:
+        LOGGER.warning(f"citation: {problem}", type="rpp", subtype="citation")
+
+
+# --------------------------------------------------------------------------------------------
+# 6. Every page of book/ is in the table of contents
+# --------------------------------------------------------------------------------------------
+
+
+def _toc_files(toc: object) -> set[str]:
+    found: set[str] = set()
+    if isinstance(toc, dict):
+        for key, value in toc.items():
+            if key in ("file", "root") and isinstance(value, str):
+                found.add(value)
+            else:
+                found |= _toc_files(value)
+    elif isinstance(toc, list):
+        for item in toc:
+            found |= _toc_files(item)
+    return found
+
+
+def pages_missing_from_toc(root: Path, folder: str = "book") -> list[str]:
+    """The pages (``.ipynb``, ``.md``) directly in ``root/folder`` that ``_toc.yml`` does not list."""
+    import yaml
+
+    toc_path = root / "_toc.yml"
+    if not toc_path.is_file():
+        return []
+    listed = {str(PurePosixPath(f).with_suffix("")) for f in _toc_files(yaml.safe_load(toc_path.read_text("utf-8")))}
+    pages = sorted(p for suffix in ("*.ipynb", "*.md") for p in (root / folder).glob(suffix))
+    return [f"{folder}/{p.name}" for p in pages if f"{folder}/{p.stem}" not in listed]
+
+
+def check_toc(app: Sphinx, config: Config) -> None:
+    """A page in book/ that _toc.yml does not list stops the build with a clear message (it
+    would be read without a chapter number, and the book's numbering extensions would fail on
+    it with an obscure error)."""
+    missing = pages_missing_from_toc(Path(app.srcdir))
+    if missing:
+        raise ConfigError(
+            f"{', '.join(missing)}: in book/ but not in _toc.yml. Add each to _toc.yml (a new "
+            f"chapter: `python tools/new_chapter.py N slug \"Title\"`), or move it out of book/."
+        )
+
+
 def setup(app: Sphinx) -> dict:
+    app.connect("config-inited", check_toc)
+    app.connect("config-inited", check_citation)
     app.add_config_value("rpp_static_digest", "", "html", [str])
     app.connect("config-inited", add_static_dir)
     app.add_css_file(CSS_FILE)
@@ -237,6 +358,7 @@ def setup(app: Sphinx) -> dict:
     app.connect("build-finished", copy_pdf)
     # After sphinx-book-theme has built its header buttons (priority 501).
     app.connect("html-page-context", add_pdf_button, priority=800)
+    app.connect("html-page-context", notebook_buttons, priority=800)
     app.setup_extension("sphinx.ext.mathjax")
     app.connect("config-inited", check_mathjax_config)
     app.connect("build-finished", copy_mathjax)

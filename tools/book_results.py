@@ -593,14 +593,8 @@ class BuildResultTables(SphinxPostTransform):
                 for k, check in enumerate(claim["checked_by"]):
                     if k:
                         checks += nodes.Text("; ")
-                    if "test" in check:
-                        checks += nodes.literal(check["test"], check["test"])
-                    else:
-                        nb = posixpath.basename(check["notebook"])
-                        checks += nodes.literal(nb, nb)
-                        checks += nodes.Text(
-                            ", cell " + check["cell"] if check.get("cell") else f", the cell with “{check['marker']}”"
-                        )
+                    # links to the test's source and to the cell's anchor (tools/book_cells.py)
+                    checks += _book_cells().check_reference(self.app, fromdoc, check, placeholder)
                 cells.append(checks)
             rows.append([[item, verdict], cells])
         # The numbers ("Theorem 3.1", "(3.4)") must not wrap: see KeepNumbersTogether.
@@ -698,6 +692,19 @@ class BuildResultTables(SphinxPostTransform):
                     ", cell " + check["cell"] if check.get("cell") else f", the cell with “{check['marker']}”"
                 )
         return checks
+
+
+def _book_cells():
+    """``tools/book_cells.py`` (the links of the "checked by" items), imported from this folder."""
+    import importlib.util
+    import sys
+
+    if "book_cells" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("book_cells", Path(__file__).resolve().parent / "book_cells.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["book_cells"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["book_cells"]
 
 
 class KeepNumbersTogether(SphinxPostTransform):

@@ -23,7 +23,8 @@ roles as raw text. This tool rewrites the Markdown cells:
   get their section numbers ("3.2 ..."), figures (cell metadata ``mystnb.figure``) a
   "**Figure 3.1.** caption" cell;
 - the MathJax macros of ``_config.yml`` (``\\N``, ``\\Dalpha``, ...) are defined, invisibly, at
-  the top of the first Markdown cell;
+  the top of the first Markdown cell, and those a later Markdown cell uses at its own top
+  (a renderer that typesets each cell on its own finds them too);
 - the first (hidden) code cell installs exactly the ``rpp`` of the commit the edition is made
   from, with the extras the chapter imports (:func:`launch_cell`).
 
@@ -872,6 +873,26 @@ def _macro_line(macros: dict[str, str]) -> str:
     return "$" + "".join(defs) + "$"
 
 
+def _macros_used(source: str, macros: dict[str, str]) -> dict[str, str]:
+    r"""The macros of ``macros`` that ``source`` uses (``\N`` but not ``\Nu``), in their order."""
+    used = set(re.findall(r"\\([A-Za-z]+)", source))
+    return {name: body for name, body in macros.items() if name in used}
+
+
+def _define_macros(nb: nbformat.NotebookNode, macros: dict[str, str]) -> int:
+    """Every macro at the top of the first Markdown cell, and the macros each later Markdown
+    cell uses at its own top: a renderer that typesets each cell on its own (KaTeX, a cell
+    opened alone, one re-rendered after an edit) finds them too. Returns the first cell's index."""
+    first_md = next(i for i, c in enumerate(nb.cells) if c.cell_type == "markdown")
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown":
+            continue
+        used = macros if i == first_md else _macros_used(cell.source, macros)
+        if used:
+            cell.source = _macro_line(used) + "\n\n" + cell.source
+    return first_md
+
+
 def _docname(path: Path, root: Path) -> str:
     return path.resolve().relative_to(root.resolve()).with_suffix("").as_posix()
 
@@ -940,9 +961,8 @@ def jupyter_notebook(
         cells.append(cell)
     nb.cells = cells
     _number_headings(nb, ctx)
-    # Macros at the top of the first Markdown cell, then a note after its title.
-    first_md = next(i for i, c in enumerate(nb.cells) if c.cell_type == "markdown")
-    nb.cells[first_md].source = _macro_line(index.macros()) + "\n\n" + nb.cells[first_md].source
+    first_md = _define_macros(nb, index.macros())
+    # A note after the title.
     page = index.page_url(docname)
     note = (
         f"> **The Jupyter edition** of {chapter} of *The RPP Book* (commit `{commit[:12]}`). "

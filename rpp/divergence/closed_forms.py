@@ -71,7 +71,8 @@ def gaussian_renyi(
 
         D_\alpha = \frac{\alpha(\mu_0-\mu_1)^2}{2\sigma_\alpha^2}
         + \frac{1}{2(1-\alpha)}\ln\frac{\sigma_\alpha^2}{\sigma_0^{2(1-\alpha)}\sigma_1^{2\alpha}},
-        \qquad \sigma_\alpha^2 = (1-\alpha)\sigma_0^2 + \alpha\sigma_1^2 ,
+
+        \sigma_\alpha^2 = (1-\alpha)\sigma_0^2 + \alpha\sigma_1^2 ,
 
     valid when :math:`\sigma_\alpha^2 > 0`; for :math:`\alpha > 1` and
     :math:`\sigma_\alpha^2 \le 0` the integral diverges and the result is

@@ -555,3 +555,31 @@ def test_jupyter_edition_keeps_every_exercise(book_index, path):
     )
     text = "\n".join(c.source for c in out.cells if c.cell_type == "markdown")
     assert len(re.findall(r"\*\*Exercise \d+\.\d+\*\*", text)) == n_source, path.name
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_every_markdown_cell_defines_the_macros_it_uses(book_index, path):
+    """A renderer that typesets each cell on its own (KaTeX, a re-rendered cell) finds every
+    macro of _config.yml that the cell uses defined at the top of that very cell."""
+    original = nbformat.read(path, as_version=4)
+    docname = path.resolve().relative_to(ROOT.resolve()).with_suffix("").as_posix()
+    out = jupyter_edition.jupyter_notebook(
+        original, docname, book_index, commit="0" * 40, repo_url="file:///nowhere", extras=[]
+    )
+    macros = book_index.macros()
+    checked = 0
+    for cell in out.cells:
+        if cell.cell_type != "markdown":
+            continue
+        head, _, body = cell.source.partition("\n\n")
+        used = {m for m in re.findall(r"\\([A-Za-z]+)", body) if m in macros}
+        if not used:
+            continue
+        checked += 1
+        assert head.startswith("$\\") and head.endswith("$"), f"{path.name}: no macro line in {body[:80]!r}"
+        defined = set(re.findall(r"command\{\\([A-Za-z]+)\}", head))
+        assert used <= defined, f"{path.name}: {sorted(used - defined)} undefined in {body[:80]!r}"
+    source_uses = any(
+        set(re.findall(r"\\([A-Za-z]+)", c.source)) & set(macros) for c in original.cells[1:] if c.cell_type == "markdown"
+    )
+    assert checked >= source_uses, f"{path.name}: the source uses macros, the edition's cells do not"
