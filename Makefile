@@ -118,14 +118,15 @@ test: $(STAMP)
 		if [ $$rc -eq 5 ]; then echo "ERROR: nbval collected no notebook cells" >&2; fi; \
 		exit $$rc; \
 	fi
-	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto -m "notebook" notebook_tests/; rc=$$?; \
+	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto -m "notebook and not slow" notebook_tests/; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests in notebook_tests/" >&2; fi; \
 	exit $$rc
 
 # The at-scale tier (tests marked slow: a million atoms, arb at high precision, the deep searches
-# of tests/claims/); minutes each. .ci/run runs it after `make test`.
+# of tests/claims/, every Jupyter-edition chapter in full from the class-room folder); minutes
+# each. .ci/run runs it after `make test`.
 test-slow: $(STAMP)
-	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto -m "slow" tests/; rc=$$?; \
+	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto -m "slow" tests/ notebook_tests/; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no slow tests in tests/" >&2; fi; \
 	exit $$rc
 

@@ -139,6 +139,7 @@ def _run(nb: nbformat.NotebookNode, folder: Path, what: str) -> None:
         pytest.fail(f"{what} fails in a fresh kernel started in {folder}:\n{exc}", pytrace=False)
 
 
+@pytest.mark.slow  # every chapter in full, as long as the nbval phase again: `make test-slow`
 @pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
 def test_jupyter_edition_runs_top_to_bottom(classroom, path):
     folder = classroom[0]
