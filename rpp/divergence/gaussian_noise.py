@@ -129,14 +129,23 @@ _CHUNK = 2**22  # entries of the (points x components) work array evaluated at o
 _FAST_ATOMS = 30  # above this many equal-variance components, binned sums (gauss_atoms_logpdf)
 
 
-def _mix_logpdf(x, w, m, var):
-    """Log of sum_k w_k N(x; m_k, var_k) for a 1-D array x: a lean logsumexp in chunks of bounded memory."""
+def _mix_logpdf(x, w, m, var, x_lo=None):
+    """Log of sum_k w_k N(x; m_k, var_k) for a 1-D array x: a lean logsumexp in chunks of bounded memory.
+
+    ``x_lo``: the points are ``x + x_lo`` (double-doubles, ``rpp._lib.numerics.integrate_log``
+    with ``split=True``); each difference is ``(x - m_k) + x_lo``, where ``x - m_k`` is exact for
+    ``x`` near ``m_k`` (Sterbenz) and otherwise rounded relative to itself: every distance to a
+    mean is accurate to ``2u`` of itself wherever the points lie (issue #34, item 1).
+    """
     const = np.log(w) - 0.5 * np.log(2 * np.pi * var)
     step = max(1, _CHUNK // m.size)
     out = np.empty(x.size)
     for start in range(0, x.size, step):
         xs = x[start : start + step]
-        lp = (-0.5 / var) * (xs[:, None] - m) ** 2 + const
+        d = xs[:, None] - m
+        if x_lo is not None:
+            d += x_lo[start : start + step, None]
+        lp = (-0.5 / var) * d**2 + const
         top = lp.max(axis=1)
         out[start : start + step] = top + np.log(np.exp(lp - top[:, None]).sum(axis=1))
     return out
@@ -267,14 +276,15 @@ def _mixture_log_integral(P, Q, alpha):
     if fast:
         (aP, lwP), (aQ, lwQ) = _sorted_atoms(mP, wP), _sorted_atoms(mQ, wQ)
 
-        def dens(x, which):
-            lp, r = gauss_atoms_logpdf(x, *((aP, lwP, vP[0]) if which == 0 else (aQ, lwQ, vQ[0])), True)
+        def dens(x, x_lo, which):
+            args = (aP, lwP, vP[0]) if which == 0 else (aQ, lwQ, vQ[0])
+            lp, r = gauss_atoms_logpdf(x, *args, True, x_lo=x_lo)
             trunc[0] = max(trunc[0], r)
             return lp
     else:
 
-        def dens(x, which):
-            return _mix_logpdf(x, wP, mP, vP) if which == 0 else _mix_logpdf(x, wQ, mQ, vQ)
+        def dens(x, x_lo, which):
+            return _mix_logpdf(x, wP, mP, vP, x_lo) if which == 0 else _mix_logpdf(x, wQ, mQ, vQ, x_lo)
 
     vPmax, vQmax = vP.max(), vQ.max()
     if alpha > 1:
@@ -285,8 +295,8 @@ def _mixture_log_integral(P, Q, alpha):
         rate = alpha / vPmax + (1 - alpha) / vQmax
     s_eff = np.sqrt(1.0 / rate)
 
-    def log_f_mag(x):
-        lp, lq = dens(x, 0), dens(x, 1)
+    def log_f_mag(x, x_lo=None):  # the points x + x_lo (double-doubles: integrate_log's split nodes)
+        lp, lq = dens(x, x_lo, 0), dens(x, x_lo, 1)
         return alpha * lp + (1 - alpha) * lq, np.abs(alpha * lp) + np.abs((1 - alpha) * lq)
 
     def log_f(x):
@@ -310,7 +320,7 @@ def _mixture_log_integral(P, Q, alpha):
         if max(log_tail_r, log_tail_l) < probe + np.log(brk[-1] - brk[0]) - 60:
             break
         T *= 1.5
-    log_i, rel = integrate_log(log_f_mag, brk)
+    log_i, rel = integrate_log(log_f_mag, brk, split=True)
     tail = np.exp(lse([log_tail_r, log_tail_l]) - log_i)
     # binned sums: the integrand's relative error is at most (1 + r)^|alpha| (1 + r)^|1 - alpha| - 1
     binned = float(np.expm1((abs(alpha) + abs(1 - alpha)) * np.log1p(trunc[0])))
@@ -575,22 +585,21 @@ def _sorted_atoms(means, weights):
     return hit[2], hit[3]
 
 
-def _binned(xs, lo_b, hi_b, bins, theta):
-    """``log sum`` over the bins ``[lo_b, hi_b)`` of each node (relative to the atoms' weights)."""
+def _binned(xs, lo_b, hi_b, bins, theta, xs_lo):
+    """``log sum`` over the bins ``[lo_b, hi_b)`` of each node ``xs + xs_lo`` (relative to the atoms' weights)."""
     out = np.empty(xs.size)
     for c0 in range(0, xs.size, _BIN_CHUNK):
         sl = slice(c0, c0 + _BIN_CHUNK)
         b0, b1 = int(lo_b[sl].min()), int(hi_b[sl].max())
         if b1 - b0 > 4 * int((hi_b[sl] - lo_b[sl]).max()) + 64 and xs[sl].size > 1:  # scattered: halve
             half = c0 + (min(_BIN_CHUNK, xs.size - c0) + 1) // 2
-            out[c0:half] = _binned(xs[c0:half], lo_b[c0:half], hi_b[c0:half], bins, theta)
-            out[half : c0 + _BIN_CHUNK] = _binned(
-                xs[half : c0 + _BIN_CHUNK], lo_b[half : c0 + _BIN_CHUNK], hi_b[half : c0 + _BIN_CHUNK], bins, theta
-            )
+            out[c0:half] = _binned(xs[c0:half], lo_b[c0:half], hi_b[c0:half], bins, theta, xs_lo[c0:half])
+            rest = slice(half, c0 + _BIN_CHUNK)
+            out[rest] = _binned(xs[rest], lo_b[rest], hi_b[rest], bins, theta, xs_lo[rest])
             continue
         k = np.arange(b0, b1)
         inside = (k >= lo_b[sl, None]) & (k < hi_b[sl, None])
-        u = (xs[sl, None] - bins.centre[b0:b1]) / theta  # (node, bin), units of theta
+        u = ((xs[sl, None] - bins.centre[b0:b1]) + xs_lo[sl, None]) / theta  # (node, bin), units of theta
         q = np.where(inside, 0.5 * u**2, np.inf)
         shift = q.min(axis=1)  # the nearest bin's exponent, taken out (far nodes would underflow)
         poly = np.broadcast_to(bins.mom[_ORDER - 1, b0:b1], u.shape).copy()
@@ -634,7 +643,7 @@ def _levels(atoms, logw, w, theta, cache):
 
 
 def gauss_atoms_logpdf(
-    x: np.ndarray, atoms: np.ndarray, logw: np.ndarray, t: float, cache: bool = False
+    x: np.ndarray, atoms: np.ndarray, logw: np.ndarray, t: float, cache: bool = False, *, x_lo: np.ndarray | None = None
 ) -> tuple[np.ndarray, float]:
     r"""``log sum_k w_k N(x; a_k, t)`` at the points ``x`` for sorted atoms, and a bound on its relative error.
 
@@ -670,6 +679,12 @@ def gauss_atoms_logpdf(
         (the same objects): a level built at a variance :math:`t_b` serves every :math:`t` with
         :math:`\sqrt t` in :math:`[0.8, 4]\sqrt{t_b}`, its moments moved to :math:`t` by
         ``_Bins.at`` (whose relative bound ``rho`` is added to ``rel``).
+    x_lo : ndarray, optional
+        Low parts: the points are the real numbers ``x + x_lo`` (double-doubles), and every
+        difference to an atom or a bin's centre is taken as ``(x - a) + x_lo`` -- exact for
+        ``x`` near ``a`` (Sterbenz), so that points near :math:`10^9` keep the digits of
+        distances near :math:`10^{-4}` (issue #34, item 1).  The windows are widened by the
+        low parts and an ulp of ``x``, so that every atom left out is farther than its reach.
 
     Returns
     -------
@@ -697,13 +712,17 @@ def gauss_atoms_logpdf(
         top = float(logw.max())
         w, cw = np.exp(logw - top), np.concatenate([[0.0], np.cumsum(np.exp(logw))])
     out = np.empty(x.size)
+    lo_part = np.zeros(x.size) if x_lo is None else x_lo
     j = np.searchsorted(atoms, x)
     d_near = np.minimum(
-        np.abs(x - atoms[np.clip(j - 1, 0, atoms.size - 1)]), np.abs(atoms[np.clip(j, 0, atoms.size - 1)] - x)
+        np.abs((x - atoms[np.clip(j - 1, 0, atoms.size - 1)]) + lo_part),
+        np.abs((atoms[np.clip(j, 0, atoms.size - 1)] - x) - lo_part),
     )
     reach = np.sqrt(d_near**2 + (_REACH * theta) ** 2)
-    lo = np.searchsorted(atoms, x - reach, side="left")
-    hi = np.searchsorted(atoms, x + reach, side="right")
+    # the window of atoms summed: widened by the low part and the rounding of x -+ reach (2 ulps)
+    slack = np.zeros(x.size) if x_lo is None else np.abs(x_lo) + 4 * np.spacing(np.abs(x) + reach)
+    lo = np.searchsorted(atoms, x - (reach + slack), side="left")
+    hi = np.searchsorted(atoms, x + (reach + slack), side="right")
     dropped = cw[lo] + (cw[-1] - cw[hi])  # weight outside each node's window
     rel = 0.0
     # binned: the coarsest level whose Taylor argument stays below _Y_MAX
@@ -720,12 +739,12 @@ def gauss_atoms_logpdf(
             continue
         bins = bins_of(k)
         f = bins.h / theta
-        half = reach[sel] + 0.5 * f * theta
+        half = reach[sel] + 0.5 * f * theta + slack[sel]
         lo_b = np.searchsorted(bins.centre, x[sel] - half, side="left")
         hi_b = np.searchsorted(bins.centre, x[sel] + half, side="right")
         order = np.argsort(lo_b, kind="stable")
         sel, lo_b, hi_b = sel[order], lo_b[order], hi_b[order]
-        out[sel] = _binned(x[sel], lo_b, hi_b, bins, theta) + top - lnorm
+        out[sel] = _binned(x[sel], lo_b, hi_b, bins, theta, lo_part[sel]) + top - lnorm
         y_max = float(((reach[sel] / theta + f / 2) * (f / 2)).max())
         taylor = y_max**_ORDER * np.exp(2 * y_max) / float(np.prod(np.arange(1, _ORDER + 1, dtype=float)))
         rel = max(rel, taylor + bins.rho * (1 + taylor))  # the Taylor bound and the moved moments
@@ -748,7 +767,8 @@ def gauss_atoms_logpdf(
             idx = lo[sel, None] + np.arange(width)
             ok = idx < hi[sel, None]
             idc = np.minimum(idx, atoms.size - 1)
-            terms = np.where(ok, logw[idc] - 0.5 * (x[sel, None] - atoms[idc]) ** 2 / t, -np.inf)
+            d = (x[sel, None] - atoms[idc]) + lo_part[sel, None]
+            terms = np.where(ok, logw[idc] - 0.5 * d**2 / t, -np.inf)
             out[sel] = lse(terms, axis=1) - lnorm
             i0 = i1
     with np.errstate(divide="ignore"):
@@ -875,8 +895,8 @@ def edge_log_integral(
     if not edge_is_finite(P, Q):
         return np.inf, 0.0
 
-    def log_f_mag(x):
-        lp, lq = _mix_logpdf(x, *P), _mix_logpdf(x, *Q)
+    def log_f_mag(x, x_lo=None):  # the points x + x_lo (integrate_log's split nodes)
+        lp, lq = _mix_logpdf(x, *P, x_lo), _mix_logpdf(x, *Q, x_lo)
         return alpha * lp + (1 - alpha) * lq, np.abs(alpha * lp) + np.abs((1 - alpha) * lq)
 
     means = np.concatenate([P[1], Q[1]])
@@ -900,7 +920,7 @@ def edge_log_integral(
         if max(log_tr, log_tl) < probe - 60:
             break
         T_r, T_l = (1.5 * T_r, T_l) if log_tr >= probe - 60 else (T_r, 1.5 * T_l)
-    log_i, rel = integrate_log(log_f_mag, brk)
+    log_i, rel = integrate_log(log_f_mag, brk, split=True)
     return log_i, rel + float(np.exp(np.logaddexp(log_tr, log_tl) - log_i)) + _FLOAT_FLOOR
 
 
