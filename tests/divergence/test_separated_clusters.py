@@ -17,7 +17,6 @@ estimate asserted below 1e-30 of the integral.
 import warnings
 
 import mpmath as mp
-import numpy as np
 import pytest
 
 import rpp
