@@ -139,3 +139,35 @@ def _grid():
 def test_class_is_not_under_noised(kind, offset, alpha, eps):
     """The issue's class: offsets 1e6 to 1e10, alpha 1.5 to 3, epsilon 1e-3 to 0.5 (about 10 s each)."""
     _calibrate_and_judge(*issue_pair(offset, kind), alpha, eps)
+
+
+# --- require="proved": a refusal says which hypothesis fails ---------------------------------
+
+
+def _proved_refusal(p, q, alpha, theta):
+    with pytest.raises(ValueError, match="require='proved': no proved path") as info:
+        rpp.renyi_divergence(p, q, alpha=alpha, noise=rpp.noise.GaussianNoise(theta), require="proved")
+    return str(info.value)
+
+
+def test_refusal_of_the_issue_pair_names_the_tail_bound():
+    """Before: '... at most 64 components per prior and not the edge ...', true of neither for this pair."""
+    msg = _proved_refusal(*issue_pair(1e9), 3.0, 2e-4)
+    assert "tail bound" in msg and "widest component" in msg
+    assert "64" not in msg and "edge" not in msg
+
+
+def test_refusal_beyond_the_component_limit_names_it():
+    from rpp.divergence.proved import MAX_COMPONENTS
+
+    big = rpp.Empirical(list(range(MAX_COMPONENTS + 1)))
+    msg = _proved_refusal(big, rpp.Empirical([0.5, 1.5]), 2.0, 1.0)
+    assert f"limited to {MAX_COMPONENTS} per prior" in msg and "edge" not in msg
+
+
+def test_refusal_at_the_edge_names_it():
+    """alpha / V_P = (alpha - 1) / V_Q exactly: 3 / (11 + 16) = 2 / (2 + 16) (theta = 4, exact squares)."""
+    p = rpp.GaussianMixture(weights=[1.0], means=[0.0], vars=[11.0])
+    q = rpp.GaussianMixture(weights=[0.5, 0.5], means=[-3.0, 3.0], vars=[2.0, 2.0])
+    msg = _proved_refusal(p, q, 3.0, 4.0)
+    assert "edge of the tail condition" in msg and "64" not in msg
