@@ -332,7 +332,32 @@ def proved_or_reason(
 ) -> Certified | str:
     """:func:`proved_divergence`, with the hypothesis that failed (a sentence) in place of ``None``.
 
-    Used by :func:`rpp.renyi_divergence` (``require="proved"``), whose ValueError quotes it.
+    Used by :func:`rpp.renyi_divergence` (``require="proved"``), whose ValueError quotes it.  The
+    sentence names the hypothesis (the component limit, an atom without noise, the edge of the
+    Gaussian tail condition, the analytic tail bounds, a non-finite enclosure) and quotes no
+    number derived from the priors.
+
+    Parameters
+    ----------
+    comp_i, comp_j : tuple of three array_like
+        ``(weights, means, variances)`` of the two priors, as in :func:`proved_divergence`.
+    alpha : float
+        Order in (0, 1) or (1, inf).
+    family : {"gaussian", "laplace"}
+        The noise family.
+    scale : float
+        The noise scale (θ for Gaussian noise, ``b`` for Laplace noise).
+
+    Returns
+    -------
+    Certified or str
+        The proved enclosure, or the sentence saying why there is none.
+
+    Examples
+    --------
+    >>> why = proved_or_reason(([1.0], [0.0], [0.0]), ([1.0], [1.0], [1.0]), alpha=2.0, family="gaussian", scale=0.0)
+    >>> why
+    'an atom without noise has no density (scale 0)'
     """
     if family not in ("gaussian", "laplace"):
         raise ValueError(f"family must be 'gaussian' or 'laplace', got {family!r}")
