@@ -96,13 +96,36 @@ def lse(a: ArrayLike, axis: int | None = None, b: ArrayLike | None = None):
     return np.squeeze(out, axis=axis) if axis is not None else out.reshape(())[()]
 
 
-def _panel_rule(a, b, log_f):
+def two_sum(a, b):
+    """Return ``(s, e)`` with ``s = fl(a + b)`` and ``s + e = a + b`` exactly (Knuth, TAOCP vol. 2, 4.2.2, Thm B)."""
+    s = a + b
+    bp = s - a
+    return s, (a - (s - bp)) + (b - bp)
+
+
+def _nodes(a, b, t, split):
+    r"""Nodes ``mid + half t`` of the panels ``[a, b]``; with ``split``, as pairs ``(hi, lo)`` of floats.
+
+    Split nodes are the real numbers ``hi + lo``: the midpoint ``(a + b)/2`` is carried exactly
+    (TwoSum) and the sum with ``fl(half t)`` too, so a node is within ``u |half t|`` of its
+    place (u = 2**-53) however far the panel is from 0; a plain float node near :math:`10^9`
+    is rounded to :math:`6\cdot10^{-8}`, far more than the width of a narrow component there.
+    """
+    s, e = two_sum(a, b)
+    mid, mid_lo, half = 0.5 * s, 0.5 * e, 0.5 * (b - a)
+    off = half[:, None] * t
+    if not split:
+        return (mid[:, None] + off).ravel()
+    hi, lo = two_sum(np.broadcast_to(mid[:, None], off.shape), off)
+    return hi.ravel(), (lo + mid_lo[:, None]).ravel()
+
+
+def _panel_rule(a, b, log_f, split=False):
     """GL20 and GL10 nodes on panels [a, b]: log-integrand values and round-off magnitudes."""
-    mid, half = 0.5 * (a + b), 0.5 * (b - a)
-    xh = (mid[:, None] + half[:, None] * GL20[0]).ravel()
-    xl = (mid[:, None] + half[:, None] * GL10[0]).ravel()
-    lh, mag = log_f(xh)
-    ll, _ = log_f(xl)
+    half = 0.5 * (b - a)
+    xh, xl = _nodes(a, b, GL20[0], split), _nodes(a, b, GL10[0], split)
+    lh, mag = log_f(*xh) if split else log_f(xh)
+    ll, _ = log_f(*xl) if split else log_f(xl)
     return lh.reshape(a.size, -1), ll.reshape(a.size, -1), half, mag.reshape(a.size, -1).max(axis=1)
 
 
@@ -111,6 +134,8 @@ def integrate_log(
     breaks: np.ndarray,
     max_refine: int = 40,
     max_panels: int = 20000,
+    *,
+    split: bool = False,
 ) -> tuple[float, float]:
     r"""Adaptive composite Gauss-Legendre quadrature of :math:`\int e^{\log f(x)}\,dx` over ``breaks``.
 
@@ -119,6 +144,12 @@ def integrate_log(
     absolute values of the terms ``log_f`` was computed from.  ``8 eps`` times that
     magnitude is the relative round-off of the integrand, which no refinement removes and
     which is therefore charged to the error.
+
+    With ``split=True``, ``log_f`` is called with two arrays ``(hi, lo)`` instead: each node is
+    the real number ``hi + lo`` (a double-double, exact to :math:`u` of the panel's half-width
+    wherever the panel lies), so that an integrand can take its differences ``x - m`` to
+    relative accuracy even where ``x`` and ``m`` are near :math:`10^9` and ``x - m`` near
+    :math:`10^{-4}` (issue #34, item 1).
 
     Panels (initially the intervals between consecutive ``breaks``) whose
     :math:`|GL_{20} - GL_{10}|` exceeds both that floor and their share of the target
@@ -145,7 +176,7 @@ def integrate_log(
     done_logs, done_errs = [], []
     log_tol = None
     for it in range(max_refine + 1):
-        lh, ll, half, mag = _panel_rule(a, b, log_f)
+        lh, ll, half, mag = _panel_rule(a, b, log_f, split)
         m = max(lh.max(), ll.max())
         if not np.isfinite(m):
             m = 0.0

@@ -129,14 +129,23 @@ _CHUNK = 2**22  # entries of the (points x components) work array evaluated at o
 _FAST_ATOMS = 30  # above this many equal-variance components, binned sums (gauss_atoms_logpdf)
 
 
-def _mix_logpdf(x, w, m, var):
-    """Log of sum_k w_k N(x; m_k, var_k) for a 1-D array x: a lean logsumexp in chunks of bounded memory."""
+def _mix_logpdf(x, w, m, var, x_lo=None):
+    """Log of sum_k w_k N(x; m_k, var_k) for a 1-D array x: a lean logsumexp in chunks of bounded memory.
+
+    ``x_lo``: the points are ``x + x_lo`` (double-doubles, ``rpp._lib.numerics.integrate_log``
+    with ``split=True``); each difference is ``(x - m_k) + x_lo``, where ``x - m_k`` is exact for
+    ``x`` near ``m_k`` (Sterbenz) and otherwise rounded relative to itself: every distance to a
+    mean is accurate to ``2u`` of itself wherever the points lie (issue #34, item 1).
+    """
     const = np.log(w) - 0.5 * np.log(2 * np.pi * var)
     step = max(1, _CHUNK // m.size)
     out = np.empty(x.size)
     for start in range(0, x.size, step):
         xs = x[start : start + step]
-        lp = (-0.5 / var) * (xs[:, None] - m) ** 2 + const
+        d = xs[:, None] - m
+        if x_lo is not None:
+            d += x_lo[start : start + step, None]
+        lp = (-0.5 / var) * d**2 + const
         top = lp.max(axis=1)
         out[start : start + step] = top + np.log(np.exp(lp - top[:, None]).sum(axis=1))
     return out
@@ -208,10 +217,76 @@ def _extremes(C):
     return (w[idx], m[idx], v[idx])
 
 
+_CROSS_MAX = 64  # components of one prior up to which the crossings of its components are breakpoints
+
+
+def _crossings(comp):
+    r"""Points where two components of one noisy mixture have equal terms :math:`w_iarphi_i = w_jarphi_j`.
+
+    Where the dominant component of :math:`q` changes from a narrow one to a wide one far away
+    (a tight cluster far from a wide component near 0), :math:`p^lpha q^{1-lpha}` can rise by
+    orders of magnitude just before the crossing, between breakpoints set near the means, where
+    neither GL20 nor GL10 has a node (issue #34: a true :math:`D = 10^{16}` computed as 50).  With
+    the crossings as breakpoints, such a rise ends at a panel's edge and the refinement sees it.
+    Roots of :math:`c_i - d^2/(2v_i) = c_j - (d - D)^2/(2v_j)`, :math:`d = x - m_i`,
+    :math:`D = m_j - m_i`, by the stable quadratic formula (floats: only where to cut panels).
+    """
+    w, m, v = comp
+    if w.size < 2 or w.size > _CROSS_MAX or np.all(v == v[0]):
+        return np.empty(0)
+    c = np.log(w) - 0.5 * np.log(2 * np.pi * v)
+    i, j = np.triu_indices(w.size, 1)
+    D = m[j] - m[i]
+    a = 0.5 * (1 / v[j] - 1 / v[i])
+    b = -D / v[j]
+    cc = 0.5 * D * D / v[j] + c[i] - c[j]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        disc = b * b - 4 * a * cc
+        qq = -0.5 * (b + np.copysign(np.sqrt(disc), b))
+        r1 = np.where(a != 0, qq / a, -cc / b)
+        r2 = np.where(a != 0, cc / qq, np.nan)
+    out = np.concatenate([m[i] + r1, m[i] + r2])
+    return out[np.isfinite(out)]
+
+
 def _local_points(P, Q, fast, sorted_atoms=None):
     """Breakpoints near the components, or (many atoms of one width, ``sorted_atoms`` of each) a grid of half a width near them."""
     if fast:
         return _atom_grid(sorted_atoms, float(np.sqrt(P[2][0])))
+    pts = _local_points_few(P, Q)
+    return np.concatenate([pts, _crossings(P), _crossings(Q), _cluster_edges(P, Q)])
+
+
+_EDGE_CLUSTERS = 16  # at most this many separated clusters get geometric points of their own
+
+
+def _cluster_edges(P, Q):
+    r"""Geometric points out from both edges of every cluster of components separated from the others.
+
+    The range's geometric points start from the middle of all the means; with a tight cluster
+    far from a wide component, the cluster's own tails (which decay on the local scale
+    :math:`(lpha/v_P - (lpha-1)/v_Q)^{-1/2}` of its components, far wider than 12 of their
+    widths when that difference is small) lay in one panel from the cluster's last point to the
+    next geometric point :math:`10^5` away, where GL20 and GL10 had no node (issue #34: a
+    relative :math:`9\cdot10^{-7}` of the integral missed, error estimate :math:`2\cdot10^{-13}`).
+    Clusters: means sorted, cut where the gap exceeds 12 widths of both neighbours.
+    """
+    m = np.concatenate([P[1], Q[1]])
+    sd = np.sqrt(np.concatenate([P[2], Q[2]]))
+    order = np.argsort(m, kind="stable")
+    m, sd = m[order], sd[order]
+    cut = np.flatnonzero(m[1:] - m[:-1] > 12 * (sd[1:] + sd[:-1])) + 1
+    if cut.size + 1 > _EDGE_CLUSTERS:
+        return np.empty(0)
+    geo = 2.0 ** np.arange(-2, 60)
+    out = []
+    for ms, ss in zip(np.split(m, cut), np.split(sd, cut), strict=True):
+        s0 = float(ss.min())
+        out += [float((ms + 12 * ss).max()) + s0 * geo, float((ms - 12 * ss).min()) - s0 * geo]
+    return np.concatenate(out)
+
+
+def _local_points_few(P, Q):
     means, sds = np.concatenate([P[1], Q[1]]), np.sqrt(np.concatenate([P[2], Q[2]]))
     # spacing <= 2 s_k within 12 s_k: 13 points per component or dyadic grids shared by overlaps
     few = (means[:, None] + sds[:, None] * np.arange(-12, 13, 2)).ravel()
@@ -267,14 +342,15 @@ def _mixture_log_integral(P, Q, alpha):
     if fast:
         (aP, lwP), (aQ, lwQ) = _sorted_atoms(mP, wP), _sorted_atoms(mQ, wQ)
 
-        def dens(x, which):
-            lp, r = gauss_atoms_logpdf(x, *((aP, lwP, vP[0]) if which == 0 else (aQ, lwQ, vQ[0])), True)
+        def dens(x, x_lo, which):
+            args = (aP, lwP, vP[0]) if which == 0 else (aQ, lwQ, vQ[0])
+            lp, r = gauss_atoms_logpdf(x, *args, True, x_lo=x_lo)
             trunc[0] = max(trunc[0], r)
             return lp
     else:
 
-        def dens(x, which):
-            return _mix_logpdf(x, wP, mP, vP) if which == 0 else _mix_logpdf(x, wQ, mQ, vQ)
+        def dens(x, x_lo, which):
+            return _mix_logpdf(x, wP, mP, vP, x_lo) if which == 0 else _mix_logpdf(x, wQ, mQ, vQ, x_lo)
 
     vPmax, vQmax = vP.max(), vQ.max()
     if alpha > 1:
@@ -285,8 +361,8 @@ def _mixture_log_integral(P, Q, alpha):
         rate = alpha / vPmax + (1 - alpha) / vQmax
     s_eff = np.sqrt(1.0 / rate)
 
-    def log_f_mag(x):
-        lp, lq = dens(x, 0), dens(x, 1)
+    def log_f_mag(x, x_lo=None):  # the points x + x_lo (double-doubles: integrate_log's split nodes)
+        lp, lq = dens(x, x_lo, 0), dens(x, x_lo, 1)
         return alpha * lp + (1 - alpha) * lq, np.abs(alpha * lp) + np.abs((1 - alpha) * lq)
 
     def log_f(x):
@@ -310,7 +386,7 @@ def _mixture_log_integral(P, Q, alpha):
         if max(log_tail_r, log_tail_l) < probe + np.log(brk[-1] - brk[0]) - 60:
             break
         T *= 1.5
-    log_i, rel = integrate_log(log_f_mag, brk)
+    log_i, rel = integrate_log(log_f_mag, brk, split=True)
     tail = np.exp(lse([log_tail_r, log_tail_l]) - log_i)
     # binned sums: the integrand's relative error is at most (1 + r)^|alpha| (1 + r)^|1 - alpha| - 1
     binned = float(np.expm1((abs(alpha) + abs(1 - alpha)) * np.log1p(trunc[0])))
@@ -575,22 +651,21 @@ def _sorted_atoms(means, weights):
     return hit[2], hit[3]
 
 
-def _binned(xs, lo_b, hi_b, bins, theta):
-    """``log sum`` over the bins ``[lo_b, hi_b)`` of each node (relative to the atoms' weights)."""
+def _binned(xs, lo_b, hi_b, bins, theta, xs_lo):
+    """``log sum`` over the bins ``[lo_b, hi_b)`` of each node ``xs + xs_lo`` (relative to the atoms' weights)."""
     out = np.empty(xs.size)
     for c0 in range(0, xs.size, _BIN_CHUNK):
         sl = slice(c0, c0 + _BIN_CHUNK)
         b0, b1 = int(lo_b[sl].min()), int(hi_b[sl].max())
         if b1 - b0 > 4 * int((hi_b[sl] - lo_b[sl]).max()) + 64 and xs[sl].size > 1:  # scattered: halve
             half = c0 + (min(_BIN_CHUNK, xs.size - c0) + 1) // 2
-            out[c0:half] = _binned(xs[c0:half], lo_b[c0:half], hi_b[c0:half], bins, theta)
-            out[half : c0 + _BIN_CHUNK] = _binned(
-                xs[half : c0 + _BIN_CHUNK], lo_b[half : c0 + _BIN_CHUNK], hi_b[half : c0 + _BIN_CHUNK], bins, theta
-            )
+            out[c0:half] = _binned(xs[c0:half], lo_b[c0:half], hi_b[c0:half], bins, theta, xs_lo[c0:half])
+            rest = slice(half, c0 + _BIN_CHUNK)
+            out[rest] = _binned(xs[rest], lo_b[rest], hi_b[rest], bins, theta, xs_lo[rest])
             continue
         k = np.arange(b0, b1)
         inside = (k >= lo_b[sl, None]) & (k < hi_b[sl, None])
-        u = (xs[sl, None] - bins.centre[b0:b1]) / theta  # (node, bin), units of theta
+        u = ((xs[sl, None] - bins.centre[b0:b1]) + xs_lo[sl, None]) / theta  # (node, bin), units of theta
         q = np.where(inside, 0.5 * u**2, np.inf)
         shift = q.min(axis=1)  # the nearest bin's exponent, taken out (far nodes would underflow)
         poly = np.broadcast_to(bins.mom[_ORDER - 1, b0:b1], u.shape).copy()
@@ -634,7 +709,7 @@ def _levels(atoms, logw, w, theta, cache):
 
 
 def gauss_atoms_logpdf(
-    x: np.ndarray, atoms: np.ndarray, logw: np.ndarray, t: float, cache: bool = False
+    x: np.ndarray, atoms: np.ndarray, logw: np.ndarray, t: float, cache: bool = False, *, x_lo: np.ndarray | None = None
 ) -> tuple[np.ndarray, float]:
     r"""``log sum_k w_k N(x; a_k, t)`` at the points ``x`` for sorted atoms, and a bound on its relative error.
 
@@ -670,6 +745,12 @@ def gauss_atoms_logpdf(
         (the same objects): a level built at a variance :math:`t_b` serves every :math:`t` with
         :math:`\sqrt t` in :math:`[0.8, 4]\sqrt{t_b}`, its moments moved to :math:`t` by
         ``_Bins.at`` (whose relative bound ``rho`` is added to ``rel``).
+    x_lo : ndarray, optional
+        Low parts: the points are the real numbers ``x + x_lo`` (double-doubles), and every
+        difference to an atom or a bin's centre is taken as ``(x - a) + x_lo`` -- exact for
+        ``x`` near ``a`` (Sterbenz), so that points near :math:`10^9` keep the digits of
+        distances near :math:`10^{-4}` (issue #34, item 1).  The windows are widened by the
+        low parts and an ulp of ``x``, so that every atom left out is farther than its reach.
 
     Returns
     -------
@@ -697,13 +778,17 @@ def gauss_atoms_logpdf(
         top = float(logw.max())
         w, cw = np.exp(logw - top), np.concatenate([[0.0], np.cumsum(np.exp(logw))])
     out = np.empty(x.size)
+    lo_part = np.zeros(x.size) if x_lo is None else x_lo
     j = np.searchsorted(atoms, x)
     d_near = np.minimum(
-        np.abs(x - atoms[np.clip(j - 1, 0, atoms.size - 1)]), np.abs(atoms[np.clip(j, 0, atoms.size - 1)] - x)
+        np.abs((x - atoms[np.clip(j - 1, 0, atoms.size - 1)]) + lo_part),
+        np.abs((atoms[np.clip(j, 0, atoms.size - 1)] - x) - lo_part),
     )
     reach = np.sqrt(d_near**2 + (_REACH * theta) ** 2)
-    lo = np.searchsorted(atoms, x - reach, side="left")
-    hi = np.searchsorted(atoms, x + reach, side="right")
+    # the window of atoms summed: widened by the low part and the rounding of x -+ reach (2 ulps)
+    slack = np.zeros(x.size) if x_lo is None else np.abs(x_lo) + 4 * np.spacing(np.abs(x) + reach)
+    lo = np.searchsorted(atoms, x - (reach + slack), side="left")
+    hi = np.searchsorted(atoms, x + (reach + slack), side="right")
     dropped = cw[lo] + (cw[-1] - cw[hi])  # weight outside each node's window
     rel = 0.0
     # binned: the coarsest level whose Taylor argument stays below _Y_MAX
@@ -720,12 +805,12 @@ def gauss_atoms_logpdf(
             continue
         bins = bins_of(k)
         f = bins.h / theta
-        half = reach[sel] + 0.5 * f * theta
+        half = reach[sel] + 0.5 * f * theta + slack[sel]
         lo_b = np.searchsorted(bins.centre, x[sel] - half, side="left")
         hi_b = np.searchsorted(bins.centre, x[sel] + half, side="right")
         order = np.argsort(lo_b, kind="stable")
         sel, lo_b, hi_b = sel[order], lo_b[order], hi_b[order]
-        out[sel] = _binned(x[sel], lo_b, hi_b, bins, theta) + top - lnorm
+        out[sel] = _binned(x[sel], lo_b, hi_b, bins, theta, lo_part[sel]) + top - lnorm
         y_max = float(((reach[sel] / theta + f / 2) * (f / 2)).max())
         taylor = y_max**_ORDER * np.exp(2 * y_max) / float(np.prod(np.arange(1, _ORDER + 1, dtype=float)))
         rel = max(rel, taylor + bins.rho * (1 + taylor))  # the Taylor bound and the moved moments
@@ -748,7 +833,8 @@ def gauss_atoms_logpdf(
             idx = lo[sel, None] + np.arange(width)
             ok = idx < hi[sel, None]
             idc = np.minimum(idx, atoms.size - 1)
-            terms = np.where(ok, logw[idc] - 0.5 * (x[sel, None] - atoms[idc]) ** 2 / t, -np.inf)
+            d = (x[sel, None] - atoms[idc]) + lo_part[sel, None]
+            terms = np.where(ok, logw[idc] - 0.5 * d**2 / t, -np.inf)
             out[sel] = lse(terms, axis=1) - lnorm
             i0 = i1
     with np.errstate(divide="ignore"):
@@ -875,8 +961,8 @@ def edge_log_integral(
     if not edge_is_finite(P, Q):
         return np.inf, 0.0
 
-    def log_f_mag(x):
-        lp, lq = _mix_logpdf(x, *P), _mix_logpdf(x, *Q)
+    def log_f_mag(x, x_lo=None):  # the points x + x_lo (integrate_log's split nodes)
+        lp, lq = _mix_logpdf(x, *P, x_lo), _mix_logpdf(x, *Q, x_lo)
         return alpha * lp + (1 - alpha) * lq, np.abs(alpha * lp) + np.abs((1 - alpha) * lq)
 
     means = np.concatenate([P[1], Q[1]])
@@ -900,7 +986,7 @@ def edge_log_integral(
         if max(log_tr, log_tl) < probe - 60:
             break
         T_r, T_l = (1.5 * T_r, T_l) if log_tr >= probe - 60 else (T_r, 1.5 * T_l)
-    log_i, rel = integrate_log(log_f_mag, brk)
+    log_i, rel = integrate_log(log_f_mag, brk, split=True)
     return log_i, rel + float(np.exp(np.logaddexp(log_tr, log_tl) - log_i)) + _FLOAT_FLOOR
 
 

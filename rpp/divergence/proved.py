@@ -59,7 +59,7 @@ import numpy as np
 
 from ..certified import Certified
 
-__all__ = ["proved_divergence", "proved_discrete", "flint_available", "MAX_COMPONENTS"]
+__all__ = ["proved_divergence", "proved_or_reason", "proved_discrete", "flint_available", "MAX_COMPONENTS"]
 
 PREC = 128  # working precision (bits) of the balls
 _REL_TOL = 2.0**-64  # target relative accuracy of each panel of the body integral
@@ -318,6 +318,47 @@ def proved_divergence(
     >>> c.rigorous, c.lower <= 0.5 <= c.upper, c.error < 1e-15  # 2 * 1 / (2 * 2)
     (True, True, True)
     """
+    out = proved_or_reason(comp_i, comp_j, alpha=alpha, family=family, scale=scale)
+    return None if isinstance(out, str) else out
+
+
+def proved_or_reason(
+    comp_i: tuple[Any, Any, Any],
+    comp_j: tuple[Any, Any, Any],
+    *,
+    alpha: float,
+    family: str,
+    scale: float,
+) -> Certified | str:
+    """:func:`proved_divergence`, with the hypothesis that failed (a sentence) in place of ``None``.
+
+    Used by :func:`rpp.renyi_divergence` (``require="proved"``), whose ValueError quotes it.  The
+    sentence names the hypothesis (the component limit, an atom without noise, the edge of the
+    Gaussian tail condition, the analytic tail bounds, a non-finite enclosure) and quotes no
+    number derived from the priors.
+
+    Parameters
+    ----------
+    comp_i, comp_j : tuple of three array_like
+        ``(weights, means, variances)`` of the two priors, as in :func:`proved_divergence`.
+    alpha : float
+        Order in (0, 1) or (1, inf).
+    family : {"gaussian", "laplace"}
+        The noise family.
+    scale : float
+        The noise scale (θ for Gaussian noise, ``b`` for Laplace noise).
+
+    Returns
+    -------
+    Certified or str
+        The proved enclosure, or the sentence saying why there is none.
+
+    Examples
+    --------
+    >>> why = proved_or_reason(([1.0], [0.0], [0.0]), ([1.0], [1.0], [1.0]), alpha=2.0, family="gaussian", scale=0.0)
+    >>> why
+    'an atom without noise has no density (scale 0)'
+    """
     if family not in ("gaussian", "laplace"):
         raise ValueError(f"family must be 'gaussian' or 'laplace', got {family!r}")
     alpha = float(alpha)
@@ -329,7 +370,10 @@ def proved_divergence(
     wi, mi, vi = (np.atleast_1d(np.asarray(x, float)) for x in comp_i)
     wj, mj, vj = (np.atleast_1d(np.asarray(x, float)) for x in comp_j)
     if max(wi.size, wj.size) > MAX_COMPONENTS:
-        return None
+        return (
+            f"the priors have {wi.size} and {wj.size} components; the arb path evaluates every component at "
+            f"every node and is limited to {MAX_COMPONENTS} per prior (cost)"
+        )
     keep_i, keep_j = wi > 0, wj > 0
     wi, mi, vi, wj, mj, vj = wi[keep_i], mi[keep_i], vi[keep_i], wj[keep_j], mj[keep_j], vj[keep_j]
     flint = _flint()
@@ -367,14 +411,30 @@ def _integrate(flint, f_of_panel, pts, scale_est):
     return total
 
 
+def _tail_refusal(tr, tl, body, width):
+    """Return the sentence of a refusal where the analytic tail bounds did not fall below ``2**-80`` of the body.
+
+    No number derived from the priors is quoted (rpp's messages carry no data).
+    """
+    if tr is None or tl is None:
+        why = "the Gaussian tail bound's exponent was not yet decreasing where the range was allowed to end"
+    else:
+        why = "the analytic tail bounds stayed above 2**-80 of the body over the range tried"
+    return (
+        f"{why}: these bounds hold beyond every mean and take one widest component of the second prior as the "
+        "lower bound of its density, so components of different widths far apart from each other (a tight "
+        "cluster far from a wide component) push the range beyond what the arb path integrates"
+    )
+
+
 def _result(flint, I, alpha):
-    """Certified float enclosure of log(I) / (alpha - 1) from the arb ball I."""
+    """Certified float enclosure of log(I) / (alpha - 1) from the arb ball I, or the reason it is not finite."""
     arb = flint.arb
     if not I.is_finite() or not (I > 0):
-        return None
+        return "the enclosure of the integral was not a finite positive ball at the working precision"
     D = I.log() / (arb(alpha) - 1)
     if not D.is_finite():
-        return None
+        return "the enclosure of the divergence was not finite at the working precision"
     value = float(D.mid())
     lo, hi = arb(D.lower()), arb(D.upper())
     err = max(hi - value, value - lo)  # exact on the ball endpoints at the working precision
@@ -399,7 +459,7 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
     c = _centre(Pf[1], Qf[1])
     th2 = Fraction(theta) ** 2  # the exact noise variance
     if min(Fraction(float(x)) for x in np.concatenate([Pf[2], Qf[2]])) + th2 == 0:
-        return None  # an atom without noise: not a density
+        return "an atom without noise has no density (scale 0)"
     P = _comps(arb, Pf[0], Pf[1], Pf[2], c, th2)
     Q = _comps(arb, Qf[0], Qf[1], Qf[2], c, th2)
     vpm = max(Fraction(float(x)) for x in Pf[2]) + th2
@@ -409,7 +469,10 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
         if cond < 0:
             return Certified(math.inf, 0.0, rigorous=True)
         if cond == 0:
-            return None  # the edge: the Gaussian tail bound does not apply
+            return (
+                "alpha / V_P = (alpha - 1) / V_Q exactly (V: the largest noisy component variance of each prior): "
+                "at this edge of the tail condition the Gaussian tail bound of the arb path does not apply"
+            )
     # float views (centred) to choose panels and range
     mpf, mqf = Pf[1] - c, Qf[1] - c
     vpf, vqf = Pf[2] + theta * theta, Qf[2] + theta * theta
@@ -442,10 +505,10 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
             break
         U, L = U + 4 * max(wr, sds.max()), L - 4 * max(wl, sds.max())
     else:
-        return None
+        return _tail_refusal(tr, tl, est, U - L)
     body = _integrate(flint, lambda lo, hi: f, pts, est)
     if not (float((tr + tl).upper()) <= float(body.lower()) * _TAIL_REL * 2**8):
-        return None
+        return _tail_refusal(tr, tl, float(body.lower()), U - L)
     return _result(flint, body + arb(0).union(tr + tl), alpha)
 
 
@@ -480,7 +543,7 @@ def _laplace(flint, Pf, Qf, alpha, b_float):
             break
         U, L = U + 20 * b_float, L - 20 * b_float
     else:
-        return None
+        return _tail_refusal(tr, tl, est, U - L)
 
     def panel(lo, hi):
         lp = _laplace_logpdf(flint, P[0], P[1], P[2], b, arb(lo), arb(hi))
@@ -493,7 +556,7 @@ def _laplace(flint, Pf, Qf, alpha, b_float):
 
     body = _integrate(flint, panel, pts, est)
     if not (float((tr + tl).upper()) <= float(body.lower()) * _TAIL_REL * 2**8):
-        return None
+        return _tail_refusal(tr, tl, float(body.lower()), U - L)
     return _result(flint, body + arb(0).union(tr + tl), alpha)
 
 
@@ -534,7 +597,7 @@ def proved_discrete(prior_i: Any, prior_j: Any, alpha: float) -> Certified:
         if total == 0:  # alpha < 1 and disjoint supports
             return Certified(math.inf, 0.0, rigorous=True)
         res = _result(flint, total, alpha)
-        if res is None:  # pragma: no cover - total is a positive finite ball here
+        if isinstance(res, str):  # pragma: no cover - total is a positive finite ball here
             raise ArithmeticError("discrete divergence not enclosed")
         return res
     finally:

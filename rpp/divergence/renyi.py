@@ -13,7 +13,7 @@ from ..priors import Empirical, Gaussian, Prior
 from .closed_forms import gaussian_divergence_bounds, gaussian_renyi, gaussian_renyi_value
 from .gaussian_noise import _discrete_pair, _validate_pair, renyi_divergence_bound
 from .laplace_noise import laplace_divergence_flagged
-from .proved import proved_discrete, proved_divergence
+from .proved import proved_discrete, proved_or_reason
 
 __all__ = ["renyi_divergence", "NoiseLike", "REQUIRE"]
 
@@ -87,18 +87,17 @@ def _one(p: Prior, q: Prior, alpha: float, noise: NoiseLike | None, require: str
     if rig or require != "proved":
         return fast
     ci, cj = p.components(), q.components()
-    res = proved_divergence(
+    res = proved_or_reason(
         (ci.weights, ci.means, ci.vars),
         (cj.weights, cj.means, cj.vars),
         alpha=alpha,
         family=family or "gaussian",
         scale=0.0 if noise is None else float(noise.scale),
     )
-    if res is None:
+    if isinstance(res, str):
         raise ValueError(
-            f"require='proved': no proved path for {_describe(p, q, noise)} at alpha={alpha!r} "
-            "(the arb path covers at most 64 components per prior and not the edge of the Gaussian tail "
-            "condition); use require='estimate'"
+            f"require='proved': no proved path for {_describe(p, q, noise)} at alpha={alpha!r}: {res}; "
+            "use require='estimate'"
         )
     return res
 
