@@ -355,7 +355,11 @@ def _log_normal_interval(z1: float, z2: float) -> float:
         return _log_sub(float(special.log_ndtr(-z1)), float(special.log_ndtr(-z2)))
     if z2 <= 0:
         return _log_sub(float(special.log_ndtr(z2)), float(special.log_ndtr(z1)))
-    return math.log1p(-(float(special.ndtr(z1)) + float(special.ndtr(-z2))))
+    tails = float(special.ndtr(z1)) + float(special.ndtr(-z2))
+    if tails <= 0.5:
+        return math.log1p(-tails)
+    # a narrow interval around 0: erf(z2/sqrt2) and erf(-z1/sqrt2) are both >= 0, no cancellation
+    return math.log(0.5 * (float(special.erf(z2 / _SQRT2)) + float(special.erf(-z1 / _SQRT2))))
 
 
 def _log_shift_delta(mu: float, t: float) -> float:
@@ -364,6 +368,12 @@ def _log_shift_delta(mu: float, t: float) -> float:
         return math.log(-math.expm1(t)) if t < 0 else -math.inf
     if math.isinf(mu):
         return 0.0
+    if mu <= 1e-8 and abs(t) <= mu:
+        # erfcx's difference cancels for a tiny shift: with c = -t/mu in [-1, 1] and h = mu/2,
+        # delta = Phi(c + h) - e^{-2ch} Phi(c - h) = mu (phi(c) + c Phi(c)) (1 + O(h^2)), and
+        # phi(c) + c Phi(c) > 0.4 * 0.2 here: relative error below 1e-16
+        c = -t / mu
+        return math.log(mu) + math.log(math.exp(-c * c / 2.0) / math.sqrt(2.0 * math.pi) + c * float(special.ndtr(c)))
     a = mu / 2.0 - t / mu
     b = -mu / 2.0 - t / mu
     if a > 20.0:
