@@ -45,6 +45,21 @@ from .gmm import bic_curve, fit_gmm
 from .noise import GaussianNoise, LaplaceNoise
 from .priors import Empirical, Gaussian, GaussianMixture
 from .transport import component_coupling, quantile_coupling, w_infinity, wasserstein
+from ._lib.cache import clear_caches, register as _register_cache
+from .divergence import centre as _centre, gaussian_noise as _gaussian_noise
+from importlib import import_module as _import_module
+
+_rules_exact = _import_module("rpp.rules.exact")  # (rpp.rules.exact is also the name of a rule)
+
+# the caches of modules that do not register their own (rpp.divergence.laplace_atoms does)
+for _c in (
+    _centre._SHIFTED,
+    _gaussian_noise._BIN_CACHE,
+    _gaussian_noise._SORTED,
+    _gaussian_noise._SUMS,
+    _rules_exact._BINNED,
+):
+    _register_cache(_c.clear)
 
 try:
     __version__ = version("rpp-book")
@@ -52,6 +67,7 @@ except PackageNotFoundError:  # pragma: no cover - a source tree that was never 
     __version__ = "0+unknown"
 
 __all__ = [
+    "clear_caches",
     "Gaussian",
     "GaussianMixture",
     "Empirical",
