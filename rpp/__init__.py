@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # the names for type checkers and IDEs; at run time they load
     from .gmm import bic_curve, fit_gmm
     from .noise import GaussianNoise, LaplaceNoise
     from .priors import Empirical, Gaussian, GaussianMixture
+    from ._lib.cache import clear_caches
     from .transport import component_coupling, quantile_coupling, w_infinity, wasserstein
 
 #: Where each curated name lives (PEP 562): ``import rpp`` loads no submodule, numpy or scipy;
@@ -84,6 +85,7 @@ _LAZY = {
     "quantile_coupling": ".transport",
     "w_infinity": ".transport",
     "wasserstein": ".transport",
+    "clear_caches": "._lib.cache",
 }
 
 
@@ -136,6 +138,7 @@ __all__ = [
     "methods",
     "calibrate_all_pairs",
     "ReleaseBudget",
+    "clear_caches",
     "accounting",
     "calibration",
     "divergence",

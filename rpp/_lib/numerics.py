@@ -11,7 +11,9 @@ r"""Numerical kernels shared by the whole package (private module; its names are
   condition holds;
 * :func:`sqrt_up`, :func:`sqrt_up_array` -- a noise scale from a variance, rounded up so that
   its exact square is at least the variance (one value with ``Fraction``; an array with an
-  error-free product).
+  error-free product);
+* :func:`at_most` -- the exact test :math:`v + e \le \varepsilon` of a budget (no slack, no
+  round-off in the sum).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ __all__ = [
     "step_up",
     "sqrt_up",
     "sqrt_up_array",
+    "at_most",
     "GL20",
     "GL10",
 ]
@@ -291,7 +294,33 @@ def sqrt_up_array(var: ArrayLike) -> np.ndarray:
     if slow.any():
         out[slow] = [sqrt_up(float(z)) for z in flat[slow]]
     return out.reshape(v.shape)
-    return out
+
+
+def at_most(value: ArrayLike, error: ArrayLike, bound: ArrayLike) -> bool | np.ndarray:
+    r"""Return whether :math:`\text{value} + \text{error} \le \text{bound}` holds exactly (real arithmetic).
+
+    The float sum ``s = value + error`` is rounded to nearest; where it ties ``bound``, the sign of
+    its exact rounding error (Knuth's TwoSum, exact in binary64 without overflow) decides.  No
+    slack: a budget is met only if the upper end of the interval is at most the budget.  A
+    non-finite ``value`` or ``error`` (NaN, an infinite divergence or error bound) gives ``False``, as
+    does a NaN ``bound`` or a float sum that overflows; ``bound = +inf`` holds every finite pair.
+
+    Examples
+    --------
+    >>> at_most(0.1, 0.2, 0.30000000000000004)  # 0.1 + 0.2 rounds to the bound, and the exact sum is below it
+    True
+    >>> at_most(20.0, 4e-15, 20.0), at_most(20.0, 0.0, 20.0)
+    (False, True)
+    """
+    v, e, b = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (value, error, bound)))
+    with np.errstate(invalid="ignore", over="ignore"):
+        s = v + e
+        bb = s - v
+        r = (v - (s - bb)) + (e - bb)  # exact: v + e = s + r (TwoSum), where s is finite
+        tie = (s == b) & np.isfinite(s)
+        out = (s < b) | (tie & (r <= 0))
+    out = out & np.isfinite(v) & np.isfinite(e)
+    return bool(out) if out.ndim == 0 else out
 
 
 def step_up(

@@ -64,10 +64,17 @@ def _to_float(value: Any) -> np.ndarray | None:
     '...'"); the callers raise their own message *outside* the ``except`` block, so that
     text is neither the ``__cause__`` nor the ``__context__`` of what the caller sees.
     """
+    if isinstance(value, (str, bytes)):  # "3.14" converts, but a string is never a number here
+        return None
     try:
-        return np.asarray(value, dtype=float)
+        arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError, OverflowError):
         return None
+    if isinstance(value, (list, tuple, np.ndarray)):
+        raw = np.asarray(value, dtype=object) if not isinstance(value, np.ndarray) else value
+        if raw.dtype.kind in "USa" or (raw.dtype.kind == "O" and any(isinstance(x, (str, bytes)) for x in raw.ravel())):
+            return None  # strings inside a sequence, likewise
+    return arr
 
 
 def as_float_array(name: str, value: Any) -> np.ndarray:

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from .._lib import validation as v
+from .._lib.numerics import at_most
 from .._lib.optional import missing
 from ..calibration.result import Calibration
 from ..calibration.search import pair_divergence
@@ -41,7 +42,6 @@ from .releases import calibrate_releases, combined_scale
 __all__ = ["calibrate_all_pairs", "ReleaseBudget"]
 
 # Relative slack on epsilon (round-off only), as in rpp.calibrate.
-_RTOL = 1e-9
 
 
 def _members(priors: Any) -> list[Mapping]:
@@ -106,8 +106,8 @@ def _map(executor: Executor | None, fn: Callable[..., Any], *columns: Iterable[A
         return list(map(fn, *columns))
     # as lists of equal length: dask.distributed's ClientExecutor.map takes sized iterables only
     # (an itertools.repeat column has no len()).
-    rows = list(zip(*columns))
-    return list(executor.map(fn, *(list(col) for col in zip(*rows)))) if rows else []
+    rows = list(zip(*columns, strict=False))  # a repeat() column is as long as the others
+    return list(executor.map(fn, *(list(col) for col in zip(*rows, strict=True)))) if rows else []
 
 
 def _calibrate_pair(prior_i: Any, prior_j: Any, options: dict[str, Any]) -> Calibration:
@@ -241,7 +241,7 @@ def calibrate_all_pairs(
             )
         )
     table = pd.DataFrame(rows)
-    table["within_budget"] = (table["divergence"] + table["divergence_error"]) <= epsilon * (1 + _RTOL)
+    table["within_budget"] = at_most(table["divergence"].to_numpy(), table["divergence_error"].to_numpy(), epsilon)
     table["worst"] = np.arange(len(table)) == w
     if len(members) == 1:
         table = table.drop(columns="member")
@@ -340,14 +340,16 @@ class ReleaseBudget:
     >>> budget = ReleaseBudget({"a": Gaussian(mean=0, var=1), "b": Gaussian(mean=2, var=1)}, alpha=3, epsilon=0.5)
     >>> round(budget.min_scale() ** 2, 9)  # one release: theta^2 = 11
     11.0
-    >>> budget.max_releases(np.sqrt(22.0))  # two releases at theta^2 = 22 are worth one at 11
+    >>> budget.max_releases(np.sqrt(22.0))  # two at theta^2 = 22 reach D = epsilon exactly: not provable with round-off
+    1
+    >>> budget.max_releases(np.sqrt(22.5))  # two releases at theta^2 = 22.5 are worth one at 11.25
     2
-    >>> y = budget.release(1.0, scale=np.sqrt(22.0))
-    >>> y = budget.release(1.0, scale=np.sqrt(22.0))
-    >>> budget.release(1.0, scale=np.sqrt(22.0))
+    >>> y = budget.release(1.0, scale=np.sqrt(22.5))
+    >>> y = budget.release(1.0, scale=np.sqrt(22.5))
+    >>> budget.release(1.0, scale=np.sqrt(22.5))
     Traceback (most recent call last):
     ...
-    ValueError: scale=4.69041575982343: 3 releases would reach D_alpha = 0.72 > epsilon = 0.5 (value + error); the budget is spent
+    ValueError: scale=4.743416490252569: 3 releases would reach D_alpha = 0.7059 > epsilon = 0.5 (value + error); the smallest scale that fits is 22.2486
     """
 
     def __init__(
@@ -429,7 +431,7 @@ class ReleaseBudget:
         return self._certified(self._used())
 
     def _fits(self, precision: float) -> bool:
-        return self._certified(precision) <= self.epsilon * (1 + _RTOL)
+        return self._certified(precision) <= self.epsilon
 
     def _precision_left(self) -> float:
         r"""Precision still available, :math:`\theta_1^{-2} - \sum_t \theta_t^{-2}`; 0 within 1e-9 of the total."""
@@ -512,7 +514,7 @@ class ReleaseBudget:
                 "releases of one query on unchanged data only; open a new budget for another query"
             )
         after = self._certified(self._used() + 1.0 / scale**2)
-        if not after <= self.epsilon * (1 + _RTOL):
+        if not after <= self.epsilon:
             floor = self.min_scale()
             hint = f"the smallest scale that fits is {floor:.6g}" if np.isfinite(floor) else "the budget is spent"
             raise ValueError(

@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib import validation as checks
-from .linear_queries import _from_spectrum, _law, _whiten, linear_release_law
+from .linear_queries import _arb_release_laws, _covariance, _law, _mean, _proved_divergence, linear_release_law
 
 if TYPE_CHECKING:  # the optional dependency, for the annotations only
     import dp_accounting
@@ -67,8 +67,9 @@ def dominating_noise_multiplier(*, orders: ArrayLike, divergences: ArrayLike) ->
 
         \sigma = \min_{k:\, D_k > 0} \sqrt{\frac{\alpha_k}{2 D_k}},
 
-    then lowered by ulps until dp-accounting's own expression ``alpha / (2 * sigma**2)`` is :math:`\ge D_k` at
-    every order in floating point (so the accountant, not only the formula, dominates the curve). The
+    capped at :math:`10^{150}` (its square stays finite), then lowered by ulps (then by growing relative steps)
+    until dp-accounting's own expression ``alpha / (2 * sigma**2)`` is :math:`\ge D_k` at every order in
+    floating point (so the accountant, not only the formula, dominates the curve). The
     Gaussian mechanism with noise multiplier :math:`\sigma` has the Rényi curve :math:`\alpha/(2\sigma^2)`
     (Mironov 2017, Prop. 7). Returns ``inf`` when every :math:`D_k = 0`.
 
@@ -102,9 +103,13 @@ def dominating_noise_multiplier(*, orders: ArrayLike, divergences: ArrayLike) ->
     positive = d > 0
     if not positive.any():
         return float("inf")
-    sigma = float(np.min(np.sqrt(a[positive] / (2.0 * d[positive]))))
-    while np.any(_gaussian_rdp(a, sigma) < d):
-        sigma = float(np.nextafter(sigma, 0.0))
+    # sqrt(alpha / 2) / sqrt(D): no overflow for a subnormal D; at most 1e150, whose square is finite
+    # in dp-accounting's expression (a larger sigma would be needed only for D below ~1e-300)
+    sigma = min(float(np.min(np.sqrt(a[positive] / 2.0) / np.sqrt(d[positive]))), 1e150)
+    k = 0
+    while np.any(_gaussian_rdp(a, sigma) < d):  # ulps first, then growing steps (subnormal curves are coarse)
+        sigma = float(np.nextafter(sigma, 0.0)) if k < 8 else sigma * (1.0 - 2.0**-52 * 2.0 ** min(k - 8, 40))
+        k += 1
     return sigma
 
 
@@ -206,6 +211,13 @@ class RppLedger:
         for mean, cov in ((mean_i, cov_i), (mean_j, cov_j)):
             linear_release_law(mean=mean, cov=cov, queries=np.eye(1, d), scales=[1.0])
         self._model = {"mean_i": mean_i, "cov_i": cov_i, "mean_j": mean_j, "cov_j": cov_j}
+        mi, mj = _mean("mean_i", mean_i, d), _mean("mean_j", mean_j, d)
+        self._arrays = (
+            mi,
+            _covariance("cov_i", cov_i, d, definite=False),
+            mj,
+            _covariance("cov_j", cov_j, d, definite=False),
+        )
         self._queries = np.zeros((0, d))
         self._scales = np.zeros(0)
         #: The wrapped ``dp_accounting.rdp.RdpAccountant``.
@@ -217,14 +229,21 @@ class RppLedger:
         return self._orders.copy()
 
     def _joint(self, queries: np.ndarray, scales: np.ndarray) -> np.ndarray:
-        """Return the exact joint curve (linear_queries_divergence at each order; the laws computed once)."""
-        mi, si = _law(self._model["mean_i"], self._model["cov_i"], queries, scales, "_i")
-        mj, sj = _law(self._model["mean_j"], self._model["cov_j"], queries, scales, "_j")
-        spectra = [_whiten(mi, si, mj, sj)] + ([_whiten(mj, sj, mi, si)] if self._both else [])
-        return np.array([max(_from_spectrum(lam, shift, float(a)) for lam, shift in spectra) for a in self._orders])
+        """Return the upper ends of the proved enclosures of the joint curve (the exact law of y = A x + eta in arb)."""
+        _law(self._model["mean_i"], self._model["cov_i"], queries, scales, "_i")  # validates queries and scales
+        mi, ci, mj, cj = self._arrays
+        builds = [_arb_release_laws(mi, ci, mj, cj, queries, scales)]
+        if self._both:
+            builds.append(_arb_release_laws(mj, cj, mi, ci, queries, scales))
+        return np.array([max(float(_proved_divergence(b, float(a)).upper) for b in builds) for a in self._orders])
 
     def curve(self) -> np.ndarray:
-        r"""Return the exact joint Rényi curve :math:`J(\alpha_k)` of every release recorded so far (zeros if none)."""
+        r"""Return the joint Rényi curve :math:`J(\alpha_k)` of every release recorded so far (zeros if none).
+
+        Each entry is the upper end of a proved enclosure of the exact joint divergence (ball arithmetic on
+        the exact law of the releases, :func:`rpp.accounting.multivariate_gaussian_renyi`), so it is at least
+        the true curve: the ledger dominates the truth, not a float approximation of it.
+        """
         if self._scales.size == 0:
             return np.zeros(self._orders.shape)
         return self._joint(self._queries, self._scales)

@@ -49,7 +49,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib import validation as v
-from .._lib.numerics import step_up
+from .._lib.numerics import at_most, step_up
 from ..calibration.result import Calibration
 from ..certified import Certified
 from ..calibration.search import calibrate, pair_divergence
@@ -60,7 +60,6 @@ from ..divergence.renyi import renyi_divergence
 __all__ = ["combined_scale", "releases_divergence", "calibrate_releases"]
 
 # Relative slack on epsilon when a returned scale is checked (round-off only), as in rpp.calibrate.
-_RTOL = 1e-9
 
 
 def _gaussian_only(noise: str) -> None:
@@ -93,12 +92,13 @@ def combined_scale(scales: ArrayLike) -> float:
 
     (module docstring: the precision-weighted mean of the releases is sufficient).  A release
     at scale 0 reveals the query value (:math:`\theta_{\text{comb}} = 0`); an infinite scale
-    adds nothing; no release at all gives ``inf``.
+    adds nothing.  An empty list is refused: it is almost always a mistake, and its answer
+    (``inf``, no release) would read as perfect privacy.
 
     Parameters
     ----------
     scales : array_like
-        Noise standard deviations :math:`\theta_t \ge 0` of the releases (1-D, possibly empty).
+        Noise standard deviations :math:`\theta_t \ge 0` of the releases (1-D, at least one).
 
     Returns
     -------
@@ -108,18 +108,18 @@ def combined_scale(scales: ArrayLike) -> float:
     Raises
     ------
     ValueError
-        If ``scales`` is not 1-D or has a negative or NaN entry.
+        If ``scales`` is not 1-D, is empty or has a negative or NaN entry.
 
     Examples
     --------
     >>> combined_scale([2.0, 2.0, 2.0, 2.0])  # four releases at theta = 2: theta / sqrt(4)
     1.0
-    >>> combined_scale([])
-    inf
+    >>> combined_scale([2.0, float("inf")])  # an infinite scale adds nothing
+    2.0
     """
     s = v.positive("scales", scales, allow_zero=True, allow_inf=True)
-    if s.ndim != 1:
-        raise ValueError(f"scales must be a 1-D sequence of noise scales, got shape {s.shape}")
+    if s.ndim != 1 or s.size == 0:
+        raise ValueError(f"scales must be a 1-D sequence of at least one noise scale, got shape {s.shape}")
     if np.any(s == 0):
         return 0.0
     precision = float(np.sum(1.0 / s**2))
@@ -232,7 +232,7 @@ def _certified_point(
         return memo[x]
 
     def ok(x: float) -> bool:
-        return x <= 0 or float(certified(x).value) + float(certified(x).error) <= epsilon * (1 + _RTOL)
+        return x <= 0 or bool(at_most(float(certified(x).value), float(certified(x).error), epsilon))
 
     if guard:
         scale = step_up(scale, ok, rel=1e-13, grow=4.0, tiny=0.0)
@@ -324,7 +324,7 @@ def calibrate_releases(
             prior_i, prior_j, float(a_b[idx]), float(e_b[idx]), float(np.sqrt(k) * s1[idx]), k, directed, bool(ok1[idx])
         )
         rigorous = rigorous and rig
-    within = (div + err) <= e_b * (1 + _RTOL)
+    within = np.asarray(at_most(div, err, e_b))
 
     def out(x: Any) -> Any:
         x = np.asarray(x)

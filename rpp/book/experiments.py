@@ -37,6 +37,7 @@ from numpy.typing import ArrayLike
 import pandas as pd
 
 from .._lib import validation as v
+from .._lib.numerics import at_most
 from ..calibration.result import PrivacyWarning
 from ..calibration.search import calibrate, methods
 from ..priors import Empirical, Gaussian, GaussianMixture
@@ -73,8 +74,6 @@ COLUMNS = [
     "model_within_budget",
     "w_inf",
 ]
-
-_RTOL = 1e-9
 
 #: The three settings of Yang et al. 2026, Sec. V-A (released column, secret column, secrets) with the
 #: book's choices of data file and model inputs (the paper does not state them).
@@ -390,7 +389,7 @@ def sweep(
                     "divergence_error": r["divergence_error"],
                     "within_budget": np.asarray(r["within_budget"], bool),
                     "model_divergence": r["model_divergence"],
-                    "model_within_budget": r["model_divergence"] + r["model_error"] <= e_f * (1 + _RTOL),
+                    "model_within_budget": at_most(r["model_divergence"], r["model_error"], e_f),
                     "w_inf": r["w_inf"],
                 }
             )
@@ -408,7 +407,7 @@ def _sweep_rule(priors, rule, a_f, e_f, directed):
         var = np.asarray(rules.sensitivity_scale(w_inf, alpha=a_f, epsilon=e_f)) ** 2
         pairs = [_model_divergence(mp, mq, a_f[k], var[k], directed) for k in range(a_f.size)]
         div, err = np.array([r[0] for r in pairs]), np.array([r[1] for r in pairs])
-        guar = div + err <= e_f * (1 + _RTOL)
+        guar = np.asarray(at_most(div, err, e_f))
         return dict(
             method=method,
             prior="gaussian",

@@ -25,6 +25,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from .._lib.cache import register as _register_cache
 from ..priors import Prior, check_prior
 
 __all__ = ["centre_pair", "centre_of", "centred_orders", "shifted"]
@@ -72,6 +73,7 @@ def centre_of(*priors: Prior) -> float:
 
 
 _SHIFTED: OrderedDict = OrderedDict()  # recent translations, so that repeated calls share one copy (and its caches)
+_register_cache(_SHIFTED.clear)  # emptied by rpp.clear_caches
 
 
 def shifted(prior: Prior, c: float) -> Prior:

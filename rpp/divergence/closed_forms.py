@@ -169,10 +169,10 @@ def gaussian_renyi_value(mu0: Any, var0: Any, mu1: Any, var1: Any, alpha: Any) -
     mu0, var0, mu1, var1, alpha = np.broadcast_arrays(
         *(np.asarray(x, dtype=float) for x in (mu0, var0, mu1, var1, alpha))
     )
-    delta2 = (mu0 - mu1) ** 2
     out = np.zeros(alpha.shape)  # alpha = 0: D_0 = -log Q(supp P) = 0 (full supports)
 
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        delta2 = (mu0 - mu1) ** 2  # +inf beyond the float range: D is +inf there too (never less)
         t = (var0 - var1) / var1
         log_r = np.where(np.abs(t) <= 0.5, np.log1p(t), log_ratio(var0, var1))  # log(var0 / var1)
         # alpha = 1: KL divergence (Delta / var1 - f(t)) / 2, two terms >= 0.

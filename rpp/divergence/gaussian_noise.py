@@ -104,6 +104,7 @@ from numpy.typing import ArrayLike
 from scipy import special
 
 from .._lib import validation as v
+from .._lib.cache import register as _register_cache
 from .._lib.numerics import integrate_log, lse
 from .._lib.parallel import MIN_ITEMS, thread_map
 from ..priors import Empirical, Gaussian, Prior, check_prior
@@ -619,6 +620,8 @@ def _cached_bins(atoms, logw, w, theta, k):
 
 
 _SUMS: OrderedDict = OrderedDict()
+for _c in (_BIN_CACHE, _SORTED, _SUMS):  # emptied by rpp.clear_caches
+    _register_cache(_c.clear)
 
 
 def _atom_sums(atoms, logw):

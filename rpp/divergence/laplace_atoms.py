@@ -37,6 +37,7 @@ from functools import partial
 
 import numpy as np
 
+from .._lib import cache as _cache
 from .._lib.numerics import lse
 from .._lib.parallel import MIN_ITEMS, thread_map
 
@@ -641,12 +642,30 @@ def _midpoint_panels(log_f_delta, anc, sa, sc, b, alpha):
 # Shared state of the divergences of one pair: the merged support of two priors (for every b)
 # and, at the last few b, the prefix densities and the initial panels -- both orders of a pair
 # (and the final check of a calibration) evaluate the same densities at the same scales.
-# Keyed by the identity of the components' arrays, which the entries keep alive.
+# Keyed by the identity of the components' arrays; each entry keeps a read-only copy of their content
+# and a hit is taken only if the arrays still hold it (rpp._lib.cache: an array changed in place, or a
+# new one at a reused address, is a miss).  Registered with rpp.clear_caches; read and written under
+# rpp._lib.cache.LOCK.
 _XS: OrderedDict = OrderedDict()
 _AT_B: OrderedDict = OrderedDict()
 _XS_SIZE, _AT_B_SIZE = 4, 1
 _RESULTS: OrderedDict = OrderedDict()  # recent results, keyed like the densities plus alpha and b
 _RESULTS_SIZE = 32
+for _c in (_XS, _AT_B, _RESULTS):
+    _cache.register(_c.clear)
+
+
+def _content(P, Q):
+    """Read-only copies of the two priors' atoms and weights (kept by a cache entry)."""
+    return _cache.snapshot(P.means, P.weights, Q.means, Q.weights)
+
+
+def _valid(hit, P, Q):
+    """Whether a cache entry's kept content is the priors' (in either order)."""
+    kept = hit[0]
+    return _cache.unchanged(kept, P.means, P.weights, Q.means, Q.weights) or _cache.unchanged(
+        kept, Q.means, Q.weights, P.means, P.weights
+    )
 
 
 def _key(comp):
@@ -669,22 +688,25 @@ def _merged(P, Q):
 def _pair_entry(P, Q):
     """Return ``((P, Q), xs, layouts)``: the merged support and each prior's :func:`_layout` in it (cached per pair)."""
     key = tuple(sorted((_key(P), _key(Q))))
-    hit = _XS.get(key)
-    if hit is not None:
-        _XS.move_to_end(key)
-        return hit
+    with _cache.LOCK:
+        hit = _XS.get(key)
+        if hit is not None and _valid(hit, P, Q):
+            _XS.move_to_end(key)
+            return hit
     xs, lay_p, lay_q = _merge(P, Q)
-    return _remember(_XS, _XS_SIZE, key, ((P, Q), xs, {_key(P): lay_p, _key(Q): lay_q}))
+    with _cache.LOCK:
+        return _remember(_XS, _XS_SIZE, key, (_content(P, Q), xs, {_key(P): lay_p, _key(Q): lay_q}))
 
 
 def _at_scale(P, Q, xs, b):
     """``(density of P, density of Q, initial panels)`` at ``b`` (cached per pair and ``b``, either order)."""
     key = (*sorted((_key(P), _key(Q))), b)
-    hit = _AT_B.get(key)
-    if hit is None:
-        hit = _remember(_AT_B, _AT_B_SIZE, key, ((P, Q), {}, [None]))
-    else:
-        _AT_B.move_to_end(key)
+    with _cache.LOCK:
+        hit = _AT_B.get(key)
+        if hit is None or not _valid(hit, P, Q):
+            hit = _remember(_AT_B, _AT_B_SIZE, key, (_content(P, Q), {}, [None]))
+        else:
+            _AT_B.move_to_end(key)
     dens = hit[1]
     layouts = _pair_entry(P, Q)[2]
     todo = [comp for comp in (P, Q) if _key(comp) not in dens]
@@ -746,12 +768,14 @@ def atoms_log_integral(P, Q, alpha, b, dense=False):
     True
     """
     key = (_key(P), _key(Q), float(alpha), float(b), bool(dense))
-    hit = _RESULTS.get(key)
-    if hit is not None:  # the same divergence again (a calibration's final check): no new quadrature
-        _RESULTS.move_to_end(key)
-        return hit[1]
+    with _cache.LOCK:
+        hit = _RESULTS.get(key)
+        if hit is not None and _cache.unchanged(hit[0], P.means, P.weights, Q.means, Q.weights):
+            _RESULTS.move_to_end(key)  # the same divergence again (a calibration's final check)
+            return hit[1]
     out = _atoms_log_integral(P, Q, alpha, b, dense)
-    _remember(_RESULTS, _RESULTS_SIZE, key, ((P, Q), out))
+    with _cache.LOCK:
+        _remember(_RESULTS, _RESULTS_SIZE, key, (_content(P, Q), out))
     return out
 
 

@@ -443,15 +443,18 @@ def _result(flint, I, alpha):
     return Certified(value, e, rigorous=True)
 
 
-def _estimate(log_f, pts):
-    """Rough float integral of exp(log_f) over the panels (trapezoid, 17 points per panel; sets tolerances)."""
+def _estimate(arb, log_f, pts):
+    """Rough integral of exp(log_f) over the panels (trapezoid, 17 points per panel; sets tolerances).
+
+    An arb: the integral can exceed the float range ((alpha - 1) D > 709) where its log is finite.
+    """
     x = np.unique(np.concatenate([np.linspace(a, b, 17) for a, b in zip(pts[:-1], pts[1:], strict=True)]))
     lf = log_f(x)
     top = lf.max()
     if not np.isfinite(top):
-        return 0.0
+        return arb(0)
     y = np.exp(lf - top)
-    return math.exp(top) * float(np.sum(0.5 * (y[1:] + y[:-1]) * np.diff(x)))
+    return arb(float(top)).exp() * float(np.sum(0.5 * (y[1:] + y[:-1]) * np.diff(x)))
 
 
 def _gaussian(flint, Pf, Qf, alpha, theta):
@@ -500,14 +503,14 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
         tr = _gauss_tail(arb, alpha, U, P, Q)
         tl = _gauss_tail(arb, alpha, -L, neg(P), neg(Q))
         pts = _panels(means, sds, L, U, np.array([]), (U - L) / 16)
-        est = _estimate(log_f, pts)
-        if tr is not None and tl is not None and est > 0 and float((tr + tl).upper()) < est * _TAIL_REL:
+        est = _estimate(arb, log_f, pts)
+        if tr is not None and tl is not None and est > 0 and (tr + tl).upper() < est * _TAIL_REL:
             break
         U, L = U + 4 * max(wr, sds.max()), L - 4 * max(wl, sds.max())
     else:
         return _tail_refusal(tr, tl, est, U - L)
     body = _integrate(flint, lambda lo, hi: f, pts, est)
-    if not (float((tr + tl).upper()) <= float(body.lower()) * _TAIL_REL * 2**8):
+    if not ((tr + tl).upper() <= body.lower() * (_TAIL_REL * 2**8)):  # in arb: both may exceed the float range
         return _tail_refusal(tr, tl, float(body.lower()), U - L)
     return _result(flint, body + arb(0).union(tr + tl), alpha)
 
@@ -538,8 +541,8 @@ def _laplace(flint, Pf, Qf, alpha, b_float):
         tr = _laplace_tail(arb, alpha, U, P, Q, b)
         tl = _laplace_tail(arb, alpha, -L, neg(P), neg(Q), b)
         pts = _panels(means[sds > 0], sds[sds > 0], L, U, atoms, max(b_float, (U - L) / 32))
-        est = _estimate(log_f, pts)
-        if tr is not None and tl is not None and est > 0 and float((tr + tl).upper()) < est * _TAIL_REL:
+        est = _estimate(arb, log_f, pts)
+        if tr is not None and tl is not None and est > 0 and (tr + tl).upper() < est * _TAIL_REL:
             break
         U, L = U + 20 * b_float, L - 20 * b_float
     else:
@@ -555,7 +558,7 @@ def _laplace(flint, Pf, Qf, alpha, b_float):
         return f
 
     body = _integrate(flint, panel, pts, est)
-    if not (float((tr + tl).upper()) <= float(body.lower()) * _TAIL_REL * 2**8):
+    if not ((tr + tl).upper() <= body.lower() * (_TAIL_REL * 2**8)):  # in arb: both may exceed the float range
         return _tail_refusal(tr, tl, float(body.lower()), U - L)
     return _result(flint, body + arb(0).union(tr + tl), alpha)
 

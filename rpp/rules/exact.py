@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib import validation as v
+from .._lib.cache import register as _register_cache
 from .._lib.numerics import min_feasible, sqrt_up
 from ..certified import Certified
 from ..divergence.laplace_binned import bin_samples, bins_are_few
@@ -248,6 +249,7 @@ def _binned_log_ratio(p: Prior, q: Prior, alpha: float, epsilon: float, width: f
 # The samples binned for the guides, per unordered pair and width: both orders' coarse guides
 # (and the order probe) read the same bins, swapped.
 _BINNED: OrderedDict = OrderedDict()
+_register_cache(_BINNED.clear)  # emptied by rpp.clear_caches
 
 
 def _binned_pair(p: Empirical, q: Empirical, width: float) -> tuple[Empirical, Empirical]:

@@ -32,14 +32,15 @@ def _gil_mp(m1, s1, m2, s2, alpha):
     eig = mp.eigsy(Sa)[0]
     if min(eig) <= 0:
         return mp.inf
-    d = mp.matrix((np.asarray(m1) - np.asarray(m2)).tolist())
+    d = mp.matrix(np.asarray(m1, float).tolist()) - mp.matrix(np.asarray(m2, float).tolist())  # exact, in mpmath
     quad = (d.T * mp.lu_solve(Sa, d))[0]
     return a / 2 * quad - (mp.log(mp.det(Sa)) - (1 - a) * mp.log(mp.det(S1)) - a * mp.log(mp.det(S2))) / (2 * (a - 1))
 
 
 def _random_spd(rng, k, scale=1.0):
     g = rng.normal(size=(k, k))
-    return scale * (g @ g.T / k + 0.3 * np.eye(k))
+    s = scale * (g @ g.T / k + 0.3 * np.eye(k))
+    return 0.5 * (s + s.T)  # exactly symmetric (the matrix rpp reads)
 
 
 @pytest.mark.parametrize("k", [1, 2, 3])
@@ -54,11 +55,13 @@ def test_closed_form_against_mpmath(k, alpha):
         m1, m2 = rng.normal(size=k), rng.normal(size=k) * 2
         want = _gil_mp(m1, s1, m2, s2, alpha)
         got = multivariate_gaussian_renyi(mean_i=m1, cov_i=s1, mean_j=m2, cov_j=s2, alpha=alpha)
+        assert got.rigorous
         if want == mp.inf:
-            assert got == math.inf
+            assert got.value == math.inf
             continue
         checked += 1
-        assert got == pytest.approx(float(want), rel=1e-11, abs=1e-14)
+        assert mp.mpf(float(got.lower)) <= want <= mp.mpf(float(got.upper))  # the proved enclosure holds the truth
+        assert got.value == pytest.approx(float(want), rel=1e-14, abs=1e-15)
     assert checked >= 3
 
 
@@ -70,32 +73,35 @@ def test_kl_limit_against_mpmath():
     d = mp.matrix((m1 - m2).tolist())
     kl = (mp.fsum((mp.inverse(S2) * S1)[i, i] for i in range(3)) - 3 - mp.log(mp.det(S1) / mp.det(S2))
           + (d.T * mp.lu_solve(S2, d))[0]) / 2  # fmt: skip
-    assert multivariate_gaussian_renyi(mean_i=m1, cov_i=s1, mean_j=m2, cov_j=s2, alpha=1.0) == pytest.approx(
-        float(kl), rel=1e-12
+    got = multivariate_gaussian_renyi(mean_i=m1, cov_i=s1, mean_j=m2, cov_j=s2, alpha=1.0)
+    assert mp.mpf(float(got.lower)) <= kl <= mp.mpf(float(got.upper)) and got.value == pytest.approx(
+        float(kl), rel=1e-14
     )
 
 
 def test_domain_edge_is_exact_and_safe():
     # 1-D: finite iff alpha v_j + (1 - alpha) v_i > 0, i.e. v_i < alpha v_j / (alpha - 1) = 1.5 v_j for alpha = 3
     kw = {"mean_i": [0.0], "mean_j": [1.0], "cov_j": [[1.0]], "alpha": 3.0}
-    assert math.isfinite(multivariate_gaussian_renyi(cov_i=[[1.5 * (1 - 1e-6)]], **kw))
-    assert multivariate_gaussian_renyi(cov_i=[[1.5]], **kw) == math.inf
-    assert multivariate_gaussian_renyi(cov_i=[[1.5 * (1 + 1e-15)]], **kw) == math.inf
+    assert math.isfinite(multivariate_gaussian_renyi(cov_i=[[1.5 * (1 - 1e-6)]], **kw).value)
+    assert multivariate_gaussian_renyi(cov_i=[[1.5]], **kw).value == math.inf
+    assert multivariate_gaussian_renyi(cov_i=[[1.5 * (1 + 1e-15)]], **kw).value == math.inf
     # 2-D: one direction past the edge is enough, even if the other is harmless
     s2 = np.eye(2)
     rot = np.array([[np.cos(0.3), -np.sin(0.3)], [np.sin(0.3), np.cos(0.3)]])
     s1 = rot @ np.diag([1.6, 0.2]) @ rot.T
-    assert multivariate_gaussian_renyi(mean_i=[0, 0], cov_i=s1, mean_j=[0, 0], cov_j=s2, alpha=3.0) == math.inf
+    assert multivariate_gaussian_renyi(mean_i=[0, 0], cov_i=s1, mean_j=[0, 0], cov_j=s2, alpha=3.0).value == math.inf
     assert _gil_mp(np.zeros(2), s1, np.zeros(2), s2, 3.0) == mp.inf
 
 
 def test_univariate_case_is_the_scalar_closed_form():
     def scalar(m1, v1, m2, v2, a):  # written out: a (m1 - m2)^2 / (2 v_a) + log(v_1^(1-a) v_2^a / v_a) / (2 (a - 1))
         va = a * v2 + (1 - a) * v1
-        return a * (m1 - m2) ** 2 / (2 * va) + ((1 - a) * math.log(v1) + a * math.log(v2) - math.log(va)) / (2 * (a - 1))
+        return a * (m1 - m2) ** 2 / (2 * va) + ((1 - a) * math.log(v1) + a * math.log(v2) - math.log(va)) / (
+            2 * (a - 1)
+        )
 
     for m1, v1, m2, v2, a in [(0, 1, 2, 1.2, 3.0), (0, 1, 3.5, 1.21, 3.0), (1, 4, 0, 3, 1.7), (0, 2, 0.1, 2, 10.0)]:
-        got = multivariate_gaussian_renyi(mean_i=[m1], cov_i=[[v1]], mean_j=[m2], cov_j=[[v2]], alpha=a)
+        got = multivariate_gaussian_renyi(mean_i=[m1], cov_i=[[v1]], mean_j=[m2], cov_j=[[v2]], alpha=a).value
         assert got == pytest.approx(scalar(m1, v1, m2, v2, a), rel=1e-12)
 
 
@@ -160,8 +166,9 @@ def test_divergence_decreases_in_the_noise_multiplier():
     theta0 = np.array([1.0, 0.5, 2.0, 1.0])
     for alpha in (1.5, 4.0):
         values = [
-            linear_queries_divergence(mean_i=mean_i, cov_i=cov_i, mean_j=mean_j, cov_j=cov_j, queries=queries,
-                                      scales=c * theta0, alpha=alpha)  # fmt: skip
+            linear_queries_divergence(
+                mean_i=mean_i, cov_i=cov_i, mean_j=mean_j, cov_j=cov_j, queries=queries, scales=c * theta0, alpha=alpha
+            )  # fmt: skip
             for c in np.geomspace(0.05, 50, 60)
         ]
         finite = np.array([v for v in values if math.isfinite(v)])

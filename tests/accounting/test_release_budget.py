@@ -6,6 +6,7 @@ releases (rpp.accounting.releases, itself tested against brute-force quadrature)
 """
 
 import itertools
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -29,7 +30,7 @@ MIXED = {
 
 def test_top_level_names():
     assert rpp.calibrate_all_pairs is calibrate_all_pairs and rpp.ReleaseBudget is ReleaseBudget
-    assert len(rpp.__all__) <= 30
+    assert len(rpp.__all__) <= 31  # 30, and clear_caches (issue #34)
 
 
 @pytest.mark.parametrize("priors", [PRIORS, MIXED], ids=["gaussian", "mixed"])
@@ -51,7 +52,7 @@ def test_all_pairs_worst_pair_is_the_largest_single_calibration(priors):
             _c.error,
         )
         assert (row.s_i, row.s_j) == (a, b) and row.divergence == d and row.divergence_error == de
-        assert d + de <= eps * (1 + 1e-9)
+        assert Fraction(d) + Fraction(de) <= Fraction(eps)  # exactly, no slack
     assert worst.within_budget and table["within_budget"].all() and table["worst"].sum() == 1
     if priors is PRIORS:  # Gaussian priors: the exact noise of the worst pair is tight
         assert worst.divergence == pytest.approx(eps, rel=1e-6)
@@ -120,7 +121,9 @@ def test_k_releases_and_directed_pairs():
     assert joint <= 1.0 * (1 + 1e-9) and five.divergence == pytest.approx(joint, rel=1e-9)
     d, _ = calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0, pairs=[("c", "a")], directed=True)
     ref = rpp.calibrate(PRIORS["c"], PRIORS["a"], alpha=3.0, epsilon=1.0, directed=True)
-    assert d.scale == ref.scale and d.details["pair"] == ("c", "a") and d.details["orders"] == 1
+    # calibrate_releases re-checks with pair_divergence (its own error bound) and may step up by round-off
+    assert ref.scale <= d.scale == pytest.approx(ref.scale, rel=1e-12)
+    assert d.details["pair"] == ("c", "a") and d.details["orders"] == 1
 
 
 def test_all_pairs_validation():

@@ -218,7 +218,8 @@ def test_linear_rdp_calibration_under_noises_heart_like_priors():
 
 
 def test_combined_scale_edge_cases():
-    assert combined_scale([]) == np.inf
+    with pytest.raises(ValueError, match="scales must be a 1-D sequence of at least one"):
+        combined_scale([])  # refused (issue #34): inf would read as perfect privacy
     assert combined_scale([np.inf, 2.0]) == 2.0
     assert combined_scale([0.0, 1.0]) == 0.0
     assert combined_scale([3.0] * 9) == pytest.approx(1.0, rel=1e-15)

@@ -13,7 +13,7 @@ import rpp
 from rpp.rules.mixture import _log_psi_terms
 from rpp.sampling import InsecureNoiseWarning
 
-RTOL = 1e-9
+RTOL = 1e-9  # the rules' own round-off (before calibrate's guard); calibrate's results have no slack
 
 
 def _mp_gauss(mi, vi, mj, vj, a, var):
@@ -294,8 +294,8 @@ def test_property_gaussian_exact_never_under_noise_and_tight(mi, mj, lvi, lvj, a
         cal = rpp.calibrate(P, Q, alpha=a, epsilon=e)
         cf = rpp.calibrate(P, Q, alpha=a, epsilon=e, method="closed-form")
     for p, q in ((P, Q), (Q, P)):
-        assert exact_gauss(p.mean, p.var, q.mean, q.var, a, cal.variance) <= e * (1 + RTOL)
-        assert exact_gauss(p.mean, p.var, q.mean, q.var, a, cf.variance) <= e * (1 + RTOL)
+        assert exact_gauss(p.mean, p.var, q.mean, q.var, a, cal.variance) <= e
+        assert exact_gauss(p.mean, p.var, q.mean, q.var, a, cf.variance) <= e
     # exact <= closed form, up to the round-off margin the certified evaluation adds
     assert cal.scale <= cf.scale * (1 + 1e-9)
 
@@ -371,4 +371,4 @@ def test_never_under_noise_gaussian_pairs_mixture_methods(method):
         assert cal.within_budget
         assert cal.scale >= exact.scale * (1 - 1e-6)
         for p, q in ((P, Q), (Q, P)):
-            assert exact_gauss(p.mean, p.var, q.mean, q.var, a[k], cal.variance) <= e[k] * (1 + RTOL)
+            assert exact_gauss(p.mean, p.var, q.mean, q.var, a[k], cal.variance) <= e[k]
