@@ -287,7 +287,8 @@ def test_the_library_works_without_its_extras_and_names_them():
 
 
 def test_every_module_a_chapter_imports_is_installed_by_the_chapters_extra():
-    mods = _chapter_imports() - {"IPython"}  # the kernel's own module (Colab, Binder, [book]'s ipykernel)
+    # the kernel's own modules (Colab, Binder, [book]'s ipykernel, which requires matplotlib-inline)
+    mods = _chapter_imports() - {"IPython", "matplotlib_inline"}
     unknown = mods - set(DISTRIBUTION)
     assert not unknown, f"add these to DISTRIBUTION and to pyproject: {sorted(unknown)}"
     missing = {DISTRIBUTION[m].lower() for m in mods} - RUNTIME - _extra("chapters")

@@ -223,7 +223,7 @@ def test_eps_split_identity_on_sampled_domain(pair, alpha, eps, k):
 @example(pair=((0.0, 2.0), (0.0, 1.0)), alpha=2.0)  # Delta = 0
 @example(pair=((0.0, 1.0), (1.0, 1.0)), alpha=2.0)  # delta = 0
 def test_second_order_coefficient_and_its_sign(pair, alpha):
-    """(eq-own-split-B): v (h(v) - a) -> B, and for |B| not tiny the sign of h(s/k) - h(s) is B's."""
+    """(eq-own-split-b): v (h(v) - a) -> B, and for |B| not tiny the sign of h(s/k) - h(s) is B's."""
     assume(pair[0] != pair[1])
     (m0, _), (m1, _) = pair
     with mp.workdps(DPS):

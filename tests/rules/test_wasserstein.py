@@ -151,7 +151,10 @@ def test_point_masses_by_hand(delta, a, e):
     # Gaussian noise: Theorem 2 reduces to the Renyi-DP Gaussian mechanism alpha Delta^2 / (2 sigma^2) <= eps
     for m in ("w-alpha", "w-alpha-tight", "pierquin"):
         sig = rpp.calibrate(p, q, alpha=a, epsilon=e, method=m, noise="gaussian").scale
-        assert sig == pytest.approx(np.sqrt(a * delta**2 / (2 * e)), rel=1e-12)
+        ref = np.sqrt(a * delta**2 / (2 * e))
+        # never below the exact minimum; above it by the round-off guard only: with no slack in the
+        # budget (issue #34) the scale is stepped up (1e-13, x4) until value + error <= epsilon
+        assert ref * (1 - 1e-15) <= sig <= ref * (1 + 1e-10)
 
 
 def test_w_alpha_beats_baseline_only_when_the_coupling_spreads():
