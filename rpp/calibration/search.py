@@ -408,6 +408,16 @@ def _point(entry, noise_cls, orders, a, e, seconds, require="estimate"):
             t_c = time.perf_counter()
             value, error = certified(s)
             feasible = s > 0 and bool(at_most(value, error, budget))  # the final check, memoised
+            if not feasible and 0 < s < np.inf:
+                # The first order's root meets the budget in floating point, not always exactly (the
+                # check has no slack, issue #34): a few tiny steps up, each one check, before a second
+                # search (a dozen divergences); more noise only lowers both orders' divergences.
+                for k in range(4):
+                    nxt = s * (1 + 1e-12 * 8.0**k)
+                    value, error = certified(nxt)
+                    if at_most(value, error, budget):
+                        s, feasible = nxt, True
+                        break
             t_check = time.perf_counter() - t_c
             if not feasible:
                 s = max(s, search(*orders[second], alpha=a, epsilon=e, noise=noise, above=s, memo=memos[second]))
