@@ -370,6 +370,23 @@ def _proved_check(noise_cls, orders, a, e, s, step, noise) -> tuple[float, Certi
     return s, memo[s]
 
 
+def _nudged(s: float, certified: Callable, budget: float) -> tuple[float, bool]:
+    """Return ``(s', True)`` for the first of four tiny steps up from ``s`` proved within ``budget``, else ``(s, False)``.
+
+    The first order's root meets the budget in floating point, not always exactly (the final check
+    has no slack, issue #34): a few steps up (1e-12, x8; each one check) come before a second
+    search of a dozen divergences.  More noise only lowers both orders' divergences.
+    """
+    if not 0 < s < np.inf:
+        return s, False
+    for k in range(4):
+        nxt = s * (1 + 1e-12 * 8.0**k)
+        value, error = certified(nxt)
+        if at_most(value, error, budget):
+            return nxt, True
+    return s, False
+
+
 def _point(entry, noise_cls, orders, a, e, seconds, require="estimate"):
     """One (alpha, epsilon) point: the rule's scale over the orders, the round-off guard, the final check.
 
@@ -408,16 +425,8 @@ def _point(entry, noise_cls, orders, a, e, seconds, require="estimate"):
             t_c = time.perf_counter()
             value, error = certified(s)
             feasible = s > 0 and bool(at_most(value, error, budget))  # the final check, memoised
-            if not feasible and 0 < s < np.inf:
-                # The first order's root meets the budget in floating point, not always exactly (the
-                # check has no slack, issue #34): a few tiny steps up, each one check, before a second
-                # search (a dozen divergences); more noise only lowers both orders' divergences.
-                for k in range(4):
-                    nxt = s * (1 + 1e-12 * 8.0**k)
-                    value, error = certified(nxt)
-                    if at_most(value, error, budget):
-                        s, feasible = nxt, True
-                        break
+            if not feasible:
+                s, feasible = _nudged(s, certified, budget)
             t_check = time.perf_counter() - t_c
             if not feasible:
                 s = max(s, search(*orders[second], alpha=a, epsilon=e, noise=noise, above=s, memo=memos[second]))
