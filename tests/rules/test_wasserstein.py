@@ -131,7 +131,9 @@ def test_never_under_noise_300_empirical_pairs_both_noises_both_orders(chunk):
         assert s["w-alpha-tight"] <= s["pierquin"] * (1 + 1e-12) + 1e-300
         # Gaussian noise: Theorem 2 is the joint-convexity bound with exact pair divergences
         assert rules.w_alpha(p, q, alpha=a, epsilon=e, noise="gaussian", rule="tight") == rules.w_alpha(p, q, alpha=a, epsilon=e, noise="gaussian", rule="paper")
-        assert gau.scale <= np.sqrt(a * rpp.w_infinity(p, q) ** 2 / (2 * e)) * (1 + 1e-12)
+        # Theorem 2's scale, plus at most the round-off guard's steps (1e-13, x4: the final check
+        # has no slack since issue #34, so the scale may move up by ~1e-11)
+        assert gau.scale <= np.sqrt(a * rpp.w_infinity(p, q) ** 2 / (2 * e)) * (1 + 1e-10)
 
 
 @pytest.mark.parametrize("delta", [0.5, 1.0, 7.0])
