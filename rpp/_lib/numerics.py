@@ -269,8 +269,8 @@ def sqrt_up_array(var: ArrayLike) -> np.ndarray:
     >>> from fractions import Fraction
     >>> v = np.array([0.0, 2.0, 17.75, 1e-310, 1e300, np.inf])
     >>> t = sqrt_up_array(v)
-    >>> all(Fraction(a) ** 2 >= Fraction(b) for a, b in zip(t[:-1], v[:-1])), t[-1]
-    (True, np.float64(inf))
+    >>> all(Fraction(a) ** 2 >= Fraction(b) for a, b in zip(t[:-1], v[:-1])), float(t[-1])
+    (True, inf)
     """
     v = np.asarray(var, dtype=float)
     flat = v.reshape(-1)
