@@ -161,7 +161,7 @@ def calibrate_all_pairs(
         Number of releases of the query the scale is for (``>= 1``; :mod:`rpp.accounting.releases`).
     executor : concurrent.futures.Executor, optional
         Runs the pairs' calibrations, then their divergences at the common scale, on its
-        workers (``executor.map``): a :class:`~concurrent.futures.ProcessPoolExecutor`, or a
+        workers (``executor.map``): a ``concurrent.futures.ProcessPoolExecutor``, or a
         dask.distributed client's ``get_executor()`` for a class larger than one machine.  The
         results are identical to the serial run (default ``None``: in this process); the
         priors are sent to the workers (they pickle).
