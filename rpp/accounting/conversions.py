@@ -362,6 +362,11 @@ def _log_normal_interval(z1: float, z2: float) -> float:
     return math.log(0.5 * (float(special.erf(z2 / _SQRT2)) + float(special.erf(-z1 / _SQRT2))))
 
 
+def _log_abs_expm1(t: float) -> float:
+    """log|e^t - 1| for t != 0, without overflow (t + log(1 - e^-t) for t > 0)."""
+    return t + math.log(-math.expm1(-t)) if t > 0 else math.log(-math.expm1(t))
+
+
 def _log_shift_delta(mu: float, t: float) -> float:
     r"""Return the log delta*(t) of N(mu, 1) against N(0, 1), mu >= 0 (Balle & Wang 2018, Thm 8)."""
     if mu == 0.0:
@@ -370,23 +375,44 @@ def _log_shift_delta(mu: float, t: float) -> float:
         return 0.0
     if mu <= 1e-8 and abs(t) <= mu:
         # erfcx's difference cancels for a tiny shift: with c = -t/mu in [-1, 1] and h = mu/2,
-        # delta = Phi(c + h) - e^{-2ch} Phi(c - h) = mu (phi(c) + c Phi(c)) (1 + O(h^2)), and
-        # phi(c) + c Phi(c) > 0.4 * 0.2 here: relative error below 1e-16
+        # delta = Phi(c + h) - e^{-2ch} Phi(c - h) = 2h (phi(c) + c Phi(c)) (1 - ch) + O(h^3)
+        # (Taylor in h, phi' = -c phi), and phi(c) + c Phi(c) > 0.08 here: relative error below 1e-16.
+        # (Without the factor 1 - ch, delta was mu/2 relatively too small for c < 0, 5e-9 at mu = 1e-8.)
         c = -t / mu
-        return math.log(mu) + math.log(math.exp(-c * c / 2.0) / math.sqrt(2.0 * math.pi) + c * float(special.ndtr(c)))
+        lead = math.exp(-c * c / 2.0) / math.sqrt(2.0 * math.pi) + c * float(special.ndtr(c))
+        return math.log(mu) + math.log(lead) + math.log1p(-c * mu / 2.0)
     a = mu / 2.0 - t / mu
     b = -mu / 2.0 - t / mu
     if a > 20.0:
         # Phi(a) > 1 - 1e-88 and e^t Phi(b) < phi(a)/|b| (Mills' ratio, e^t phi(b) = phi(a)): delta is
         # within 1e-88 of 1, so the direct difference loses nothing (erfcx(-a/sqrt2) would overflow)
         direct = float(special.ndtr(a)) - math.exp(t + float(special.log_ndtr(b)))
-        return math.log(direct) if direct > 0 else -math.inf
+        if direct >= 0.5:
+            return math.log(direct)
+        # Phi(b) is close to 1 too (b > 20 - mu, t < 0 tiny against mu): the difference would be lost
+        # (it was 0 at mu = 3e-241, t = -1e-184, delta = 1e-184); exactly,
+        # delta = P(b < Z < a) - (e^t - 1) Phi(b), two terms >= 0 for t < 0
+        terms = [(1.0, _log_normal_interval(b, a))]
+        if t != 0.0:
+            terms.append((-1.0 if t > 0 else 1.0, _log_abs_expm1(t) + float(special.log_ndtr(b))))
+        return _signed_log_sum(terms)[0]
     # delta = Phi(a) - e^t Phi(b) = e^{-a^2/2} [erfcx(-a/sqrt2) - erfcx(-b/sqrt2)] / 2, since
     # e^t e^{-b^2/2} = e^{-a^2/2}; erfcx is decreasing and -b > -a, so the bracket is > 0.
-    diff = float(special.erfcx(-a / _SQRT2)) - float(special.erfcx(-b / _SQRT2))
-    if diff <= 0.0:
-        return -math.inf
-    return -a * a / 2.0 - math.log(2.0) + math.log(diff)
+    ea = float(special.erfcx(-a / _SQRT2))
+    diff = ea - float(special.erfcx(-b / _SQRT2))
+    old = -a * a / 2.0 - math.log(2.0) + math.log(diff) if diff > 0.0 else -math.inf
+    if diff > 0.5 * ea or mu > 1.0:
+        return old
+    # The bracket cancels for a small shift (its two erfcx agree to about log10(1/mu) digits: delta
+    # was 8e-9 too small at mu = 1e-7). Then, exactly, delta = [Phi(b + mu) - Phi(b)] - (e^t - 1) Phi(b)
+    # (a = b + mu), the first term integrated over its short gap (no difference of two Phi), the
+    # second with expm1; both are of the size of delta unless |t| >> mu.
+    terms = [_signed_log_gap(b, mu)]
+    if t != 0.0:
+        terms.append((-1.0 if t > 0 else 1.0, _log_abs_expm1(t) + float(special.log_ndtr(b))))
+    new, ulps = _signed_log_sum(terms)
+    # the erfcx form's error: the bracket's cancellation times erfcx's ulps, plus a^2/2's
+    return new if diff <= 0.0 or ulps < ea / diff + a * a / 2.0 else old
 
 
 def gaussian_shift_delta(*, mu: ArrayLike, epsilon_prime: ArrayLike, log: bool = False) -> float | np.ndarray:
@@ -452,8 +478,14 @@ _PAIR_LIMIT = 1e50
 _T_LIMIT = 1e6
 
 
-def _standardise(mean_i: Any, var_i: Any, mean_j: Any, var_j: Any) -> tuple[float, float]:
-    """(m, v) with P_i = N(m, v) and P_j = N(0, 1) after y -> (y - mean_j)/sqrt(var_j) (D is invariant).
+def _standardise(mean_i: Any, var_i: Any, mean_j: Any, var_j: Any) -> tuple[float, float, float]:
+    """(m, v, v - 1) with P_i = N(m, v) and P_j = N(0, 1) after y -> (y - mean_j)/sqrt(var_j) (D is invariant).
+
+    ``v - 1`` is computed as ``(var_i - var_j) / var_j`` (the subtraction is exact when the variances
+    are within a factor 2, Sterbenz), not from the rounded ratio: for near-equal variances the
+    ratio's last bit is a relative error of ``1e-16 / (v - 1)`` in ``v - 1``, and the loss's
+    quadratic coefficient and ``log v`` inherit it (delta* came out 6e-7 too small at
+    ``v - 1 = 1.6e-12`` with a shift of 1.6e-10, checked against 60-digit mpmath).
 
     ``ValueError`` outside the range where the float computation is reliable: ``var_i / var_j`` in
     ``[1e-50, 1e50]`` and ``|mean_i - mean_j| / sqrt(var_j) <= 1e50``.
@@ -470,10 +502,10 @@ def _standardise(mean_i: Any, var_i: Any, mean_j: Any, var_j: Any) -> tuple[floa
         raise ValueError(
             f"|mean_i - mean_j| / sqrt(var_j) must be at most 1e50, got mean_i={mi!r}, mean_j={mj!r}, var_j={vj!r}"
         )
-    return m, v
+    return m, v, (vi - vj) / vj
 
 
-def _loss_pieces(m: float, v: float, t: float) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+def _loss_pieces(m: float, v: float, dv: float, t: float) -> list[tuple[tuple[float, float], tuple[float, float]]]:
     r"""Return the intervals whose union is {y : L(y) > t} (up to one point), each in both coordinates.
 
     :math:`L = \log N(m, v) - \log N(0, 1)`; each interval is given as ``((z1, z2), (y1, y2))`` with
@@ -484,10 +516,11 @@ def _loss_pieces(m: float, v: float, t: float) -> list[tuple[tuple[float, float]
     :math:`L = \tfrac{v-1}{2} z^2 + m\sqrt v\, z + \tfrac{m^2}{2} - \tfrac12\log v - t`; in :math:`y`,
     :math:`L = \tfrac{v-1}{2v} y^2 + \tfrac{m}{v} y - \tfrac{m^2}{2v} - \tfrac12\log v - t`; the
     discriminant's numerator :math:`m^2 + (v - 1)(\log v + 2t)` (over :math:`v` in :math:`y`) has no
-    cancellation of :math:`m^2` terms.
+    cancellation of :math:`m^2` terms.  ``dv`` is :math:`v - 1` computed without the ratio's rounding
+    (see :func:`_standardise`); :math:`\log v = \operatorname{log1p}(dv)`.
     """
     s = math.sqrt(v)
-    if v == 1.0:
+    if dv == 0.0:
         if m == 0.0:
             whole = (-math.inf, math.inf)
             return [(whole, whole)] if t < 0 else []
@@ -495,11 +528,12 @@ def _loss_pieces(m: float, v: float, t: float) -> list[tuple[tuple[float, float]
         y = (root, math.inf) if m > 0 else (-math.inf, root)
         return [((y[0] - m, y[1] - m), y)]
     narrow_i = v < 1.0
-    num = m * m + (v - 1.0) * (math.log(v) + 2.0 * t)
+    log_v = math.log1p(dv) if abs(dv) <= 0.5 else math.log(v)  # dv rounds to -1 for v below 1e-16
+    num = m * m + dv * (log_v + 2.0 * t)
     if narrow_i:  # z coordinates
-        qa, qb, qc, disc = (v - 1.0) / 2.0, m * s, m * m / 2.0 - 0.5 * math.log(v) - t, num
+        qa, qb, qc, disc = dv / 2.0, m * s, m * m / 2.0 - 0.5 * log_v - t, num
     else:  # y coordinates
-        qa, qb, qc, disc = (v - 1.0) / (2.0 * v), m / v, -m * m / (2.0 * v) - 0.5 * math.log(v) - t, num / v
+        qa, qb, qc, disc = dv / (2.0 * v), m / v, -m * m / (2.0 * v) - 0.5 * log_v - t, num / v
     if disc <= 0.0:
         pieces = [(-math.inf, math.inf)] if qa > 0 else []
     else:
@@ -516,17 +550,90 @@ def _loss_pieces(m: float, v: float, t: float) -> list[tuple[tuple[float, float]
     return both if narrow_i else [(zs, ys) for ys, zs in both]
 
 
+# Gauss-Legendre nodes on [0, 1] for the integral of phi over a short interval (see _signed_log_gap)
+_GL_U, _GL_W = (x / 2.0 for x in np.polynomial.legendre.leggauss(16))
+_GL_U = _GL_U + 0.5
+_LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
+
+
+def _signed_log_gap(y: float, d: float) -> tuple[float, float]:
+    r"""(sign, log|G|) of :math:`G = \Phi(y + d) - \Phi(y)`, with the gap ``d`` given (not ``(y + d) - y``).
+
+    A short gap (:math:`|d|(|y| + |d|) \le 1/2`: :math:`\log\varphi` varies by less than 1 across it)
+    is integrated by 16-point Gauss--Legendre, exact to rounding for that smooth integrand; a long one
+    is the interval probability on the side of 0 without cancellation.
+    """
+    if d == 0.0 or math.isinf(y):
+        return 0.0, -math.inf
+    sign = 1.0 if d > 0 else -1.0
+    if abs(d) * (abs(y) + abs(d)) <= 0.5:
+        x = y + d * _GL_U
+        with np.errstate(over="ignore"):  # |y| > 1e154: x * x is inf, phi is 0 (log -inf), as it should be
+            log_phi = np.log(_GL_W) - x * x / 2.0
+        return sign, math.log(abs(d)) + float(special.logsumexp(log_phi)) - _LOG_SQRT_2PI
+    lo, hi = sorted((y, y + d))
+    return sign, _log_normal_interval(lo, hi)
+
+
+def _signed_log_sum(terms: list[tuple[float, float]]) -> tuple[float, float]:
+    """(log of the sum, its error in ulps) of signed terms (sign, log|t|); -inf if the sum is <= 0.
+
+    The error: each log term is off by about ``(1 + |log t|)`` ulps (an absolute error in the
+    logarithm is a relative one in the term), and the cancellation ``sum|t| / |sum|`` multiplies it.
+    """
+    top = max((lt for _, lt in terms), default=-math.inf)
+    if top == -math.inf:
+        return -math.inf, 1.0
+    total = math.fsum(sg * math.exp(lt - top) for sg, lt in terms)
+    size = math.fsum(math.exp(lt - top) for _, lt in terms)
+    if total <= 0.0:
+        return -math.inf, math.inf
+    return top + math.log(total), size / total * (1.0 + abs(top))
+
+
+def _log_piece_delta(m: float, s: float, dv: float, t: float, piece) -> float:
+    r"""log of :math:`P_i(I) - e^t P_j(I)` for one interval :math:`I` of :func:`_loss_pieces`.
+
+    Two exact rewritings, the one with less cancellation is used:
+
+    * :math:`P_i(I)\,(1 - e^{t + \log P_j(I) - \log P_i(I)})`, good unless :math:`\delta \ll P_i(I)`;
+    * :math:`[G(y_2) - G(y_1)] - (e^t - 1) P_j(I)` with :math:`G(y) = \Phi(z(y)) - \Phi(y)`,
+      :math:`z(y) - y = -((s - 1) y + m)/s` and :math:`s - 1 = dv/(1 + s)` computed without forming
+      :math:`z - y`: good for nearly equal laws (a tiny shift and variance ratio, where
+      :math:`P_i(I)` and :math:`e^t P_j(I)` agree to many digits and their difference would keep only
+      the last ones; it was 4e-8 too small at :math:`\delta = 3.5\cdot 10^{-9}`).
+    """
+    lp_i, lp_j = _log_probs(piece)
+    old = _log_sub(lp_i, t + lp_j)
+    if lp_i == -math.inf:
+        return old
+    ratio = math.exp(old - lp_i) if old > -math.inf else 0.0  # delta / P_i: 1 / its cancellation
+    if ratio >= 0.5:
+        return old
+    (y1, y2) = piece[1]
+    s_minus_1 = dv / (1.0 + s)
+    terms = []
+    for y, sign in ((y2, 1.0), (y1, -1.0)):
+        if not math.isinf(y):
+            sg, lg = _signed_log_gap(y, -(s_minus_1 * y + m) / s)
+            terms.append((sign * sg, lg))
+    if t != 0.0:
+        terms.append((-1.0 if t > 0 else 1.0, _log_abs_expm1(t) + lp_j))
+    new, ulps = _signed_log_sum(terms)
+    return new if ulps * ratio < 1.0 + abs(lp_i) else old  # the first form's error: (1 + |log P_i|) / ratio ulps
+
+
 def _log_probs(piece: tuple[tuple[float, float], tuple[float, float]]) -> tuple[float, float]:
     """(log P_i, log P_j) of an interval of :func:`_loss_pieces` (P_i = N(m, v), P_j = N(0, 1))."""
     return _log_normal_interval(*piece[0]), _log_normal_interval(*piece[1])
 
 
 def _pair_args(mean_i: Any, var_i: Any, mean_j: Any, var_j: Any, name: str, value: Any) -> tuple[float, float, float]:
-    m, v = _standardise(mean_i, var_i, mean_j, var_j)
+    m, v, dv = _standardise(mean_i, var_i, mean_j, var_j)
     t = checks.scalar_in_interval(name, value)
     if not abs(t) <= _T_LIMIT:
         raise ValueError(f"{name} must lie in [-1e6, 1e6], got {t!r}")
-    return m, v, t
+    return m, v, dv, t
 
 
 def gaussian_loss_tail(
@@ -583,10 +690,10 @@ def gaussian_loss_tail(
     >>> round(gaussian_loss_tail(mean_i=1.0, var_i=1.0, mean_j=0.0, var_j=1.0, threshold=0.0), 10)  # Phi(1/2)
     0.6914624613
     """
-    m, v, t = _pair_args(mean_i, var_i, mean_j, var_j, "threshold", threshold)
+    m, v, dv, t = _pair_args(mean_i, var_i, mean_j, var_j, "threshold", threshold)
     under = checks.one_of("under", under, ("i", "j"))
     log = checks.flag("log", log)
-    logs = [_log_probs(p)[0 if under == "i" else 1] for p in _loss_pieces(m, v, t)]
+    logs = [_log_probs(p)[0 if under == "i" else 1] for p in _loss_pieces(m, v, dv, t)]
     out = float(special.logsumexp(logs)) if logs else -math.inf
     return out if log else math.exp(out)
 
@@ -642,14 +749,11 @@ def gaussian_hockey_stick(
     >>> 0 < d < 1
     True
     """
-    m, v, t = _pair_args(mean_i, var_i, mean_j, var_j, "epsilon_prime", epsilon_prime)
+    m, v, dv, t = _pair_args(mean_i, var_i, mean_j, var_j, "epsilon_prime", epsilon_prime)
     log = checks.flag("log", log)
-    if v == 1.0:
+    if dv == 0.0:
         out = _log_shift_delta(abs(m), t)
     else:
-        terms = []
-        for piece in _loss_pieces(m, v, t):
-            lp_i, lp_j = _log_probs(piece)
-            terms.append(_log_sub(lp_i, t + lp_j))
+        terms = [_log_piece_delta(m, math.sqrt(v), dv, t, piece) for piece in _loss_pieces(m, v, dv, t)]
         out = float(special.logsumexp(terms)) if terms else -math.inf
     return out if log else math.exp(out)
