@@ -105,13 +105,21 @@ class FittedGaussianMixture(GaussianMixture):
     bic_: np.ndarray
 
 
+_MAX_ABS = 1e150  # the EM fit squares the samples
+_MAX_COMPONENTS = 100  # one full EM fit per count: beyond 100 components of 1-D data the BIC is not the question
+
+
 def _prepare(samples, max_components):
     x = v.vector("samples", samples)
+    if np.max(np.abs(x)) > _MAX_ABS:
+        raise ValueError("samples must lie in [-1e150, 1e150] (the fit squares them)")
     if x.size < 2:
         raise ValueError(f"samples must contain at least 2 values to fit a mixture, got {x.size}")
     if np.ptp(x) == 0:
         raise ValueError("samples must not be constant: a Gaussian mixture needs spread")
     max_components = v.integer("max_components", max_components, 1)
+    if max_components > _MAX_COMPONENTS:
+        raise ValueError(f"max_components must be an integer in [1, {_MAX_COMPONENTS}], got {max_components}")
     k_max = int(min(max_components, x.size, np.unique(x).size))
     return x, k_max
 
@@ -162,9 +170,9 @@ def bic_curve(
     Parameters
     ----------
     samples : array_like
-        At least two finite, not all equal values.
+        At least two finite, not all equal values, in [-1e150, 1e150].
     max_components : int
-        :math:`K_{\max}`.
+        :math:`K_{\max}`, in [1, 100].
     rng : None, int or numpy.random.Generator
         Seed of scikit-learn's EM (its ``random_state``; a Generator gives one seed drawn from it).
     reg_covar : float
@@ -213,9 +221,9 @@ def fit_gmm(
     Parameters
     ----------
     samples : array_like
-        At least two finite, not all equal values.
+        At least two finite, not all equal values, in [-1e150, 1e150].
     max_components : int
-        Upper bound :math:`K_{\max}`; further capped by the number of samples and
+        Upper bound :math:`K_{\max}` in [1, 100]; further capped by the number of samples and
         of distinct values (Yang et al. 2026, Sec. IV-A).
     criterion : {"bic", "aic"}
         Model-selection criterion (the paper uses BIC).

@@ -29,7 +29,6 @@ import doctest
 import functools
 import importlib
 import inspect
-import math
 import signal
 import warnings
 from collections.abc import Callable
@@ -202,14 +201,21 @@ def _keys() -> list[str]:
     return sorted(_public_functions())
 
 
+def _takes_arguments(key: str) -> bool:
+    return bool(inspect.signature(_public_functions()[key]).parameters)
+
+
 def test_every_public_function_has_a_recorded_example():
     # a function without a docstring example is not fuzzed: the list of those must stay empty
-    missing = sorted(set(_public_functions()) - set(_recorded_calls()))
+    missing = sorted(k for k in set(_public_functions()) - set(_recorded_calls()) if _takes_arguments(k))
     assert not missing, f"public functions with no example call in their docstrings: {missing}"
 
 
 @pytest.mark.parametrize("key", _keys())
 def test_hostile_arguments_keep_the_error_contract(key):
+    if not _takes_arguments(key):  # nothing to replace: the call itself must keep the contract
+        assert _verdict(_public_functions()[key], [], {}) is None
+        return
     if key not in _recorded_calls():
         pytest.fail(f"{key}: no example call in its docstring to start from")
     breaches = _breaches(key)

@@ -592,7 +592,7 @@ def _signed_log_sum(terms: list[tuple[float, float]]) -> tuple[float, float]:
 
 
 def _log_piece_delta(m: float, s: float, dv: float, t: float, piece) -> float:
-    r"""log of :math:`P_i(I) - e^t P_j(I)` for one interval :math:`I` of :func:`_loss_pieces`.
+    r"""Return the log of :math:`P_i(I) - e^t P_j(I)` for one interval :math:`I` of :func:`_loss_pieces`.
 
     Two exact rewritings, the one with less cancellation is used:
 

@@ -137,6 +137,13 @@ def gaussian_event_for_curve(*, orders: ArrayLike, divergences: ArrayLike) -> dp
         If dp-accounting is not installed (the extra ``rpp-book[accounting]``).
     ValueError
         As :func:`dominating_noise_multiplier`, and if every :math:`D_k = 0` (record nothing then).
+
+    Examples
+    --------
+    >>> event = gaussian_event_for_curve(orders=[2.0, 8.0], divergences=[0.1, 0.5])
+    >>> sigma = event.noise_multiplier  # its curve alpha / (2 sigma^2) dominates both points
+    >>> bool(2.0 / (2 * sigma**2) >= 0.1 and 8.0 / (2 * sigma**2) >= 0.5)
+    True
     """
     dpa = _dp_accounting()
     sigma = dominating_noise_multiplier(orders=orders, divergences=divergences)

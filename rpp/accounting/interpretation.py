@@ -78,8 +78,9 @@ def odds_moment_bound(*, alpha: ArrayLike, epsilon: ArrayLike, log: bool = False
     7.389056
     """
     a, e = _alpha_epsilon(alpha, epsilon)
-    out = (a - 1.0) * e
-    return _out(out if checks.flag("log", log) else np.exp(out))
+    with np.errstate(over="ignore"):  # the bound is +inf (vacuous) beyond the double range, and says so
+        out = (a - 1.0) * e
+        return _out(out if checks.flag("log", log) else np.exp(out))
 
 
 def odds_update_bound(*, alpha: ArrayLike, epsilon: ArrayLike, probability: ArrayLike) -> float | np.ndarray:
@@ -218,7 +219,8 @@ def _tpr_one(alpha: float, epsilon: float, fpr: float, both: bool) -> float:
     if fpr == 1.0 or math.isinf(epsilon):
         return 1.0
     if math.isinf(alpha):
-        forward = min(1.0, math.exp(epsilon) * fpr)
+        # min(1, e^eps a), through logs: e^eps alone overflows beyond eps = 709.78
+        forward = 0.0 if fpr == 0.0 else math.exp(min(0.0, epsilon + math.log(fpr)))
         reverse = 1.0 - math.exp(-epsilon) * (1.0 - fpr)
         return min(forward, reverse) if both else forward
     if fpr == 0.0:

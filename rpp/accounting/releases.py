@@ -277,7 +277,7 @@ def calibrate_releases(
     alpha : float or array_like
         Rényi order, ``> 1``.
     epsilon : float or array_like
-        Budget of all ``k`` releases together, ``> 0``.
+        Budget of all ``k`` releases together, ``>= 1e-300`` (finite).
     k : int
         Number of releases, ``>= 1``.
     method : str

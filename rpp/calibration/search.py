@@ -474,7 +474,7 @@ def calibrate(
     alpha : float or array_like
         Rényi order, ``alpha > 1``.
     epsilon : float or array_like
-        Budget, ``epsilon > 0``.  For two Gaussian priors and the methods ``"exact"``,
+        Budget, ``epsilon >= 1e-300`` (finite).  For two Gaussian priors and the methods ``"exact"``,
         ``"closed-form"``, ``"bisection"`` with Gaussian noise, ``alpha`` and ``epsilon``
         broadcast and the whole grid is computed in one vectorised call; otherwise the
         grid is evaluated point by point.
@@ -506,7 +506,7 @@ def calibrate(
     TypeError
         If a prior is not an rpp distribution, or ``directed`` is not a bool.
     ValueError
-        If ``alpha <= 1``, ``epsilon <= 0`` (or either is not finite), or ``method``/``noise``
+        If ``alpha <= 1``, ``epsilon < 1e-300`` (or either is not finite), or ``method``/``noise``
         is unknown, or a method does not apply to the priors, or ``require="proved"`` and no
         proved path exists.
     ImportError

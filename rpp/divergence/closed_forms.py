@@ -359,13 +359,14 @@ def gaussian_divergence_bounds(
     mu_i, var_i, mu_j, var_j, alpha, z = (np.asarray(x, dtype=float) for x in (mu_i, var_i, mu_j, var_j, alpha, z))
     vj = var_j + z
     d = var_i - var_j
-    t = d / vj
-    x = (1 - alpha) * t
-    dx = 16 * u * np.abs(x)
-    dt = 16 * u * np.abs(t)
-    one_x_low = 1 + x - dx - u
-    one_x_high = 1 + x + dx + u
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        # t overflows only for var_i / v_j > 1.8e308: then 1 + x = -inf < 0, and the divergence is +inf
+        t = d / vj
+        x = (1 - alpha) * t
+        dx = 16 * u * np.abs(x)
+        dt = 16 * u * np.abs(t)
+        one_x_low = 1 + x - dx - u
+        one_x_high = 1 + x + dx + u
         s_low = vj * one_x_low * (1 - 2 * u)
         A = alpha * (mu_i - mu_j) ** 2 / (2 * s_low) * (1 + 2 * u)
         A_low = alpha * (mu_i - mu_j) ** 2 / (2 * (vj * one_x_high * (1 + 2 * u))) * (1 - 2 * u)

@@ -161,6 +161,11 @@ def log_laplace_shift_integral(t: float | np.ndarray, alpha: float | np.ndarray)
     float or ndarray
         :math:`\log I_\alpha(t)`.
 
+    Raises
+    ------
+    ValueError
+        If ``t`` is not finite or ``alpha`` is not in (0, inf).
+
     Examples
     --------
     >>> float(log_laplace_shift_integral(0.0, 2.0))
@@ -169,6 +174,8 @@ def log_laplace_shift_integral(t: float | np.ndarray, alpha: float | np.ndarray)
     >>> abs(x / 5.0e-22 - 1) < 1e-6
     True
     """
+    t = v.finite("t", t)
+    alpha = v.alpha_order(alpha, allow_below_one=True, allow_one=True)
     out = _log_i_and_rdp(t, alpha)[0]
     return out if out.ndim else float(out)
 
@@ -255,7 +262,7 @@ def laplace_shift_divergence(
 def laplace_shift_value(sensitivity: Any, scale: Any, alpha: Any) -> float | np.ndarray:
     """Return the float kernel of :func:`laplace_shift_divergence`: the value alone, no validation."""
     delta, b, alpha = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (sensitivity, scale, alpha)))
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # t = inf: D = inf (or D_0 = 0)
         t = np.where(delta == 0, 0.0, delta / b)
     out = np.empty(t.shape)
     inf_t = np.isinf(t)
@@ -300,7 +307,7 @@ def laplace_rdp_scale(
     alpha : array_like
         Order, ``> 1``.
     epsilon : array_like
-        Budget, ``> 0``.
+        Budget, ``>= 1e-300`` (finite).
 
     Returns
     -------

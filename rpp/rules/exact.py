@@ -324,7 +324,7 @@ def exact(
     alpha : float or array_like
         Rényi order, ``> 1``.
     epsilon : float or array_like
-        Budget, ``> 0``.
+        Budget, ``>= 1e-300`` (finite).
     noise : {"gaussian", "laplace"}
         The noise family.
 
@@ -392,7 +392,7 @@ def search(
     alpha : float
         Rényi order, ``> 1``.
     epsilon : float
-        Budget, ``> 0``.
+        Budget, ``>= 1e-300`` (finite).
     noise : {"gaussian", "laplace"}
         The noise family.
     above : float
@@ -593,7 +593,7 @@ def order_probe(
     alpha : float
         Rényi order, ``> 1``.
     epsilon : float
-        Budget, ``> 0``.
+        Budget, ``>= 1e-300`` (finite).
     noise : {"gaussian", "laplace"}
         The noise family.
     memos : sequence of two DivergenceMemo

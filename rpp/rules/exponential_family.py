@@ -64,7 +64,7 @@ def exponential_family(
     alpha : float
         Order, ``> 1``.
     epsilon : float
-        Budget, ``> 0``.
+        Budget, ``>= 1e-300`` (finite).
     cost : callable, optional
         Vectorised metric :math:`c(z)`; default :math:`|z|`.
     rule : {"paper", "sharp"}
@@ -73,7 +73,7 @@ def exponential_family(
     Returns
     -------
     float
-        The scale :math:`1/\eta` (0 when the priors coincide).
+        The scale :math:`1/\eta` (0 when the priors coincide; ``inf`` when it exceeds the double range).
 
     Raises
     ------
@@ -111,7 +111,12 @@ def exponential_family(
     def g(eta):
         return lse(lm + kappa * eta * c) - target
 
-    eta = float(largest_feasible(g, target / (kappa * c.max())))
+    start = target / (kappa * c.max())
+    if not start > 0:  # the rate is below the double range: the scale needed is above it (+inf is safe)
+        return np.inf
+    eta = float(largest_feasible(g, start))
+    if not eta > 0 or not 1.0 / eta < np.inf:
+        return np.inf
     # the scale 1/eta, rounded up until the rate it stands for (1/scale) meets the condition
     return float(step_up(1.0 / eta, lambda s: g(1.0 / s) <= 0))
 
@@ -135,7 +140,7 @@ def two_sided_geometric_renyi(prior_i: Empirical, prior_j: Empirical, *, alpha: 
     alpha : float
         Order in (0, 1) or (1, inf).
     scale : float
-        The scale ``b = 1/eta``, ``> 0``.
+        The scale ``b = 1/eta``, ``>= 1e-300``.
 
     Returns
     -------
@@ -160,7 +165,10 @@ def two_sided_geometric_renyi(prior_i: Empirical, prior_j: Empirical, *, alpha: 
         if np.any(d.support != np.round(d.support)):
             raise ValueError(f"{name} must be integer-valued for two-sided geometric noise")
     alpha = float(v.alpha_order(alpha, allow_below_one=True))
-    eta = 1.0 / float(v.positive("scale", scale))
+    scale = float(v.positive("scale", scale))
+    if scale < 1e-300:  # eta |y - x| must stay finite (up to 1e306 over the 1e6 span allowed below)
+        raise ValueError(f"scale must be >= 1e-300, got {scale!r}")
+    eta = 1.0 / scale
     lo = min(p.support.min(), q.support.min())
     hi = max(p.support.max(), q.support.max())
     if hi - lo > 10**6:
@@ -171,7 +179,9 @@ def two_sided_geometric_renyi(prior_i: Empirical, prior_j: Empirical, *, alpha: 
     def logpmf(d):
         return lse(np.log(d.probs)[None, :] - eta * np.abs(y[:, None] - d.support[None, :]), axis=1) + lnorm
 
-    lf = alpha * logpmf(p) + (1 - alpha) * logpmf(q)
+    log_p, log_q = logpmf(p), logpmf(q)
+    with np.errstate(over="ignore"):  # alpha p + (1 - alpha) q, written so that an overflow is +-inf, never NaN
+        lf = log_q + alpha * (log_p - log_q)
     # beyond hi: every term is r^k times the value at hi, k >= 1; same below lo
     log_geo = -eta - np.log(-np.expm1(-eta))  # log(r / (1 - r))
     log_i = lse(np.concatenate([lf, [lf[-1] + log_geo, lf[0] + log_geo]]))
@@ -197,19 +207,20 @@ def alpha_below_one(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: fl
     alpha : float
         Order in (0, 1).
     epsilon : float
-        Budget, ``> 0``.
+        Budget, ``>= 1e-300`` (finite).
     rule : {"paper", "sharp"}
         The bound on :math:`I_\alpha`.
 
     Returns
     -------
     float
-        The Laplace scale ``b``.
+        The Laplace scale ``b`` (``inf`` when it exceeds the double range).
 
     Raises
     ------
     ValueError
-        For priors that are not two rpp.Empirical samples or values out of range.
+        For priors that are not two rpp.Empirical samples or values out of range, and where the
+        scale needed is below 1e-300 (a tiny ``alpha``).
 
     Examples
     --------
@@ -238,5 +249,21 @@ def alpha_below_one(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: fl
     def g(t):  # increasing in t; feasible iff <= 0
         return target - lse(np.log(m) - k * d * t)
 
-    t = largest_feasible(g, (1 - alpha) * epsilon / (k * d.max()))
+    with np.errstate(over="ignore"):  # a tiny alpha: start = +inf, refused below
+        start = float((1 - alpha) * epsilon / (k * d.max()))
+    if not start > 0:  # the rate is below the double range: the scale needed is above it (+inf is safe)
+        return np.inf
+    if not start < 1e300:
+        raise ValueError(
+            f"alpha={alpha!r} and epsilon={epsilon!r} need a Laplace scale below 1e-300 (outside the double "
+            "range the rule works in): use a larger alpha or a smaller epsilon"
+        )
+    t = largest_feasible(g, start)
+    if not t < np.inf:  # met at every rate up to 1e300, but not proved at b = 0 (D_alpha may be inf there)
+        raise ValueError(
+            f"alpha={alpha!r} and epsilon={epsilon!r} need a Laplace scale below 1e-300 (outside the double "
+            "range the rule works in): use a larger alpha or a smaller epsilon"
+        )
+    if not t > 0 or not 1.0 / t < np.inf:
+        return np.inf
     return float(step_up(1.0 / t, lambda b: g(1.0 / b) <= 0))

@@ -197,7 +197,7 @@ def closed_form_variance(
     alpha : array_like
         Order, ``> 1``.
     epsilon : array_like
-        Budget, ``> 0``.
+        Budget, ``>= 1e-300`` (finite).
 
     Returns
     -------
@@ -217,8 +217,10 @@ def closed_form_variance(
     mean_i, var_i, mean_j, var_j, alpha, epsilon = _check(mean_i, var_i, mean_j, var_j, alpha, epsilon)
     dm2 = (np.asarray(mean_i, float) - mean_j) ** 2
     delta = np.asarray(var_j, float) - var_i
-    b = dm2 - 2 * epsilon * delta
-    x = alpha / (4 * epsilon) * (b + np.sqrt(b**2 + 8 * epsilon * delta**2 / (alpha - 1)))
+    with np.errstate(over="ignore", invalid="ignore"):  # beyond the double range the variance is +inf (safe)
+        b = dm2 - 2 * epsilon * delta
+        root = b + np.sqrt(b**2 + 8 * epsilon * delta**2 / (alpha - 1))  # >= 0
+        x = np.where(root > 0, alpha / (4 * epsilon) * root, 0.0)  # no inf * 0 for identical priors
     return np.maximum(0.0, x - var_i)
 
 
@@ -250,7 +252,7 @@ def published_bisection_variance(
     alpha : array_like
         Order, ``> 1``.
     epsilon : array_like
-        Budget, ``> 0``.
+        Budget, ``>= 1e-300`` (finite).
     tol : float
         Relative bracket width at which to stop.
 
@@ -314,7 +316,7 @@ def gaussian_exact_variance(
     alpha : array_like
         Order, ``> 1``.
     epsilon : array_like
-        Budget, ``> 0``.
+        Budget, ``>= 1e-300`` (finite).
 
     Returns
     -------

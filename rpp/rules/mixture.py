@@ -51,9 +51,18 @@ def _log_psi_terms(ci: Components, cj: Components, alpha: float, z: float) -> np
     x = ci.vars[:, None] + z
     d = cj.vars[None, :] - ci.vars[:, None]
     dm2 = (ci.means[:, None] - cj.means[None, :]) ** 2
-    s = x + alpha * d
-    with np.errstate(divide="ignore", invalid="ignore"):
-        psi = (alpha - 1) / (2 * s) * (alpha * dm2 + alpha**2 * d**2 / ((alpha - 1) * x))
+    alpha = np.float64(alpha)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        s = x + alpha * d
+        if not np.isfinite(s).all():  # +inf here would turn psi into 0: less noise than needed
+            raise ValueError(
+                f"alpha={float(alpha)!r} is too large for these priors: alpha times a difference of their "
+                "component variances overflows the double range"
+            )
+        # psi = (alpha - 1) alpha / (2 s) [dm2 + alpha d^2 / ((alpha - 1) x)], each factor rounded
+        # the safe way: an overflow only ever makes psi +inf (more noise), and 0 * inf is 0
+        inner = dm2 + alpha / (alpha - 1) * d**2 / x
+        psi = np.where(inner == 0, 0.0, (alpha - 1) / (2 * s) * alpha * inner)
     ok = (s > 0) & (x > 0)
     psi = np.where(ok, psi, np.inf)
     # 0 * inf: a zero-variance pair with no offset at z = 0 has no divergence.
@@ -92,7 +101,7 @@ def gmm_ot(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float) -> f
     alpha : float
         Order, ``> 1``.
     epsilon : float
-        Budget, ``> 0``.
+        Budget, ``>= 1e-300`` (finite).
 
     Returns
     -------
@@ -139,7 +148,7 @@ def _gmm_ot_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon: floa
     alpha : float
         Order, ``> 1``.
     epsilon : float
-        Budget, ``> 0``.
+        Budget, ``>= 1e-300`` (finite).
 
     Returns
     -------
@@ -215,19 +224,21 @@ def _pair_log_costs(ci, cj, alpha, z):
         ok = (vi > 0) & (vj > 0)
         if ok.any():
             shape = ok.shape
-            out[ok] = (alpha - 1) * gaussian_divergence_upper(
-                np.broadcast_to(ci.means[:, None], shape)[ok],
-                np.broadcast_to(ci.vars[:, None], shape)[ok],
-                np.broadcast_to(cj.means[None, :], shape)[ok],
-                np.broadcast_to(cj.vars[None, :], shape)[ok],
-                alpha,
-                z,
-            )
+            with np.errstate(over="ignore"):  # an overflow is a +inf cost: more noise, never less
+                out[ok] = (alpha - 1) * gaussian_divergence_upper(
+                    np.broadcast_to(ci.means[:, None], shape)[ok],
+                    np.broadcast_to(ci.vars[:, None], shape)[ok],
+                    np.broadcast_to(cj.means[None, :], shape)[ok],
+                    np.broadcast_to(cj.vars[None, :], shape)[ok],
+                    alpha,
+                    z,
+                )
         return out
-    # certified upper bound (robust to round-off at the edge of the domain)
-    return (alpha - 1) * gaussian_divergence_upper(
-        ci.means[:, None], ci.vars[:, None], cj.means[None, :], cj.vars[None, :], alpha, z
-    )
+    # certified upper bound (robust to round-off at the edge of the domain); an overflow is +inf
+    with np.errstate(over="ignore"):
+        return (alpha - 1) * gaussian_divergence_upper(
+            ci.means[:, None], ci.vars[:, None], cj.means[None, :], cj.vars[None, :], alpha, z
+        )
 
 
 def _plan_value(plan, logc):
@@ -273,7 +284,7 @@ def gmm_ot_tight(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float
     alpha : float
         Order, ``> 1``.
     epsilon : float
-        Budget, ``> 0``.
+        Budget, ``>= 1e-300`` (finite).
 
     Returns
     -------
@@ -317,7 +328,7 @@ def _gmm_ot_tight_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon
     alpha : float
         Order, ``> 1``.
     epsilon : float
-        Budget, ``> 0``.
+        Budget, ``>= 1e-300`` (finite).
 
     Returns
     -------

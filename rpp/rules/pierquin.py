@@ -47,7 +47,7 @@ def sensitivity_scale(
     alpha : array_like
         Rényi order, ``> 1``.
     epsilon : array_like
-        Budget, ``> 0``.
+        Budget, ``>= 1e-300`` (finite).
     noise : {"gaussian", "laplace"}
         The noise family.
 
@@ -72,7 +72,7 @@ def sensitivity_scale(
     epsilon = v.epsilon_budget(epsilon)
     if noise == "laplace":
         return laplace_rdp_scale(w, alpha, epsilon)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):  # beyond the double range the scale is +inf (safe)
         var = np.asarray(alpha * np.asarray(w, float) ** 2 / (2 * epsilon), dtype=float)
     if var.ndim == 0:
         return sqrt_up(float(var))
@@ -94,7 +94,7 @@ def pierquin(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float, no
     alpha : float
         Rényi order, ``> 1``.
     epsilon : float
-        Budget, ``> 0``.
+        Budget, ``>= 1e-300`` (finite).
     noise : {"gaussian", "laplace"}
         The noise family.
 

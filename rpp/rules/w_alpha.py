@@ -574,7 +574,7 @@ def w_alpha(
     alpha : float
         Order, ``> 1``.
     epsilon : float
-        Budget, ``> 0``.
+        Budget, ``>= 1e-300`` (finite).
     noise : {"gaussian", "laplace"}
         The noise family.
     rule : str
