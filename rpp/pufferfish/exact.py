@@ -156,6 +156,6 @@ def pufferfish_epsilon_exact(joint: ArrayLike, mechanism: ArrayLike, pairs: Iter
     if not pairs:
         raise ValueError(f"{allowed}, got none")
     for p in pairs:
-        if not isinstance(p, (tuple, list, np.ndarray)) or np.ndim(p) < 1 or len(p) < 2:
+        if not isinstance(p, (tuple, list, np.ndarray)) or (isinstance(p, np.ndarray) and p.ndim < 1) or len(p) < 2:
             raise TypeError(f"{allowed}, got an entry of type {type(p).__name__}")
     return max(float(pufferfish_leakage(*secret_conditionals(joint, mechanism, p[0], p[1]))) for p in pairs)
