@@ -22,6 +22,7 @@ The common rules of the public API, all enforced here:
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -38,6 +39,7 @@ __all__ = [
     "epsilon_budget",
     "rng_from",
     "integer",
+    "integers",
     "probability",
     "pmf",
     "channel",
@@ -67,8 +69,10 @@ def _to_float(value: Any) -> np.ndarray | None:
     if isinstance(value, (str, bytes)):  # "3.14" converts, but a string is never a number here
         return None
     try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError, OverflowError):
+        with warnings.catch_warnings():  # a complex number is not a real one: no silent cast
+            warnings.simplefilter("error", np.exceptions.ComplexWarning)
+            arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError, OverflowError, np.exceptions.ComplexWarning):
         return None
     if isinstance(value, (list, tuple, np.ndarray)):
         raw = np.asarray(value, dtype=object) if not isinstance(value, np.ndarray) else value
@@ -240,6 +244,28 @@ def integer(name: str, value: Any, minimum: int = 1) -> int:
     if value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {int(value)}")
     return int(value)
+
+
+def integers(name: str, value: Any, minimum: int = 1, maximum: int | None = None) -> np.ndarray:
+    """Return a 1-D int array (a scalar becomes one entry) of integers in ``[minimum, maximum]``.
+
+    Bools, non-integral or non-finite numbers and nested (2-D) input are rejected; the bounds
+    are parameters, so a value out of range is not shown.
+    """
+    span = f"[{minimum}, {maximum}]" if maximum is not None else f">= {minimum}"
+    arr = _to_float(value)
+    is_bool = isinstance(value, (bool, np.bool_)) or (isinstance(value, np.ndarray) and value.dtype.kind == "b")
+    if arr is None or is_bool:
+        raise TypeError(f"{name} must be integers {span}, got a {_kind(value)}")
+    if arr.ndim > 1:
+        raise ValueError(f"{name} must be a 1-D array of integers {span}, got an array with {arr.ndim} dimensions")
+    arr = np.atleast_1d(arr)
+    if not np.isfinite(arr).all() or (arr != np.round(arr)).any():
+        raise ValueError(f"{name} must be integers {span} (finite, integral)")
+    top = 2**62 if maximum is None else min(maximum, 2**62)  # beyond it, no int64 to hold it
+    if (arr < minimum).any() or (arr > top).any():
+        raise ValueError(f"{name} must be integers {span}" + (f" (and <= {top})" if maximum is None else ""))
+    return arr.astype(int)
 
 
 def probability(name: str, value: Any, *, low_open: bool = True, high_open: bool = True) -> np.ndarray:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._lib.validation import integer, integers, one_of
 from .influence import a_star_bruteforce
 
 __all__ = ["bn_joint", "moral_graph", "bfs_neighbour_sets", "bn_ab_curve"]
@@ -22,6 +23,26 @@ __all__ = ["bn_joint", "moral_graph", "bfs_neighbour_sets", "bn_ab_curve"]
 Network = Mapping[str, tuple[Sequence[str], Mapping[tuple[int, ...], float]]]
 #: any ``node -> (parents, ...)`` mapping (also the general networks of ``rpp.pufferfish.bif``)
 AnyNetwork = Mapping[str, tuple[Any, ...]]
+
+
+def _check_network(network: Any, *, binary: bool = False) -> None:
+    """TypeError unless ``network`` is a mapping ``node -> (parents, table, ...)`` over its own nodes."""
+    kind = "dict node -> (parents, {parent values: Pr(node = 1)})" if binary else "dict node -> (parents, table, ...)"
+    if not isinstance(network, Mapping):
+        raise TypeError(f"network must be a {kind}, got a {type(network).__name__}")
+    if not network:
+        raise ValueError("network must have at least one node")
+    for entry in network.values():
+        if not isinstance(entry, (tuple, list)) or len(entry) < 2 or isinstance(entry[0], (str, bytes)):
+            raise TypeError(f"network must be a {kind}: every node needs a (parents, table) tuple")
+        try:
+            parents = list(entry[0])
+        except TypeError:
+            raise TypeError(f"network must be a {kind}: the parents must be a sequence of nodes") from None
+        if any(p not in network for p in parents):
+            raise ValueError("network: every parent must be a node of the network")
+        if binary and not isinstance(entry[1], Mapping):
+            raise TypeError(f"network must be a {kind}: every table must be a dict")
 
 
 def bn_joint(network: Network) -> tuple[np.ndarray, list[str]]:
@@ -45,8 +66,11 @@ def bn_joint(network: Network) -> tuple[np.ndarray, list[str]]:
 
     Raises
     ------
+    TypeError
+        If ``network`` is not a dict ``node -> (parents, cpt)`` with dict tables.
     ValueError
-        If the tables do not define a distribution (a missing parent configuration).
+        If the tables do not define a distribution (a missing parent configuration), or a
+        parent is not a node of the network.
 
     Examples
     --------
@@ -55,6 +79,7 @@ def bn_joint(network: Network) -> tuple[np.ndarray, list[str]]:
     >>> J.shape, round(float(J.sum()), 12)
     ((2, 2, 2, 2, 2, 2, 2, 2), 1.0)
     """
+    _check_network(network, binary=True)
     names = list(network)
     n = len(names)
     pos = {v: k for k, v in enumerate(names)}
@@ -88,12 +113,20 @@ def moral_graph(network: AnyNetwork) -> dict[str, set[str]]:
     dict of str to set of str
         The neighbours of every node.
 
+    Raises
+    ------
+    TypeError
+        If ``network`` is not a dict ``node -> (parents, table, ...)``.
+    ValueError
+        If a parent is not a node of the network.
+
     Examples
     --------
     >>> from rpp.book.composition_examples import ASIA
     >>> sorted(moral_graph(ASIA)["either"])
     ['bronc', 'dysp', 'lung', 'tub', 'xray']
     """
+    _check_network(network)
     adj: dict[str, set[str]] = {v: set() for v in network}
     for v, (parents, *_) in network.items():
         for p in parents:
@@ -125,6 +158,13 @@ def bfs_neighbour_sets(network: AnyNetwork, node: str, size: int) -> list[tuple[
     list of tuple of str
         The candidate neighbourhoods (``[()]`` for ``size = 0``).
 
+    Raises
+    ------
+    TypeError
+        If ``network`` is not a network dict or ``size`` not an integer.
+    ValueError
+        If ``node`` is not a node of the network or ``size`` is outside ``[0, n - 1]``.
+
     Examples
     --------
     >>> from rpp.book.composition_examples import ASIA
@@ -132,6 +172,11 @@ def bfs_neighbour_sets(network: AnyNetwork, node: str, size: int) -> list[tuple[
     [('bronc', 'dysp'), ('bronc', 'lung')]
     """
     adj = moral_graph(network)
+    if not isinstance(node, str) or node not in network:
+        raise ValueError(f"node must be a node of the network, got a {type(node).__name__} that is not one")
+    size = integer("size", size, 0)
+    if size > len(network) - 1:
+        raise ValueError(f"size must satisfy 0 <= size <= n - 1 = {len(network) - 1}, got {size}")
     dist = {node: 0}
     dq = deque([node])
     while dq:
@@ -179,8 +224,10 @@ def bn_ab_curve(
 
     Raises
     ------
+    TypeError
+        If ``network`` is not a binary network dict or ``bs`` not integers.
     ValueError
-        If ``method`` is unknown or the network invalid.
+        If ``method`` is unknown, the network invalid or a ``b`` outside ``[1, n]``.
 
     Examples
     --------
@@ -190,8 +237,9 @@ def bn_ab_curve(
     """
     J, names = bn_joint(network)
     n = len(names)
+    one_of("method", method, ("exact", "estimate"))
     out = []
-    for b in np.atleast_1d(bs):
+    for b in integers("bs", bs, 1, n):
         worst = 0.0
         for k, v in enumerate(names):
             si, sj = np.indices(J.shape)[k] == 1, np.indices(J.shape)[k] == 0

@@ -27,8 +27,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._lib.validation import integers
 from .._lib.validation import uncertainty as check_uncertainty
-from .bayesnet import bfs_neighbour_sets, moral_graph
+from .bayesnet import _check_network, bfs_neighbour_sets, moral_graph
 
 __all__ = ["read_bif", "load_alarm", "bn_marginal", "bn_ab_estimate"]
 
@@ -259,8 +260,11 @@ def bn_ab_estimate(
 
     Raises
     ------
+    TypeError
+        If ``network`` is not a dict ``node -> (parents, table, states)`` or ``bs`` not integers.
     ValueError
-        If a ``b`` is outside ``[1, n]`` or ``uncertainty`` is not a valid box.
+        If a ``b`` is outside ``[1, n]`` (or not a 1-D list of integers) or ``uncertainty`` is
+        not a valid box.
 
     Examples
     --------
@@ -271,11 +275,10 @@ def bn_ab_estimate(
     >>> bn_ab_estimate(net, [1, 2]).round(4).tolist()  # secret on B: log((27/41)/(3/59))
     [2.5612, 0.0]
     """
+    _check_network(network)
     names = list(network)
     n = len(names)
-    bs = np.atleast_1d(np.asarray(bs, int))
-    if np.any((bs < 1) | (bs > n)):
-        raise ValueError(f"bs must lie in [1, {n}]")
+    bs = integers("bs", bs, 1, n)
     extra = 0.0
     if uncertainty is not None:
         lo, up = check_uncertainty(uncertainty)

@@ -13,6 +13,9 @@ from .._lib import validation as v
 
 __all__ = ["stationary_distribution", "chain_joint"]
 
+#: the largest joint pmf built by brute force (cells; 2**26 doubles = 512 MiB)
+MAX_CELLS = 2**26
+
 
 def stationary_distribution(P: ArrayLike) -> np.ndarray:
     r"""Stationary distribution :math:`\pi=\pi P` of an irreducible chain, by GTH elimination.
@@ -92,7 +95,8 @@ def chain_joint(P: ArrayLike, n: int, start: ArrayLike | None = None) -> np.ndar
     Raises
     ------
     ValueError
-        If ``P`` is not row-stochastic, ``n < 1`` or ``start`` is not a probability vector.
+        If ``P`` is not row-stochastic, ``n < 1``, the joint would have more than
+        ``MAX_CELLS = 2**26`` cells (``K**n > 2**26``) or ``start`` is not a probability vector.
 
     Examples
     --------
@@ -103,6 +107,8 @@ def chain_joint(P: ArrayLike, n: int, start: ArrayLike | None = None) -> np.ndar
     P = v.transition_matrix("P", P)
     n = v.integer("n", n, 1)
     K = P.shape[0]
+    if n > 1 and n * np.log2(K) > np.log2(MAX_CELLS):
+        raise ValueError(f"n must satisfy K**n <= 2**26 (the joint has K**n cells, K = {K}), got n = {n}")
     start = stationary_distribution(P) if start is None else v.pmf("start", start)
     J = start.copy()
     for _ in range(n - 1):

@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib import validation as v
+from .chains import MAX_CELLS
 
 __all__ = ["posterior_of_secret", "composed_output_distribution"]
 
@@ -40,7 +41,8 @@ def posterior_of_secret(prior: ArrayLike, mechanism: ArrayLike, secret_mask: Arr
     Raises
     ------
     ValueError
-        If ``prior`` or ``mechanism`` is not a distribution.
+        If ``prior`` or ``mechanism`` is not a distribution, or ``secret_mask`` not a boolean
+        mask of the shape of ``prior``.
 
     Examples
     --------
@@ -49,10 +51,16 @@ def posterior_of_secret(prior: ArrayLike, mechanism: ArrayLike, secret_mask: Arr
     """
     prior = v.pmf("prior", prior)
     mechanism = v.pmf("mechanism", mechanism, axis=1)
+    if mechanism.ndim != 2 or mechanism.shape[0] != prior.size:
+        raise ValueError(f"mechanism must have shape (N, Omega) with N = {prior.size} rows (one per dataset of prior)")
+    m = np.asarray(secret_mask) if not isinstance(secret_mask, (str, bytes)) else np.asarray(None)
+    if m.dtype.kind not in "biu" or m.shape != prior.shape or ((m != 0) & (m != 1)).any():
+        raise ValueError(f"secret_mask must be a boolean mask of shape {prior.shape} (one entry per dataset)")
+    m = m.astype(bool)
     joint = prior[:, None] * mechanism
     tot = joint.sum(0)
-    num = joint[np.asarray(secret_mask, bool)].sum(0)
-    prior_s = prior[np.asarray(secret_mask, bool)].sum()
+    num = joint[m].sum(0)
+    prior_s = prior[m].sum()
     return np.where(tot > 0, num / np.where(tot > 0, tot, 1.0), prior_s)
 
 
@@ -77,7 +85,8 @@ def composed_output_distribution(mechanism: ArrayLike, runs: int) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``mechanism`` is not row-stochastic or ``runs < 1``.
+        If ``mechanism`` is not row-stochastic, ``runs < 1`` or the result would have more
+        than ``2**26`` cells (``N * Omega**runs``).
 
     Examples
     --------
@@ -86,6 +95,9 @@ def composed_output_distribution(mechanism: ArrayLike, runs: int) -> np.ndarray:
     """
     mechanism = v.pmf("mechanism", mechanism, axis=1)
     runs = v.integer("runs", runs, 1)
+    N, omega = mechanism.shape
+    if runs > 1 and np.log2(N) + runs * np.log2(max(omega, 1)) > np.log2(MAX_CELLS):
+        raise ValueError(f"runs must satisfy N * Omega**runs <= 2**26 (the cells of the result), got runs = {runs}")
     out = mechanism
     for _ in range(runs - 1):
         out = (out[:, :, None] * mechanism[:, None, :]).reshape(mechanism.shape[0], -1)

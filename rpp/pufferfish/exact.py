@@ -52,7 +52,8 @@ def randomized_response_mechanism(n: int, epsilon: ArrayLike, k: int = 2) -> np.
     Raises
     ------
     ValueError
-        For ``n < 1``, ``epsilon < 0`` or ``k < 2``.
+        For ``n < 1``, ``epsilon < 0``, ``k < 2`` or a matrix of more than ``2**26`` cells
+        (``k**(2 n) > 2**26``).
 
     Examples
     --------
@@ -63,6 +64,8 @@ def randomized_response_mechanism(n: int, epsilon: ArrayLike, k: int = 2) -> np.
     n = v.integer("n", n, 1)
     epsilon = float(v.positive("epsilon", epsilon, allow_zero=True))
     k = v.integer("k", k, 2)
+    if 2 * n * np.log2(k) > 26:
+        raise ValueError(f"n must satisfy k**(2 n) <= 2**26 (the cells of the matrix, k = {k}), got n = {n}")
     if epsilon == 0:
         return np.full((k**n, k**n), float(k) ** -n)
     return product_channel(*[randomized_response(epsilon, k)] * n)
@@ -131,6 +134,14 @@ def pufferfish_epsilon_exact(joint: ArrayLike, mechanism: ArrayLike, pairs: Iter
     float
         The Pufferfish parameter.
 
+    Raises
+    ------
+    TypeError
+        If ``pairs`` is not an iterable of ``(s_i, s_j, ...)`` tuples.
+    ValueError
+        If ``pairs`` is empty, ``joint`` or ``mechanism`` is not a distribution, or a secret
+        has probability 0.
+
     Examples
     --------
     >>> from rpp.pufferfish import entry_secret_pairs
@@ -138,4 +149,13 @@ def pufferfish_epsilon_exact(joint: ArrayLike, mechanism: ArrayLike, pairs: Iter
     >>> round(pufferfish_epsilon_exact(np.full(4, 0.25), M, entry_secret_pairs((2, 2))), 12)
     0.5
     """
+    allowed = "pairs must be an iterable of (s_i, s_j, ...) tuples of boolean masks"
+    if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
+        raise TypeError(f"{allowed}, got a {type(pairs).__name__}")
+    pairs = list(pairs)
+    if not pairs:
+        raise ValueError(f"{allowed}, got none")
+    for p in pairs:
+        if not isinstance(p, (tuple, list, np.ndarray)) or (isinstance(p, np.ndarray) and p.ndim < 1) or len(p) < 2:
+            raise TypeError(f"{allowed}, got an entry of type {type(p).__name__}")
     return max(float(pufferfish_leakage(*secret_conditionals(joint, mechanism, p[0], p[1]))) for p in pairs)

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.special import log_ndtr
+from scipy.special import erf, log_ndtr
 
 from .._lib import validation as v
 from .._lib.numerics import lse
@@ -39,6 +39,10 @@ __all__ = [
     "farthest_low_sets",
     "region_influence_direct",
 ]
+
+
+#: the most region secrets :func:`region_grid` lays out
+MAX_REGIONS = 10**6
 
 
 def gp_covariance(n: int, ell: float) -> np.ndarray:
@@ -73,7 +77,8 @@ def gp_covariance(n: int, ell: float) -> np.ndarray:
     n = v.integer("n", n, 1)
     v.positive("ell", ell)
     j = np.arange(n)
-    return np.exp(-((j[:, None] - j[None, :]) ** 2) / ell)
+    with np.errstate(over="ignore"):  # a tiny ell: (j - k)^2 / ell = inf off the diagonal, exp(-inf) = 0 exactly
+        return np.exp(-((j[:, None] - j[None, :]) ** 2) / ell)
 
 
 def log_interval_prob(lo: ArrayLike, hi: ArrayLike, mu: float | np.ndarray, s: float | np.ndarray) -> np.ndarray:
@@ -105,15 +110,24 @@ def log_interval_prob(lo: ArrayLike, hi: ArrayLike, mu: float | np.ndarray, s: f
     s = v.positive("s", s)
     if (np.broadcast_to(lo, np.broadcast_shapes(lo.shape, hi.shape)) > hi).any():
         raise ValueError("lo must be <= hi")
-    a = (lo - mu) / s
-    b = (hi - mu) / s
-    a, b = np.broadcast_arrays(a, b)
-    # use the tail where the interval lies: if a > 0 reflect to the lower tail
-    flip = (a + b) > 0
-    lo_, hi_ = np.where(flip, -b, a), np.where(flip, -a, b)
-    lb, la = log_ndtr(hi_), log_ndtr(lo_)
-    with np.errstate(divide="ignore"):
-        return lb + np.log1p(-np.exp(la - lb))
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        # a tiny s or a far mu: a, b = -inf or +inf (Phi is then 0 or 1 exactly)
+        a = (lo - mu) / s
+        b = (hi - mu) / s
+        a, b = np.broadcast_arrays(a, b)
+        # use the tail where the interval lies: if a > 0 reflect to the lower tail
+        flip = (a + b) > 0
+        lo_, hi_ = np.where(flip, -b, a), np.where(flip, -a, b)
+        lb, la = log_ndtr(hi_), log_ndtr(lo_)
+        out = lb + np.log1p(-np.exp(la - lb))
+        # an interval around 0 (a < 0 < b): Phi(b) - Phi(a) = [erf(b/sqrt2) - erf(a/sqrt2)]/2, a sum
+        # of two positive terms, exact even when b - a is below the ulp of Phi(0) (a huge s)
+        straddle = (lo_ < 0) & (hi_ > 0)
+        mid = np.log(0.5 * (erf(hi_ / np.sqrt(2)) - erf(lo_ / np.sqrt(2))))
+        out = np.where(straddle, mid, out)
+        # Phi(b) = 0 (so Phi(a) = 0 too): the probability is 0 in double, its log -inf
+        out = np.where(np.isneginf(lb), -np.inf, out)
+    return out[()] if out.ndim == 0 else out
 
 
 def conditional_weights(Sigma: np.ndarray, i: int, low: Iterable[int]) -> tuple[np.ndarray, float]:
@@ -201,6 +215,12 @@ def region_grid(gamma: float, delta: float, step: float | None = None) -> np.nda
     ndarray
         The left ends :math:`r`.
 
+    Raises
+    ------
+    ValueError
+        If ``gamma``, ``delta`` or ``step`` is not finite and ``> 0``, ``delta > 2 gamma``, or
+        the grid would have more than ``MAX_REGIONS = 10**6`` points.
+
     Examples
     --------
     >>> region_grid(1.0, 0.5)
@@ -211,7 +231,14 @@ def region_grid(gamma: float, delta: float, step: float | None = None) -> np.nda
     if delta > 2 * gamma:
         raise ValueError(f"delta must satisfy 0 < delta <= 2 gamma = {2 * gamma}")
     step = delta if step is None else float(v.positive("step", step))
-    k = int(np.floor((2 * gamma - delta) / step + 1e-9))
+    with np.errstate(over="ignore"):
+        k = np.floor((2 * gamma - delta) / step + 1e-9)
+    if not k < MAX_REGIONS:
+        raise ValueError(
+            f"step (default delta) must satisfy (2 gamma - delta) / step < {MAX_REGIONS} (the number of "
+            f"regions), got gamma = {gamma}, delta = {delta}, step = {step}"
+        )
+    k = int(k)
     return -gamma + step * np.arange(k + 1)
 
 
@@ -259,6 +286,15 @@ def region_influence_sweep(
     lp = log_interval_prob(regions[:, None], regions[:, None] + delta, mu[None, :], s)  # (R, mu)
     # for every pair (r1, r2): range over mu of lp[r1]-lp[r2]; vectorised in chunks
     best = 0.0
+    if np.isneginf(lp).any():  # a region impossible at some mu (a tiny s): the log-odds reach +-inf
+        with np.errstate(invalid="ignore"):
+            for k in range(0, regions.size, 64):
+                d = lp[k : k + 64, None, :] - lp[None, :, :]  # NaN where both regions are impossible
+                top, bottom = np.fmax.reduce(d, axis=-1), np.fmin.reduce(d, axis=-1)
+                r = top - bottom  # NaN: no mu defines f (skip), or f = +-inf throughout (unbounded)
+                r = np.where(np.isnan(r), np.where(np.isinf(top), np.inf, 0.0), r)
+                best = max(best, float(np.max(r)))
+        return best
     for k in range(0, regions.size, 64):
         d = lp[k : k + 64, None, :] - lp[None, :, :]
         best = max(best, float(np.max(d.max(-1) - d.min(-1))))
@@ -354,6 +390,8 @@ def gaussian_region_ab_curve(
 
     Raises
     ------
+    TypeError
+        If ``bs`` is not a list of integers.
     ValueError
         If some ``b < 1`` or ``ell <= 0``.
 
@@ -367,8 +405,8 @@ def gaussian_region_ab_curve(
     if c >= n:
         raise ValueError(f"center must be a coordinate, 0 <= center < n = {n}, got {c}")
     out = []
-    for b in np.atleast_1d(bs):
-        b = v.integer("b", b, 1)
+    for b in v.integers("bs", bs, 1):
+        b = int(b)
         if b >= n:
             out.append(0.0)
             continue
@@ -453,7 +491,7 @@ def region_influence_direct(
     if center not in high or len(high) > 2:
         raise ValueError("high must contain center and at most one other coordinate")
     low = [j for j in range(n) if j not in high]
-    regions = region_grid(gamma, delta) if regions is None else np.asarray(regions)
+    regions = region_grid(gamma, delta) if regions is None else v.vector("regions", regions)
     g1 = np.linspace(-gamma, gamma, n_grid)
     XL = np.array(list(itertools.product(g1, repeat=len(low))))  # (G, |L|)
     # conditional of x_H given x_L

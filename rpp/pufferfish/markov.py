@@ -382,21 +382,26 @@ def chain_ab_interior(
     Returns
     -------
     ndarray
-        :math:`a(b)` for each ``b`` (``inf`` for ``b < 1``).
+        :math:`a(b)` for each ``b`` (``inf`` for ``b = 0``).
 
     Raises
     ------
+    TypeError
+        If ``bs`` or ``smax`` is not an integer (or a list of them).
     ValueError
-        If ``P`` is invalid or reducible.
+        If ``P`` is invalid or reducible, a ``b`` is not an integer ``>= 0``, or ``smax < 1``.
 
     Examples
     --------
     >>> chain_ab_interior([[0.9, 0.1], [0.2, 0.8]], [1, 2, 3]).round(4)
     array([4.1589, 3.4359, 2.7129])
     """
-    bs = np.atleast_1d(bs)
+    bs = v.integers("bs", bs, 0)
     if profile is None:
-        profile = interior_leak_profile(P, int(smax or bs.max()), uncertainty)
+        if smax is None and bs.size == 0:
+            raise ValueError("bs must hold at least one size b (or give smax)")
+        smax = max(1, int(bs.max())) if smax is None else v.integer("smax", smax, 1)
+        profile = interior_leak_profile(P, smax, uncertainty)
     pm = np.minimum.accumulate(profile["pair_min"][1:], axis=0)  # sizes 1..smax
     K = pm.shape[1]
     iu = np.triu_indices(K, 1)
@@ -447,8 +452,11 @@ def mqm_sigma_interior(
 
     Raises
     ------
+    TypeError
+        If ``chain_length`` or ``smax`` is not an integer.
     ValueError
-        If ``epsilon <= 0`` or the quilt search is not certified complete.
+        If ``epsilon <= 0`` (or not finite), ``chain_length < 1``, ``smax < 1`` or the quilt
+        search is not certified complete.
 
     Examples
     --------
@@ -456,8 +464,9 @@ def mqm_sigma_interior(
     1.188895
     """
     v.positive("epsilon", epsilon)
+    chain_length = v.integer("chain_length", chain_length, 1)
     if profile is None:
-        profile = interior_leak_profile(P, int(smax or 100), uncertainty)
+        profile = interior_leak_profile(P, 100 if smax is None else v.integer("smax", smax, 1), uncertainty)
     sizes = np.arange(1, profile["smax"] + 1)
     e = profile["e_min"][1:]
     ok = e < epsilon

@@ -21,6 +21,7 @@ so :math:`r\epsilon`-linear composition fails.
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,7 @@ from scipy.optimize import linprog
 
 from .._lib import validation as v
 from .._lib.numerics import lse
+from .chains import MAX_CELLS
 
 __all__ = ["nfc_matrix", "nfc_primal", "nfc_dual", "nfc_min_epsilon", "composed_leakage_exact", "nfc_violation"]
 
@@ -245,7 +247,8 @@ def composed_leakage_exact(mechanism: ArrayLike, prior: ArrayLike, s1_mask: Arra
     Raises
     ------
     ValueError
-        If ``mechanism`` or ``prior`` is not a distribution or ``runs < 1``.
+        If ``mechanism`` or ``prior`` is not a distribution, ``runs < 1``, or the output types
+        of ``runs`` runs (``comb(runs + Omega - 1, Omega - 1)``) times ``Omega`` exceed ``2**26``.
 
     Examples
     --------
@@ -256,6 +259,11 @@ def composed_leakage_exact(mechanism: ArrayLike, prior: ArrayLike, s1_mask: Arra
     prior = v.pmf("prior", prior)
     runs = v.integer("runs", runs, 1)
     s1 = v.mask("s1_mask", s1_mask, mechanism.shape[:1])
+    n_out = mechanism.shape[1]
+    if runs > MAX_CELLS or math.comb(runs + n_out - 1, n_out - 1) * n_out > MAX_CELLS:
+        raise ValueError(
+            f"runs must satisfy (number of output types) * Omega <= 2**26 (Omega = {n_out} outputs), got runs = {runs}"
+        )
     with np.errstate(divide="ignore"):
         lm = np.log(mechanism)
         lc1 = np.log(np.where(s1, prior, 0) / prior[s1].sum())

@@ -45,7 +45,7 @@ def two_state_side_logratios(p: float, q: float, d: ArrayLike) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``p`` or ``q`` is not a probability.
+        If ``p`` or ``q`` is not a probability in (0, 1) or a ``d`` is not an integer ``>= 1``.
 
     Examples
     --------
@@ -53,11 +53,17 @@ def two_state_side_logratios(p: float, q: float, d: ArrayLike) -> np.ndarray:
     array([-2.07944154,  1.5040774 ])
     """
     lam, pi0 = _two_state(p, q)
-    d = v.positive("d", v.finite("d", d), allow_zero=True)
+    d = v.finite("d", d)
+    if (d < 1).any() or (d != np.round(d)).any():
+        raise ValueError("d must be integers >= 1 (distances)")
     pi1 = 1 - pi0
     ld = lam**d
-    g0 = np.log(pi0 + ld * pi1) - np.log(pi0 - ld * pi0)
-    g1 = np.log(pi1 - ld * pi1) - np.log(pi1 + ld * pi0)
+    # p or q below the rounding error of pi + lam^d (1 - pi) (p = 1e-300): a transition
+    # probability rounds to 0 and its log is -inf, so a log-ratio is +-inf, never smaller in
+    # size than the true one (an a(b) of inf is an upper bound, it claims no privacy)
+    with np.errstate(divide="ignore"):
+        g0 = np.log(pi0 + ld * pi1) - np.log(pi0 - ld * pi0)
+        g1 = np.log(pi1 - ld * pi1) - np.log(pi1 + ld * pi0)
     return np.stack([g0, g1], axis=-1)
 
 
@@ -106,7 +112,8 @@ def two_state_ab_paper(p: float, q: float, b: ArrayLike) -> np.ndarray:
     dr = np.ceil((b + 1) / 2)
 
     def f(d):
-        return np.abs(np.log((pir + lam**d * (1 - pir)) / (pir - lam**d * pir)))
+        with np.errstate(divide="ignore"):  # a tiny p or q: a probability rounds to 0, the term is inf (see above)
+            return np.abs(np.log((pir + lam**d * (1 - pir)) / (pir - lam**d * pir)))
 
     return f(dl) + f(dr)
 
