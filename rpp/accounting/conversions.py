@@ -628,7 +628,9 @@ def _log_probs(piece: tuple[tuple[float, float], tuple[float, float]]) -> tuple[
     return _log_normal_interval(*piece[0]), _log_normal_interval(*piece[1])
 
 
-def _pair_args(mean_i: Any, var_i: Any, mean_j: Any, var_j: Any, name: str, value: Any) -> tuple[float, float, float]:
+def _pair_args(
+    mean_i: Any, var_i: Any, mean_j: Any, var_j: Any, name: str, value: Any
+) -> tuple[float, float, float, float]:
     m, v, dv = _standardise(mean_i, var_i, mean_j, var_j)
     t = checks.scalar_in_interval(name, value)
     if not abs(t) <= _T_LIMIT:
