@@ -371,7 +371,10 @@ def _proved_check(noise_cls, orders, a, e, s, step, noise) -> tuple[float, Certi
 
 
 def _nudged(s: float, certified: Callable, budget: float) -> tuple[float, bool]:
-    """Return ``(s', True)`` for the first of four tiny steps up from ``s`` proved within ``budget``, else ``(s, False)``.
+    """Return ``(s', True)`` for the first of four tiny steps up from ``s`` whose check meets ``budget``, else ``(s, False)``.
+
+    "Meets" is ``value + error <= budget`` for the check ``certified`` returns: proved where that
+    check is (its ``rigorous`` flag, carried to ``Calibration.guaranteed``), an estimate otherwise.
 
     The first order's root meets the budget in floating point, not always exactly (the final check
     has no slack, issue #34): a few steps up (1e-12, x8; each one check) come before a second

@@ -253,13 +253,10 @@ def alpha_below_one(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: fl
         start = float((1 - alpha) * epsilon / (k * d.max()))
     if not start > 0:  # the rate is below the double range: the scale needed is above it (+inf is safe)
         return np.inf
-    if not start < 1e300:
-        raise ValueError(
-            f"alpha={alpha!r} and epsilon={epsilon!r} need a Laplace scale below 1e-300 (outside the double "
-            "range the rule works in): use a larger alpha or a smaller epsilon"
-        )
-    t = largest_feasible(g, start)
-    if not t < np.inf:  # met at every rate up to 1e300, but not proved at b = 0 (D_alpha may be inf there)
+    # start beyond 1e300, or the bound met at every rate up to 1e300: the scale is below 1e-300, and
+    # b = 0 is not shown to meet it (D_alpha may be inf there)
+    t = largest_feasible(g, start) if start < 1e300 else np.inf
+    if not t < np.inf:
         raise ValueError(
             f"alpha={alpha!r} and epsilon={epsilon!r} need a Laplace scale below 1e-300 (outside the double "
             "range the rule works in): use a larger alpha or a smaller epsilon"
