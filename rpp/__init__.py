@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # the names for type checkers and IDEs; at run time they load
     from .gmm import bic_curve, fit_gmm
     from .noise import GaussianNoise, LaplaceNoise
     from .priors import Empirical, Gaussian, GaussianMixture
-    from ._lib.cache import clear_caches
+    from ._lib.cache import cache_info, clear_caches, set_cache_budget
     from .transport import component_coupling, quantile_coupling, w_infinity, wasserstein
 
 #: Where each curated name lives (PEP 562): ``import rpp`` loads no submodule, numpy or scipy;
@@ -86,6 +86,8 @@ _LAZY = {
     "w_infinity": ".transport",
     "wasserstein": ".transport",
     "clear_caches": "._lib.cache",
+    "cache_info": "._lib.cache",
+    "set_cache_budget": "._lib.cache",
 }
 
 
@@ -139,6 +141,8 @@ __all__ = [
     "calibrate_all_pairs",
     "ReleaseBudget",
     "clear_caches",
+    "cache_info",
+    "set_cache_budget",
     "accounting",
     "calibration",
     "divergence",

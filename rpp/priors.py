@@ -27,6 +27,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
 from ._lib import validation as v
+from ._lib import cache as _cache
 from ._lib.numerics import lse
 
 __all__ = ["Prior", "Gaussian", "GaussianMixture", "Empirical", "Components", "check_prior"]
@@ -41,7 +42,7 @@ FloatArray = NDArray[np.float64]
 
 def _frozen(a: np.ndarray) -> np.ndarray:
     """Return a read-only float copy (priors are immutable values)."""
-    out = np.array(a, dtype=float)
+    out = np.array(a, dtype=float) + 0.0  # -0.0 becomes 0.0: equal laws, equal bytes (== and hash by digest)
     out.flags.writeable = False
     return out
 
@@ -161,8 +162,9 @@ class _Value:
         return hash((self._kind, self._key()))
 
 
-def _array_key(a: np.ndarray) -> tuple[float, ...]:
-    return tuple(float(x) for x in a)
+def _array_key(a: np.ndarray) -> tuple:
+    """Return the content key of a prior's (frozen, ``-0.0``-free) array: shape and digest (remembered)."""
+    return _cache.key(a)
 
 
 class Gaussian(_Value):

@@ -154,6 +154,16 @@ def _raise_timeout(signum, frame):
     raise _Timeout
 
 
+@pytest.fixture(autouse=True)
+def _settings_restored():
+    """A public function may change a package-wide setting (the caches' budget): restored after each test."""
+    yield
+    from rpp import clear_caches, set_cache_budget
+
+    set_cache_budget(megabytes=256)
+    clear_caches()
+
+
 def _verdict(f: Callable, args: list, kwargs: dict) -> str | None:
     """None if the call keeps the contract, else what broke it."""
     previous = signal.signal(signal.SIGALRM, _raise_timeout)

@@ -54,6 +54,7 @@ NO_DATA = {
     "GRID_SHIFT": "a constant, not callable",
     "load_alarm": "takes no argument: loads the bundled public ALARM network",
     "clear_caches": "takes no argument: empties the package's caches",
+    "cache_info": "takes no argument: reports the caches' size",
     "methods": "takes only the noise family name (a parameter): lists method names",
     "Prior": "a typing Protocol (the interface of the priors), never instantiated",
 }

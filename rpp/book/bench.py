@@ -560,6 +560,7 @@ def class_scaling(
     import pandas as pd
     from concurrent.futures import ProcessPoolExecutor
 
+    from .._lib.cache import clear_caches
     from ..accounting import calibrate_all_pairs
 
     def strip(cal):  # details["seconds"] are wall times: every other field must be identical
@@ -570,8 +571,14 @@ def class_scaling(
     at: dict[str, Any] = dict(alpha=alpha, epsilon=epsilon)
     for members, secrets in shapes:
         c0 = time.process_time()
-        # a new class each run (a few ms): rpp remembers recent work by the identity of the priors
-        t, (ref, table) = _timed(lambda m=members, s=secrets: calibrate_all_pairs(class_priors(m, s), **at), repeat)
+
+        # rpp remembers recent work by the content of the priors: the caches are emptied before each
+        # run (the workers' too would matter for priors with atoms; mixtures of 3 components use none)
+        def one_run(m=members, s=secrets):
+            clear_caches()
+            return calibrate_all_pairs(class_priors(m, s), **at)
+
+        t, (ref, table) = _timed(one_run, repeat)
         cpu = (time.process_time() - c0) / repeat
         pairs = int(ref.details["distinct_pairs"])
         rows.append(dict(members=members, secrets=secrets, pairs=pairs, workers=0, seconds=t, cpu_s=cpu))

@@ -21,11 +21,9 @@ The input as given is what the divergence is computed for: an atom stored as
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 import numpy as np
 
-from .._lib.cache import register as _register_cache
+from .._lib import cache as _cache
 from ..priors import Prior, check_prior
 
 __all__ = ["centre_pair", "centre_of", "centred_orders", "shifted"]
@@ -72,29 +70,24 @@ def centre_of(*priors: Prior) -> float:
     return 0.0
 
 
-_SHIFTED: OrderedDict = OrderedDict()  # recent translations, so that repeated calls share one copy (and its caches)
-_register_cache(_SHIFTED.clear)  # emptied by rpp.clear_caches
+_SHIFTED = _cache.Cache("centre.shifted", entries=4)  # recent translations: repeated calls share one copy
 
 
 def shifted(prior: Prior, c: float) -> Prior:
     """``prior`` translated by ``-c`` (the caller has checked that every ``mean - c`` is exact).
 
     Weights and variances are copied unchanged (not renormalised), so the result is the same
-    law moved by exactly ``-c``.  The last few translations are remembered (by the identity of
+    law moved by exactly ``-c``.  The last few translations are remembered (by the content of
     ``prior``), so that the calls of a calibration work on the same arrays.
     """
     if c == 0:
         return prior
-    key = (id(prior), c)
+    checked = check_prior("prior", prior)
+    key = _cache.key(checked, float(c))
     hit = _SHIFTED.get(key)
-    if hit is not None and hit[0] is prior:
-        _SHIFTED.move_to_end(key)
-        return hit[1]
-    out = check_prior("prior", prior)._shifted(c)  # each prior moves its own parameters, exactly
-    _SHIFTED[key] = (prior, out)
-    while len(_SHIFTED) > 4:
-        _SHIFTED.popitem(last=False)
-    return out
+    if hit is not None:
+        return hit
+    return _SHIFTED.put(key, checked._shifted(c))  # each prior moves its own parameters, exactly
 
 
 def centre_pair(p: Prior, q: Prior) -> tuple[Prior, Prior, float]:

@@ -95,7 +95,6 @@ including its round-off.
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from fractions import Fraction
 from typing import Any, cast
 
@@ -104,7 +103,7 @@ from numpy.typing import ArrayLike
 from scipy import special
 
 from .._lib import validation as v
-from .._lib.cache import register as _register_cache
+from .._lib import cache as _cache
 from .._lib.numerics import integrate_log, lse
 from .._lib.parallel import MIN_ITEMS, thread_map
 from ..priors import Empirical, Gaussian, Prior, check_prior
@@ -598,60 +597,54 @@ class _Bins:
 
 
 # The bins of the atoms of recent priors, per level: a search over the noise scale reuses them.
-_BIN_CACHE: OrderedDict = OrderedDict()
-_BIN_CACHE_SIZE = 36  # 12 priors x 3 levels: the pairs of a class of priors share them
-_SORTED: OrderedDict = OrderedDict()
-_SORTED_SIZE = 4
+# Keyed by the content of the arrays (rpp._lib.cache), never by their identity.
+_BIN_CACHE = _cache.Cache("gaussian_noise.bins", entries=36)  # 12 priors x 3 levels: a class's pairs share them
+_SORTED = _cache.Cache("gaussian_noise.sorted", entries=4)
+_SUMS = _cache.Cache("gaussian_noise.sums", entries=4)
 
 
-def _cached_bins(atoms, logw, w, theta, k):
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False  # a cached array is shared: nobody may change it (and its digest is kept)
+    return a
+
+
+def _cached_bins(atoms, logw, w, theta, k, akey=None):
     """Return the bins of level ``k`` at ``theta``: derived from cached ones built within ``_REUSE`` of it, else new."""
-    key = (id(atoms), id(logw), k)
+    key = (akey or _cache.key(atoms, logw), k)
     hit = _BIN_CACHE.get(key)
-    if hit is not None and _REUSE[0] * hit[2].theta <= theta <= _REUSE[1] * hit[2].theta:
-        _BIN_CACHE.move_to_end(key)
-        return hit[2].at(theta)
-    bins = _Bins(atoms, w, theta, _LEVELS[k])
-    _BIN_CACHE[key] = (atoms, logw, bins)
-    _BIN_CACHE.move_to_end(key)
-    while len(_BIN_CACHE) > _BIN_CACHE_SIZE:
-        _BIN_CACHE.popitem(last=False)
-    return bins
+    if hit is not None and _REUSE[0] * hit.theta <= theta <= _REUSE[1] * hit.theta:
+        return hit.at(theta)
+    return _BIN_CACHE.put(key, _Bins(_cache.frozen(atoms), _cache.frozen(w), theta, _LEVELS[k]))  # bins keep them
 
 
-_SUMS: OrderedDict = OrderedDict()
-for _c in (_BIN_CACHE, _SORTED, _SUMS):  # emptied by rpp.clear_caches
-    _register_cache(_c.clear)
-
-
-def _atom_sums(atoms, logw):
+def _atom_sums(atoms, logw, akey=None):
     """``(top, w, cw)``: the largest log weight, the weights relative to it and the cumulative weights (cached)."""
-    key = (id(atoms), id(logw))
+    key = akey or _cache.key(atoms, logw)
     hit = _SUMS.get(key)
     if hit is None:
         top = float(logw.max())
-        hit = _SUMS[key] = (atoms, logw, (top, np.exp(logw - top), np.concatenate([[0.0], np.cumsum(np.exp(logw))])))
-        while len(_SUMS) > _SORTED_SIZE:
-            _SUMS.popitem(last=False)
-    _SUMS.move_to_end(key)
-    return hit[2]
+        w = _frozen(np.exp(logw - top))
+        cw = _frozen(np.concatenate([[0.0], np.cumsum(np.exp(logw))]))
+        hit = _SUMS.put(key, (top, w, cw))
+    return hit
 
 
 def _sorted_atoms(means, weights):
-    """``(sorted means, log weights)`` of equal-variance components (cached per pair of arrays)."""
-    key = (id(means), id(weights))
+    """``(sorted means, log weights)`` of equal-variance components (cached per content of the arrays).
+
+    The arrays returned are read-only (shared by later calls).
+    """
+    key = _cache.key(means, weights)
     hit = _SORTED.get(key)
     if hit is None:
-        if means.size < 2 or bool(np.all(means[1:] >= means[:-1])):  # already sorted (samples): no copies
-            hit = (means, weights, means, np.log(weights))
+        if means.size < 2 or bool(np.all(means[1:] >= means[:-1])):  # already sorted (samples)
+            a = means if _cache.immutable(means) else _frozen(np.array(means))
+            hit = (a, _frozen(np.log(weights)))
         else:
             order = np.argsort(means, kind="stable")
-            hit = (means, weights, means[order], np.log(weights[order]))
-        _SORTED[key] = hit
-        while len(_SORTED) > _SORTED_SIZE:
-            _SORTED.popitem(last=False)
-    _SORTED.move_to_end(key)
-    return hit[2], hit[3]
+            hit = (_frozen(means[order]), _frozen(np.log(weights[order])))
+        hit = _SORTED.put(key, hit)
+    return hit
 
 
 def _binned(xs, lo_b, hi_b, bins, theta, xs_lo):
@@ -684,18 +677,18 @@ def _levels(atoms, logw, w, theta, cache):
     """``(bins_of, widths)``: the bins of each level (built at most when asked for) and their widths in units of theta."""
     if cache:  # bins shared with earlier calls (of any scale within _REUSE), built at most when needed
         got: dict = {}
+        akey = _cache.key(atoms, logw)
 
         def bins_of(k):
             if k not in got:
-                got[k] = _cached_bins(atoms, logw, w, theta, k)
+                got[k] = _cached_bins(atoms, logw, w, theta, k, akey)
             return got[k]
 
         # the width of a cached level at this scale, else the nominal one (the level is built at theta)
         def width_of(k):
-            key = (id(atoms), id(logw), k)
-            hit = _BIN_CACHE.get(key)
-            if hit is not None and _REUSE[0] * hit[2].theta <= theta <= _REUSE[1] * hit[2].theta:
-                return hit[2].h / theta
+            hit = _BIN_CACHE.get((akey, k))
+            if hit is not None and _REUSE[0] * hit.theta <= theta <= _REUSE[1] * hit.theta:
+                return hit.h / theta
             return _LEVELS[k]
     else:
         local: dict = {}

@@ -32,7 +32,6 @@ and by 2-node Gauss-Legendre (:math:`h^5 \max|f^{(4)}|/4320`) where it does not.
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from functools import partial
 
 import numpy as np
@@ -642,80 +641,59 @@ def _midpoint_panels(log_f_delta, anc, sa, sc, b, alpha):
 # Shared state of the divergences of one pair: the merged support of two priors (for every b)
 # and, at the last few b, the prefix densities and the initial panels -- both orders of a pair
 # (and the final check of a calibration) evaluate the same densities at the same scales.
-# Keyed by the identity of the components' arrays; each entry keeps a read-only copy of their content
-# and a hit is taken only if the arrays still hold it (rpp._lib.cache: an array changed in place, or a
-# new one at a reused address, is a miss).  Registered with rpp.clear_caches; read and written under
-# rpp._lib.cache.LOCK.
-_XS: OrderedDict = OrderedDict()
-_AT_B: OrderedDict = OrderedDict()
-_XS_SIZE, _AT_B_SIZE = 4, 1
-_RESULTS: OrderedDict = OrderedDict()  # recent results, keyed like the densities plus alpha and b
-_RESULTS_SIZE = 32
-for _c in (_XS, _AT_B, _RESULTS):
-    _cache.register(_c.clear)
-
-
-def _content(P, Q):
-    """Read-only copies of the two priors' atoms and weights (kept by a cache entry)."""
-    return _cache.snapshot(P.means, P.weights, Q.means, Q.weights)
-
-
-def _valid(hit, P, Q):
-    """Whether a cache entry's kept content is the priors' (in either order)."""
-    kept = hit[0]
-    return _cache.unchanged(kept, P.means, P.weights, Q.means, Q.weights) or _cache.unchanged(
-        kept, Q.means, Q.weights, P.means, P.weights
-    )
+# Keyed by the content of the components' arrays (rpp._lib.cache: an array changed in place is
+# another key, never a stale result); read and written under rpp._lib.cache.LOCK.
+_XS = _cache.Cache("laplace_atoms.merged", entries=4)
+_AT_B = _cache.Cache("laplace_atoms.densities", entries=1)
+_RESULTS = _cache.Cache("laplace_atoms.results", entries=32)  # recent results: the pair's keys, alpha, b
 
 
 def _key(comp):
-    return (id(comp.means), id(comp.weights))
+    """Return the content key of a prior's components (atoms and weights)."""
+    return _cache.key(comp.means, comp.weights)
 
 
-def _remember(cache, size, key, value):
-    cache[key] = value
-    cache.move_to_end(key)
-    while len(cache) > size:
-        cache.popitem(last=False)
-    return value
+def _frozen_components(comp):
+    """``comp`` itself if its atoms and weights are immutable, else a copy with read-only copies of them."""
+    if _cache.immutable(comp.means) and _cache.immutable(comp.weights):
+        return comp
+    return type(comp)(_cache.frozen(comp.weights), _cache.frozen(comp.means), comp.vars)
 
 
 def _merged(P, Q):
     """Return the sorted union of the two priors' atoms (cached per pair of priors, either order)."""
-    return _pair_entry(P, Q)[1]
+    return _pair_entry(P, Q)[0]
 
 
 def _pair_entry(P, Q):
-    """Return ``((P, Q), xs, layouts)``: the merged support and each prior's :func:`_layout` in it (cached per pair)."""
-    key = tuple(sorted((_key(P), _key(Q))))
-    with _cache.LOCK:
-        hit = _XS.get(key)
-        if hit is not None and _valid(hit, P, Q):
-            _XS.move_to_end(key)
-            return hit
+    """Return ``(xs, layouts)``: the merged support and each prior's :func:`_layout` in it (cached per pair)."""
+    kp, kq = _key(P), _key(Q)
+    key = tuple(sorted((kp, kq)))
+    hit = _XS.get(key)
+    if hit is not None:
+        return hit
     xs, lay_p, lay_q = _merge(P, Q)
-    with _cache.LOCK:
-        return _remember(_XS, _XS_SIZE, key, (_content(P, Q), xs, {_key(P): lay_p, _key(Q): lay_q}))
+    return _XS.put(key, (xs, {kp: lay_p, kq: lay_q}))
 
 
 def _at_scale(P, Q, xs, b):
     """``(density of P, density of Q, initial panels)`` at ``b`` (cached per pair and ``b``, either order)."""
-    key = (*sorted((_key(P), _key(Q))), b)
+    kp, kq = _key(P), _key(Q)
+    key = (*sorted((kp, kq)), b)
     with _cache.LOCK:
         hit = _AT_B.get(key)
-        if hit is None or not _valid(hit, P, Q):
-            hit = _remember(_AT_B, _AT_B_SIZE, key, (_content(P, Q), {}, [None]))
-        else:
-            _AT_B.move_to_end(key)
-    dens = hit[1]
-    layouts = _pair_entry(P, Q)[2]
-    todo = [comp for comp in (P, Q) if _key(comp) not in dens]
-    built = thread_map(lambda c: _PrefixDensity(xs, c, b, layouts[_key(c)]), todo, parallel=xs.size >= MIN_ITEMS)
-    for comp, density in zip(todo, built, strict=True):
-        dens[_key(comp)] = density
-    if hit[2][0] is None:
-        hit[2][0] = _initial_panels(xs, b) if xs.size > 1 else (np.empty(0, int), np.empty(0), np.empty(0))
-    return dens[_key(P)], dens[_key(Q)], hit[2][0]
+        dens, panels = (dict(hit[0]), hit[1]) if hit is not None else ({}, None)
+    layouts = _pair_entry(P, Q)[1]
+    todo = [(k, comp) for k, comp in ((kp, P), (kq, Q)) if k not in dens]
+    todo = list(dict(todo).items())  # one density per distinct content
+    built = thread_map(lambda kc: _PrefixDensity(xs, kc[1], b, layouts[kc[0]]), todo, parallel=xs.size >= MIN_ITEMS)
+    for (k, _comp), density in zip(todo, built, strict=True):
+        dens[k] = density
+    if panels is None:
+        panels = _initial_panels(xs, b) if xs.size > 1 else (np.empty(0, int), np.empty(0), np.empty(0))
+    if todo or hit is None:
+        _AT_B.put(key, (dens, panels))  # stored whole, so that its size is counted
+    return dens[kp], dens[kq], panels
 
 
 def _log_sum(parts):
@@ -767,16 +745,12 @@ def atoms_log_integral(P, Q, alpha, b, dense=False):
     >>> bool(abs(li - np.log(2 / 3 * np.e + 1 / 3 * np.exp(-2))) < 1e-14 and rel < 1e-12)  # Mironov, Prop. 6
     True
     """
+    P, Q = _frozen_components(P), _frozen_components(Q)  # the cached densities keep the arrays
     key = (_key(P), _key(Q), float(alpha), float(b), bool(dense))
-    with _cache.LOCK:
-        hit = _RESULTS.get(key)
-        if hit is not None and _cache.unchanged(hit[0], P.means, P.weights, Q.means, Q.weights):
-            _RESULTS.move_to_end(key)  # the same divergence again (a calibration's final check)
-            return hit[1]
-    out = _atoms_log_integral(P, Q, alpha, b, dense)
-    with _cache.LOCK:
-        _remember(_RESULTS, _RESULTS_SIZE, key, (_content(P, Q), out))
-    return out
+    hit = _RESULTS.get(key)
+    if hit is not None:
+        return hit  # the same divergence again (a calibration's final check)
+    return _RESULTS.put(key, _atoms_log_integral(P, Q, alpha, b, dense))
 
 
 def _log_integrand(dp, dq, alpha, b):

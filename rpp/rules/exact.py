@@ -21,14 +21,13 @@ and for Laplace noise on two empirical priors, and a quadrature error *estimate*
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib import validation as v
-from .._lib.cache import register as _register_cache
+from .._lib import cache as _cache
 from .._lib.numerics import min_feasible, sqrt_up
 from ..certified import Certified
 from ..divergence.laplace_binned import bin_samples, bins_are_few
@@ -248,25 +247,24 @@ def _binned_log_ratio(p: Prior, q: Prior, alpha: float, epsilon: float, width: f
 
 # The samples binned for the guides, per unordered pair and width: both orders' coarse guides
 # (and the order probe) read the same bins, swapped.
-_BINNED: OrderedDict = OrderedDict()
-_register_cache(_BINNED.clear)  # emptied by rpp.clear_caches
+_BINNED = _cache.Cache("rules.binned_pairs", entries=4)
 
 
 def _binned_pair(p: Empirical, q: Empirical, width: float) -> tuple[Empirical, Empirical]:
     """Return ``laplace_binned.bin_samples(p, q, width, centre="mass")[:2]``, computed once per unordered pair and width.
 
     Each sample's bins depend on the other only through the common origin (the smaller first
-    atom), so the pair binned in the other order is the same two priors, swapped.
+    atom), so the pair binned in the other order is the same two priors, swapped.  Keyed by the
+    priors' content (rpp._lib.cache).
     """
-    key = (*sorted((id(p), id(q))), float(width))
+    kp, kq = _cache.key(p), _cache.key(q)
+    swap = hash(kq) < hash(kp)  # either order of a pair: one entry
+    key = (kq, kp, float(width)) if swap else (kp, kq, float(width))
     hit = _BINNED.get(key)
     if hit is None:
-        bp, bq = bin_samples(p, q, width, centre="mass")[:2]
-        hit = _BINNED[key] = ((p, q), {id(p): bp, id(q): bq})  # the priors kept: their ids stay theirs
-        while len(_BINNED) > 4:
-            _BINNED.popitem(last=False)
-    _BINNED.move_to_end(key)
-    return hit[1][id(p)], hit[1][id(q)]
+        first, second = (q, p) if swap else (p, q)
+        hit = _BINNED.put(key, tuple(bin_samples(first, second, width, centre="mass")[:2]))
+    return (hit[1], hit[0]) if swap else (hit[0], hit[1])
 
 
 def _value_error(result: object) -> tuple[float, float]:

@@ -6,8 +6,8 @@ Not a test module (pytest collects ``test_*.py`` only): ``make bench`` prints ev
 
 Each case is a function that *prepares* its inputs (priors, grids; untimed) and returns the
 call to time (a function of no argument).  The harness prepares afresh and times the call
-``repeat`` times (new priors each time: rpp's caches are keyed by the identity of the priors'
-arrays, so a call on the same objects would time a cache), keeps the best and divides it by the
+``repeat`` times (the caches emptied before each: rpp's caches are keyed by the content of the
+priors' arrays, so a second call on equal priors would time a cache), keeps the best and divides it by the
 reference kernel of the same run.  A case that returns ``None`` reports seconds it
 measured itself in another way: see :data:`SELF_TIMED`.
 
