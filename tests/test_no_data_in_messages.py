@@ -279,13 +279,40 @@ def test_release_budget_refusals_carry_no_value(caplog):
         warnings.simplefilter("always")
         budget.release(S, scale=10.0)  # the first release fixes the value
     texts = [str(w.message) for w in rec]
-    for bad in (S + 1.0, np.array([S, S]), str(S + 1.0), np.nan):
+    for bad in (np.array([S, S]), str(S + 1.0), np.nan):
         t, raised = run_collect(budget.release, (bad,), {"scale": 10.0}, caplog)
         assert raised
         texts += t
-    t, raised = run_collect(budget.release, (S,), {"scale": 1e-3}, caplog)  # over budget
-    assert raised
-    texts += t
+    refusals = []
+    for guess in (S, S + 1.0, -S):  # over budget: the same refusal, whatever the value
+        t, raised = run_collect(budget.release, (guess,), {"scale": 1e-3}, caplog)
+        assert raised
+        texts += t
+        refusals.append(t)
+    assert refusals[0] == refusals[1] == refusals[2]
+    assert not leaks(texts), leaks(texts)
+
+
+def test_release_budget_is_no_equality_oracle(caplog):
+    """Issue 36: a refusal must not tell whether a guess equals the confidential value.
+
+    The budget keeps no copy of the value: a release of another value is accepted and
+    charged like one of the first value, and the budget's repr, report and state carry
+    no trace of it.
+    """
+    priors = {"a": Gaussian(mean=0.0, var=1.0), "b": Gaussian(mean=10.0, var=1.0)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        budget = rpp.ReleaseBudget(priors, alpha=2.0, epsilon=1.0, insecure_seed=0)
+        scale = 2.0 * budget.scale_one  # a quarter of the budget's precision
+        budget.release(S, scale=scale)
+        outcomes = []
+        for guess in (S, S + 1.0, 0.0):  # accepted alike: nothing to probe
+            t, raised = run_collect(budget.release, (guess,), {"scale": scale}, caplog)
+            outcomes.append(raised)
+            assert not leaks(t), leaks(t)
+    assert outcomes == [False, False, False] and len(budget.scales) == 4
+    texts = [repr(budget), str(budget.report()), repr(vars(budget))]
     assert not leaks(texts), leaks(texts)
 
 

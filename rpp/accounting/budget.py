@@ -290,10 +290,15 @@ class ReleaseBudget:
 
     **What it composes.**  Releases of the *same* value :math:`f(X)` -- one query on
     unchanged data -- with independent noise at scales fixed in advance (not chosen from
-    earlier outputs).  It checks the first two: every release must pass the same value
-    (else ValueError naming ``value``, without the value), and the noise comes from the
-    budget's own source, never a seed passed per call (the same seed twice with different scales would reveal
-    :math:`f(X)` exactly).  It does **not** compose releases of different queries, of
+    earlier outputs).  The noise comes from the budget's own source, never a seed passed
+    per call (the same seed twice with different scales would reveal :math:`f(X)`
+    exactly).  That every release passes the same value is the **caller's** part: the
+    budget keeps no copy of the value, in plaintext or hashed, and charges every release
+    to the budget whatever value it is passed.  A check would need a copy, and its refusal
+    would be an equality oracle: whoever can call :meth:`~rpp.accounting.ReleaseBudget.release`
+    would learn, at no cost to the budget, whether a guess equals :math:`f(X)`.  So every
+    refusal depends on the scales and the releases made so far only (all of them public),
+    never on the value.  It does **not** compose releases of different queries, of
     changed data, or with Laplace noise: for Pufferfish privacy there is no general
     composition theorem (Bai et al. 2026); open another budget and account for the
     combination yourself.  Post-processing of released values is free.
@@ -395,8 +400,7 @@ class ReleaseBudget:
         #: Scale of a single release that spends the whole budget (calibrated with ``method``).
         self.scale_one = float(one.scale)
         self.method = method
-        self._scales: list[float] = []
-        self._value: float | None = None
+        self._scales: list[float] = []  # the value is not kept: no copy, no oracle
 
     def __repr__(self) -> str:
         """Return alpha, epsilon, the number of releases, what is spent, and whether the noise is reproducible."""
@@ -488,7 +492,9 @@ class ReleaseBudget:
         Parameters
         ----------
         value : float
-            The query value :math:`f(X)`; the same at every release of this budget.
+            The query value :math:`f(X)`; the caller passes the same one at every release of
+            this budget.  It is not kept and not compared with earlier releases' (see the
+            class), so no refusal depends on it.
         scale : float
             Noise standard deviation, ``> 0``.
 
@@ -500,19 +506,15 @@ class ReleaseBudget:
         Raises
         ------
         ValueError
-            If ``value`` differs from the first release's or is not finite, ``scale`` is not
-            positive and finite, or the release would exceed the budget (nothing is recorded).
-            No message contains ``value``.
+            If ``value`` is not a finite scalar, ``scale`` is not positive and finite, or the
+            release would exceed the budget (nothing is recorded).  Whether a release is
+            refused depends on ``scale`` and the earlier releases' scales only; no message
+            contains ``value``.
         """
         x = v.finite("value", value)
         if x.ndim:
             raise ValueError(f"value must be a scalar query value, got shape {x.shape}")
         scale = float(v.positive("scale", scale))
-        if self._value is not None and float(x) != self._value:
-            raise ValueError(  # never the value itself: it is confidential (and would reach logs)
-                "value differs from the first release's: a ReleaseBudget composes "
-                "releases of one query on unchanged data only; open a new budget for another query"
-            )
         after = self._certified(self._used() + 1.0 / scale**2)
         if not after <= self.epsilon:
             floor = self.min_scale()
@@ -525,7 +527,6 @@ class ReleaseBudget:
         if seed is not None:  # release t draws from the stream (seed, t): reproducible, fresh each time
             seed = (*(seed if isinstance(seed, tuple) else (seed,)), len(self._scales))
         out = sample_release("gaussian", float(x), scale, None, self._rng, seed, stacklevel=3)
-        self._value = float(x)
         self._scales.append(scale)
         return float(out)
 

@@ -264,7 +264,7 @@ class ReleaseReport:
         )
         para(f"[ ] prior class: {self.prior_class}; {cov}", "- ")
         meta = "; ".join(self.public_metadata) if self.public_metadata else "none"
-        para(f"[ ] public metadata published or known besides the values: {meta}", "- ")
+        para(f"[ ] metadata published besides the values: {meta}", "- ")
         para(
             "[x] data unchanged since the prior class was fitted"
             if self.data_unchanged
@@ -360,9 +360,13 @@ def release_report(
     coverage : float, optional
         The confidence level of the class, in (0, 1] (``None``: not stated, flagged).
     public_metadata : sequence of str
-        Everything published or known besides the values (sizes, dates, the scale ...).
+        Everything *published* besides the values (sizes, dates, the noise scales ...), and
+        nothing else.  What the adversary is assumed to know without its being published
+        (other records, say), and what must stay unpublished for the guarantee to hold, are
+        assumptions: pass them in ``assumptions``.
     assumptions : sequence of str
-        Further assumptions of the threat model.
+        Further assumptions of the threat model: what the adversary is assumed to know, what
+        is not published, the independence of the records ...
     published : float or sequence of float
         The published noisy outputs (public); may be empty.
     releases : int

@@ -203,8 +203,6 @@ def test_budget_semantics_are_enforced():
     big = 10 * budget.scale_one
     budget.release(1.0, scale=big)
     with pytest.raises(ValueError, match="value"):
-        budget.release(1.5, scale=big)  # another query value: not the same query on the same data
-    with pytest.raises(ValueError, match="value"):
         budget.release([1.0, 1.0], scale=big)
     with pytest.raises(ValueError, match="value"):
         budget.release(np.nan, scale=big)
@@ -235,6 +233,36 @@ def test_budget_semantics_are_enforced():
     report = a.report()
     assert report["releases"] == 200 and report["pairs"] == 3
     assert report["combined scale"] == pytest.approx(50.0 / np.sqrt(200), rel=1e-12)
+
+
+def test_budget_keeps_no_value_and_charges_every_release():
+    """No equality oracle (issue 36): the budget keeps no copy of the value, and whether a
+    release is accepted depends on the scales only, never on the value passed."""
+    with pytest.warns(InsecureNoiseWarning):
+        same = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0, insecure_seed=3)
+        other = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0, insecure_seed=3)
+        scale = 2.0 * same.scale_one  # a quarter of the precision per release
+        ys = [same.release(1.25, scale=scale) for _ in range(4)]
+        # another value at each release: charged the same, noise the same, no refusal
+        yo = [other.release(v, scale=scale) for v in (1.25, 7.0, -3.0, 1.25 + 1e-12)]
+    # the same noise (the outputs are rounded to the sampler's grid: within a step)
+    step = rpp.sampling.default_grid(scale)
+    assert np.allclose(np.subtract(yo, ys), [0.0, 5.75, -4.25, 0.0], rtol=0, atol=step)
+    assert same.scales == other.scales and same.spent == other.spent
+    for budget in (same, other):  # spent: the same refusal for the value and a guess
+        msgs = []
+        for guess in (1.25, 1.5):
+            with pytest.raises(ValueError, match="scale=") as info:
+                budget.release(guess, scale=scale)
+            msgs.append(str(info.value))
+        assert msgs[0] == msgs[1]
+    # nothing in the object holds the value (the attributes, and the pickled state)
+    import pickle
+    import struct
+
+    state = pickle.dumps({k: w for k, w in vars(same).items() if k != "_executor"})
+    assert struct.pack("<d", 1.25) not in state and struct.pack(">d", 1.25) not in state
+    assert 1.25 not in [w for w in vars(same).values() if isinstance(w, float)]
 
 
 def test_a_budget_that_needs_no_noise_is_refused_by_name():

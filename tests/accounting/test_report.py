@@ -171,6 +171,20 @@ def test_json_record_is_stable_and_strict():
     json.loads(big.to_json())
 
 
+def test_published_metadata_and_assumed_knowledge_are_apart():
+    """Issue 36: what is published is one list, what is assumed known or withheld another."""
+    r = build(
+        public_metadata=["n = 303 patients"],
+        assumptions=["the adversary knows the other 302 records", "the count of sick patients is not published"],
+    )
+    text = r.to_text()
+    (meta,) = [line for line in text.splitlines() if "metadata" in line]
+    assert meta == "- [ ] metadata published besides the values: n = 303 patients"
+    assert "known" not in meta and "[ ] the adversary knows the other 302 records" in text
+    rec = json.loads(r.to_json())["assumptions"]
+    assert rec["public_metadata"] == ["n = 303 patients"] and len(rec["other"]) == 2
+
+
 def test_frozen_and_text_width():
     r = build(published=[1.0])
     assert isinstance(r, ReleaseReport)
