@@ -19,7 +19,9 @@ whose :meth:`~Prior.components` is the mixture view the rules and divergences re
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import ClassVar, Protocol, runtime_checkable
 
 import numpy as np
@@ -535,11 +537,46 @@ class Empirical(_Value):
         return np.asarray(cum[idx])
 
     def ppf(self, u: ArrayLike) -> FloatArray:
-        """Return the left-continuous quantile ``F^{-1}(u) = inf{x : F(x) >= u}`` for ``u in (0, 1]``."""
+        """Return the left-continuous quantile ``F^{-1}(u) = inf{x : F(x) >= u}`` for ``u in (0, 1]``.
+
+        Exact: ``F`` at the ``k``-th distinct atom is ``count/n`` for equal weights, else the exact
+        sum of the stored probabilities; the rounded cumulative sums decide where they are farther
+        from ``u`` than their error bound, exact sums (``math.fsum``, whose sign is exact) decide the
+        rest.  A ``u`` above the total of the stored probabilities gives the largest atom.
+
+        Examples
+        --------
+        >>> Empirical([0.0, 1.0]).ppf([0.5, 0.5 + 5e-13, 1.0]).tolist()
+        [0.0, 1.0, 1.0]
+        """
         u = np.asarray(u, dtype=float)
-        cum = np.cumsum(self.probs)
-        idx = np.searchsorted(cum, u - 1e-12, side="left")
-        return self.support[np.clip(idx, 0, self.support.size - 1)]
+        n = self.support.size
+        if self._equal_weights():  # F at the k-th distinct atom: (atoms <= it) / n, an exact ratio
+            counts = np.searchsorted(self.atoms, self.support, side="right")
+
+            def at_least(k: int, x: float) -> bool:  # F_k >= x, exactly
+                return Fraction(int(counts[k]), self.n) >= Fraction(x)
+
+            cum = counts / self.n
+        else:
+            probs = self.probs
+
+            def at_least(k: int, x: float) -> bool:
+                return math.fsum([*probs[: k + 1].tolist(), -x]) >= 0
+
+            cum = np.cumsum(probs)
+        # sequential sums: |cum_k - F_k| <= (k + 1) u_r F_k (Higham, Thm 4.4); the ratios, 1 ulp
+        err = cum * ((np.arange(n) + 2) * 2.0**-52)
+        flat = u.ravel()
+        idx = np.searchsorted(cum, flat, side="left")
+        lo = np.searchsorted(cum + err, flat, side="left")  # below lo: certainly F_k < u
+        hi = np.searchsorted(cum - err, flat, side="left")  # from hi on: certainly F_k >= u
+        for j in np.flatnonzero(lo != hi):  # undecided: the first k in [lo, hi) with F_k >= u
+            k, end = int(lo[j]), min(int(hi[j]), n)
+            while k < end and not at_least(k, float(flat[j])):
+                k += 1
+            idx[j] = k
+        return self.support[np.clip(idx, 0, n - 1)].reshape(u.shape)
 
     def sample(self, n: int, rng: np.random.Generator | int | None = None) -> FloatArray:
         """``n`` independent draws (with replacement)."""
