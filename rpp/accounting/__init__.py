@@ -46,6 +46,7 @@ from .dp_accounting_adapter import (
     gaussian_event_for_curve,
 )
 from .interpretation import (
+    gaussian_true_positive_rate,
     max_true_positive_rate,
     odds_moment_bound,
     odds_update_bound,
@@ -84,6 +85,7 @@ __all__ = [
     "odds_update_bound",
     "posterior_bound",
     "max_true_positive_rate",
+    "gaussian_true_positive_rate",
     "audit_threshold_attack",
     "ThresholdAudit",
     "rate_interval",

@@ -12,7 +12,9 @@ and :math:`(\alpha, \varepsilon)`-RPP bounds the :math:`(\alpha-1)`-th moment of
 :math:`s_i` is true: :math:`\mathbb{E}_{P_i}[R^{\alpha-1}] = e^{(\alpha-1)D_\alpha(P_i\|P_j)} \le
 e^{(\alpha-1)\varepsilon}` (:func:`odds_moment_bound`), hence a high-probability bound on the update
 (:func:`odds_update_bound`, Markov's inequality) and on the posterior (:func:`posterior_bound`). By the
-data-processing inequality it also bounds every test's power (:func:`max_true_positive_rate`).
+data-processing inequality it also bounds every test's power (:func:`max_true_positive_rate`); for two
+Gaussian output laws the power of the best test itself is :func:`gaussian_true_positive_rate`, so that
+an audit can set the attacker's measured points, the best attack and the guarantee side by side.
 """
 
 from __future__ import annotations
@@ -23,11 +25,18 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special
+from scipy import optimize, special
 
 from .._lib import validation as checks
+from .conversions import gaussian_loss_tail
 
-__all__ = ["max_true_positive_rate", "odds_moment_bound", "odds_update_bound", "posterior_bound"]
+__all__ = [
+    "max_true_positive_rate",
+    "gaussian_true_positive_rate",
+    "odds_moment_bound",
+    "odds_update_bound",
+    "posterior_bound",
+]
 
 
 def _alpha_epsilon(alpha: Any, epsilon: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -318,4 +327,150 @@ def max_true_positive_rate(
     out = np.array(
         [_tpr_one(float(x), float(y), float(z), both) for x, y, z in zip(a.ravel(), e.ravel(), f.ravel(), strict=True)]
     ).reshape(a.shape)
+    return _out(out)
+
+
+_GL_X, _GL_W = np.polynomial.legendre.leggauss(16)
+_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+
+
+def _log_mass(centre: float, half: float) -> float:
+    """``log(Phi(centre + half) - Phi(centre - half))`` for ``half > 0``, without cancellation.
+
+    By symmetry ``centre >= 0``.  A short interval (``2 half max(centre + half, 1) <= 1``) is integrated
+    by 16-point Gauss--Legendre on ``phi(centre + u) = phi(centre) exp(-u (u + 2 centre) / 2)``, ``|u| <=
+    half`` (the factor stays within ``e^{+-0.75}``: the rule is exact to rounding, and ``half`` enters as
+    itself, so an interval narrower than the spacing of the floats near ``centre`` keeps its mass); a
+    longer one on the positive side is ``Phibar(lo) (1 - Phibar(hi) / Phibar(lo))`` with the ratio at
+    most about ``e^{-1/2}``; one that straddles 0 has mass above 0.19 and is a plain difference.
+    """
+    centre = abs(centre)
+    lo, hi = centre - half, centre + half
+    if 2.0 * half * max(hi, 1.0) <= 1.0:
+        u = half * _GL_X
+        terms = _GL_W * np.exp(-0.5 * u * (u + 2.0 * centre))
+        return -0.5 * centre * centre - _LOG_SQRT_2PI + math.log(half) + math.log(math.fsum(terms))
+    if lo > 0:
+        top, rest = float(special.log_ndtr(-lo)), float(special.log_ndtr(-hi))
+        return top + math.log1p(-math.exp(rest - top))
+    return math.log(float(special.ndtr(hi) - special.ndtr(lo)))
+
+
+def _log_outside(lo: float, hi: float) -> float:
+    """``log(Phi(lo) + Phibar(hi))``: the mass outside ``(lo, hi)`` (two tails, no cancellation)."""
+    return float(np.logaddexp(special.log_ndtr(lo), special.log_ndtr(-hi)))
+
+
+def _np_power(m: float, v: float, a: float) -> float:
+    """Power at false-positive rate ``a`` of the best test of ``N(0, 1)`` against ``N(m, v)``, ``v != 1``.
+
+    ``L`` is a quadratic in ``y`` with its vertex at ``c = m / (1 - v)``: ``{L > t}`` is ``(c - w, c + w)``
+    for ``v < 1`` and its complement for ``v > 1``.  The half-width ``w`` of level ``a`` is found by Brent's
+    method on the log mass (monotone in ``w``), then moved to the last float on the attacker's side (the
+    false-positive rate at least ``a``), where the power is evaluated.
+    """
+    c, sd = m / (1.0 - v), math.sqrt(v)
+    inside = v < 1  # the rejection region is the interval (c - w, c + w); else its complement
+
+    def log_fpr(w: float) -> float:
+        return _log_mass(c, w) if inside else _log_outside(c - w, c + w)
+
+    log_a = math.log(a)
+
+    def g(w: float) -> float:  # monotone in w (increasing inside, decreasing outside); -inf made finite
+        return max(log_fpr(w), -1e300) - log_a
+
+    # the level's half-width spans hundreds of orders of magnitude (a from 5e-324 to 1): first in log w,
+    # then in w on the narrow bracket that leaves (Brent's method both times)
+    z_lo, z_hi = math.log(1e-300), math.log(abs(c) + 40.0)
+    while g(math.exp(z_hi)) * (1 if inside else -1) < 0:
+        z_hi += 1.0
+        if z_hi > 690:  # pragma: no cover - a >= 5e-324 is reached long before
+            raise ValueError("false_positive_rate: beyond the range of the exact tails")
+    if g(1e-300) * (1 if inside else -1) > 0:  # a so small that the half-width is below 1e-300
+        raise ValueError("false_positive_rate: too small for the exact tails (a half-width below 1e-300)")
+    z = optimize.brentq(lambda x: g(math.exp(x)), z_lo, z_hi, xtol=1e-15, rtol=4 * np.finfo(float).eps)
+    lo, hi = math.exp(z) * (1 - 1e-11), math.exp(z) * (1 + 1e-11)
+    if g(lo) * g(hi) < 0:
+        w = optimize.brentq(g, lo, hi, xtol=5e-324, rtol=4 * np.finfo(float).eps, maxiter=200)
+    else:  # a root within rounding of an end
+        w = lo if abs(g(lo)) < abs(g(hi)) else hi
+    step = math.inf if inside else -math.inf
+    for _ in range(64):  # polish: the last float with false-positive rate >= a
+        if w > 0 and log_fpr(w) >= log_a:
+            break
+        w = math.nextafter(w, step)
+    else:  # pragma: no cover - brentq stops within a few ulps
+        raise ArithmeticError("the half-width of the rejection region did not close in")
+    if inside:
+        return math.exp(_log_mass((c - m) / sd, w / sd))
+    return math.exp(_log_outside((c - w - m) / sd, (c + w - m) / sd))
+
+
+def gaussian_true_positive_rate(
+    *, mean_i: float, var_i: float, mean_j: float, var_j: float, false_positive_rate: ArrayLike
+) -> float | np.ndarray:
+    r"""Power of the best test of :math:`P_j = N(\text{mean}_j, \text{var}_j)` against :math:`P_i = N(\text{mean}_i, \text{var}_i)`.
+
+    By the Neyman--Pearson lemma the most powerful test at false-positive rate :math:`a` claims
+    ":math:`s_i`" when the privacy loss :math:`L = \log(p_i/p_j)` exceeds the threshold :math:`t_a` with
+    :math:`P_j(L > t_a) = a` (:math:`L` has no atom unless the laws are equal), and its power is
+
+    .. math::
+
+        \beta(a) = P_i(L > t_a),
+
+    the trade-off curve of the pair (Dong, Roth & Su 2022, *Gaussian differential privacy*, Def. 2.1,
+    as :math:`1 - T(P_j, P_i)(a)`).  No test of one output does better, so the simulated points of any
+    attack lie on or below it, and every :math:`(\alpha, \varepsilon)` guarantee of the pair lies above
+    it (:func:`max_true_positive_rate`).  For equal variances it is the :math:`\mu`-GDP curve
+    :math:`\beta(a) = \Phi(\mu - \Phi^{-1}(1 - a))`, :math:`\mu = |\text{mean}_i - \text{mean}_j| /
+    \sqrt{\text{var}}`.
+
+    *Computation.* After the change :math:`y \mapsto (y - \text{mean}_j)/\sqrt{\text{var}_j}`,
+    :math:`\{L > t\}` is a half-line (equal variances: the closed form above, with ``ndtri``), an interval
+    :math:`(c - w, c + w)` (:math:`\text{var}_i < \text{var}_j`) or its complement, :math:`c` the vertex of
+    :math:`L`.  The half-width :math:`w` of level :math:`a` is found by Brent's method on the log mass of
+    the region (tails by ``log_ndtr``, short intervals by Gauss--Legendre: no cancellation at any
+    :math:`a`), then moved to the last float at which the false-positive rate is at least :math:`a`; the
+    power is taken there.  The value is an upper bound on :math:`\beta(a)` up to the rounding of the tails, never an
+    understatement of what the attacker can do.
+
+    Parameters
+    ----------
+    mean_i, var_i, mean_j, var_j : float
+        The two output laws (variances > 0; the ranges of :func:`~rpp.accounting.gaussian_loss_tail`).
+    false_positive_rate : float or array
+        :math:`a \in [0, 1]`.
+
+    Returns
+    -------
+    float or ndarray
+        :math:`\beta(a) \in [a, 1]` (0 at :math:`a = 0`, 1 at :math:`a = 1`).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of its range, or :math:`a` is so small that :math:`|t_a| > 10^6`.
+
+    Examples
+    --------
+    >>> from scipy.stats import norm
+    >>> b = gaussian_true_positive_rate(mean_i=1.0, var_i=1.0, mean_j=0.0, var_j=1.0, false_positive_rate=0.05)
+    >>> bool(abs(b - norm.cdf(1.0 - norm.ppf(0.95))) < 1e-12)  # 1-GDP
+    True
+    """
+    gaussian_loss_tail(mean_i=mean_i, var_i=var_i, mean_j=mean_j, var_j=var_j, threshold=0.0)  # validates
+    f = checks.in_interval("false_positive_rate", false_positive_rate, low=0.0, high=1.0)
+    sd_j = math.sqrt(float(var_j))
+    m, v = (float(mean_i) - float(mean_j)) / sd_j, float(var_i) / float(var_j)
+
+    def one(a: float) -> float:
+        if a in (0.0, 1.0) or (m == 0 and v == 1):
+            return a  # no test beats guessing between equal laws; a = 0, 1: the trivial tests
+        if v == 1:  # a half-line: the mu-GDP curve, mu = |m|
+            return max(a, float(special.ndtr(abs(m) + special.ndtri(a))))
+        return min(1.0, max(a, _np_power(m, v, a)))
+
+    out = np.array([one(float(a)) for a in np.ravel(f)]).reshape(np.shape(f))
     return _out(out)
