@@ -64,8 +64,11 @@ def _forbidden_pairs():
             mods = [m.removeprefix("rpp.") for m in c["modules"]]
             pairs |= {(a, b) for a in mods for b in mods if a != b}
         elif c["type"] == "forbidden":
-            pairs |= {(a.removeprefix("rpp."), b.removeprefix("rpp."))
-                      for a in c["source_modules"] for b in c["forbidden_modules"]}
+            pairs |= {
+                (a.removeprefix("rpp."), b.removeprefix("rpp."))
+                for a in c["source_modules"]
+                for b in c["forbidden_modules"]
+            }
     return pairs
 
 
@@ -83,8 +86,11 @@ def allowed(importer: str, imported: str) -> bool:
 
 
 def test_the_contracts_cover_every_package_and_forbid_the_book():
-    tops = {p.stem if p.is_file() else p.name for p in PKG.iterdir()
-            if (p.suffix == ".py" and p.name != "__init__.py") or (p / "__init__.py").is_file()}
+    tops = {
+        p.stem if p.is_file() else p.name
+        for p in PKG.iterdir()
+        if (p.suffix == ".py" and p.name != "__init__.py") or (p / "__init__.py").is_file()
+    }
     assert tops <= set(ROWS), f"packages in no layer: {sorted(tops - set(ROWS))}"
     assert ROWS["book"][0] == 0 and ROWS["_lib"][0] == max(r for r, _ in ROWS.values())
     library = {t for t in ROWS if t != "book"}
@@ -213,21 +219,37 @@ def test_every_import_respects_the_layers():
 
 PLANTS = [
     # the issue's case: a string import of the book support from the divergence package
-    ("divergence/renyi.py",
-     "def _planted():\n    import importlib\n    return importlib.import_module('rpp.book.tables')\n",
-     "divergence imports rpp.book.tables (string import)"),
-    ("priors.py", "def _planted():\n    return __import__('rpp.calibration')\n",
-     "priors imports rpp.calibration (string import)"),
-    ("transport.py", "def _planted():\n    from .book import tables\n    return tables\n",
-     "transport imports rpp.book"),
-    ("divergence/closed_forms.py",
-     "def _planted():\n    from importlib import import_module\n    return import_module('..noise', __package__)\n",
-     "divergence imports rpp.noise (string import)"),
-    ("gmm.py", "def _planted(name):\n    import importlib\n    return importlib.import_module(name)\n",
-     "a dynamic import whose target is not a literal"),
+    (
+        "divergence/renyi.py",
+        "def _planted():\n    import importlib\n    return importlib.import_module('rpp.book.tables')\n",
+        "divergence imports rpp.book.tables (string import)",
+    ),
+    (
+        "priors.py",
+        "def _planted():\n    return __import__('rpp.calibration')\n",
+        "priors imports rpp.calibration (string import)",
+    ),
+    (
+        "transport.py",
+        "def _planted():\n    from .book import tables\n    return tables\n",
+        "transport imports rpp.book",
+    ),
+    (
+        "divergence/closed_forms.py",
+        "def _planted():\n    from importlib import import_module\n    return import_module('..noise', __package__)\n",
+        "divergence imports rpp.noise (string import)",
+    ),
+    (
+        "gmm.py",
+        "def _planted(name):\n    import importlib\n    return importlib.import_module(name)\n",
+        "a dynamic import whose target is not a literal",
+    ),
     ("rules/gaussian.py", "def _planted():\n    import rpp\n    return rpp\n", "imports the root `rpp`"),
-    ("divergence/renyi.py", "from ..transport import w_infinity as _planted  # noqa\n",
-     "divergence imports rpp.transport (from import)"),
+    (
+        "divergence/renyi.py",
+        "from ..transport import w_infinity as _planted  # noqa\n",
+        "divergence imports rpp.transport (from import)",
+    ),
     ("pufferfish/finite.py", "from ..divergence import renyi_divergence as _allowed  # noqa\n", None),
 ]
 
@@ -262,16 +284,23 @@ def test_import_linter_catches_a_planted_function_level_import(copy_root, tmp_pa
     shutil.copy(ROOT / "pyproject.toml", copy_root / "pyproject.toml")
 
     def run():
-        return subprocess.run([str(lint), "--no-cache"], cwd=copy_root, capture_output=True, text=True,
-                              env={"PYTHONPATH": str(copy_root), "PATH": "/usr/bin:/bin"}, timeout=300)
+        return subprocess.run(
+            [str(lint), "--no-cache"],
+            cwd=copy_root,
+            capture_output=True,
+            text=True,
+            env={"PYTHONPATH": str(copy_root), "PATH": "/usr/bin:/bin"},
+            timeout=300,
+        )
 
     out = run()
     assert out.returncode == 0, out.stdout + out.stderr
     path = copy_root / "rpp" / "divergence" / "renyi.py"
     original = path.read_text(encoding="utf-8")
     try:
-        path.write_text(original + "\n\ndef _planted():\n    from ..book import tables\n    return tables\n",
-                        encoding="utf-8")
+        path.write_text(
+            original + "\n\ndef _planted():\n    from ..book import tables\n    return tables\n", encoding="utf-8"
+        )
         out = run()
     finally:
         path.write_text(original, encoding="utf-8")
@@ -302,8 +331,11 @@ def _public_functions(pkg: Path = PKG):
 
 
 def _any_returns(pkg: Path = PKG) -> list[str]:
-    return [f"{where}: {name} -> {ret}" for where, name, ret in _public_functions(pkg)
-            if ret is not None and ret.replace("typing.", "").strip("'\"") == "Any"]
+    return [
+        f"{where}: {name} -> {ret}"
+        for where, name, ret in _public_functions(pkg)
+        if ret is not None and ret.replace("typing.", "").strip("'\"") == "Any"
+    ]
 
 
 def test_no_public_function_returns_any():

@@ -75,5 +75,7 @@ def test_component_coupling_reaches_the_optimum_where_two_plans_nearly_tie():
     C = (ci.means[:, None] - cj.means[None, :]) ** 2 + (np.sqrt(ci.vars)[:, None] - np.sqrt(cj.vars)[None, :]) ** 2
     plan = rpp.component_coupling(P, Q)
     ref = float(np.sum(ot.emd(ci.weights, cj.weights, C) * C))
-    assert np.allclose(plan.sum(axis=1), ci.weights, atol=1e-12) and np.allclose(plan.sum(axis=0), cj.weights, atol=1e-12)
+    assert np.allclose(plan.sum(axis=1), ci.weights, atol=1e-12) and np.allclose(
+        plan.sum(axis=0), cj.weights, atol=1e-12
+    )
     assert abs(float(np.sum(plan * C)) - ref) <= 1e-9 * ref

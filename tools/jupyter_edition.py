@@ -269,10 +269,9 @@ class BookIndex:
     def cite(self, keys: list[str], role: str) -> str:
         """The web book's text of a citation (sphinxcontrib-bibtex's own style) as Markdown."""
         import pybtex_docutils
+        from docutils import nodes
         from sphinxcontrib.bibtex.style.referencing import format_references
         from sphinxcontrib.bibtex.style.template import SphinxReferenceInfo
-
-        from docutils import nodes
 
         citations = {c.key: c for c in self.env.domaindata["cite"]["citations"]}
         missing = [k for k in keys if k not in citations]

@@ -167,7 +167,7 @@ def new_notebook(number: int, slug: str, title: str, topic: str | None = None) -
 class _TocDumper(yaml.SafeDumper):
     """Indent list items under their key, as in the hand-written _toc.yml."""
 
-    def increase_indent(self, flow=False, indentless=False):  # noqa: D102
+    def increase_indent(self, flow=False, indentless=False):
         return super().increase_indent(flow, False)
 
 

@@ -557,8 +557,9 @@ def class_scaling(
         loaded machine does not inflate), ``s_per_pair``, ``cpu_per_pair`` and ``speedup`` (serial seconds /
         seconds).
     """
-    import pandas as pd
     from concurrent.futures import ProcessPoolExecutor
+
+    import pandas as pd
 
     from .._lib.cache import clear_caches
     from ..accounting import calibrate_all_pairs
@@ -600,7 +601,7 @@ def class_scaling(
     return df
 
 
-from .worst_case import (  # noqa: E402, F401 - the sweep of --worst-case, re-exported here
+from .worst_case import (  # noqa: F401 - the sweep of --worst-case, re-exported here
     FAMILIES,
     load_worst_case,
     machine_state,

@@ -14,11 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
-from numpy.typing import ArrayLike
 import pandas as pd
+from numpy.typing import ArrayLike
 
-from ..divergence.renyi import renyi_divergence
 from .. import rules
+from ..divergence.renyi import renyi_divergence
 from ..noise import GaussianNoise
 from ..transport import w_infinity
 from .experiments import resolve_rule

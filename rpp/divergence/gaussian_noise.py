@@ -102,8 +102,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from .._lib import validation as v
 from .._lib import cache as _cache
+from .._lib import validation as v
 from .._lib.numerics import integrate_log, lse
 from .._lib.parallel import MIN_ITEMS, thread_map
 from ..priors import Empirical, Gaussian, Prior, check_prior

@@ -498,7 +498,7 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
     def f(x, analytic):
         return (al * lp(x, analytic) + (1 - al) * lq(x, analytic)).exp()
 
-    neg = lambda X: (X[0], [-x for x in X[1]], X[2])  # noqa: E731
+    neg = lambda X: (X[0], [-x for x in X[1]], X[2])
     for _ in range(40):
         tr = _gauss_tail(arb, alpha, U, P, Q)
         tl = _gauss_tail(arb, alpha, -L, neg(P), neg(Q))
@@ -536,7 +536,7 @@ def _laplace(flint, Pf, Qf, alpha, b_float):
     reach = np.concatenate([means + sds**2 / b_float + 12 * sds, means - sds**2 / b_float - 12 * sds])
     U, L = float(reach.max() + 40 * b_float), float(reach.min() - 40 * b_float)
     al = acb(alpha)
-    neg = lambda X: (X[0], [-x for x in X[1]], X[2])  # noqa: E731
+    neg = lambda X: (X[0], [-x for x in X[1]], X[2])
     for _ in range(40):
         tr = _laplace_tail(arb, alpha, U, P, Q, b)
         tl = _laplace_tail(arb, alpha, -L, neg(P), neg(Q), b)

@@ -180,8 +180,12 @@ def test_non_decreasing_in_k_for_empirical_priors():
     p, q = rpp.Empirical([0.0, 0.5, 1.0, 1.0]), rpp.Empirical([0.4, 1.2, 2.0])
     d = releases_divergence(p, q, alpha=2.5, scale=1.5, k=np.array([1, 2, 3, 5, 8])).value
     assert np.all(np.diff(d) >= -1e-12)
-    assert d[2] == pytest.approx(rpp.renyi_divergence(q, p, alpha=2.5, noise=rpp.GaussianNoise(scale=np.sqrt(1.5**2 / 3))).value, rel=1e-12) or d[2] == (
-        pytest.approx(rpp.renyi_divergence(p, q, alpha=2.5, noise=rpp.GaussianNoise(scale=np.sqrt(1.5**2 / 3))).value, rel=1e-12)
+    assert d[2] == pytest.approx(
+        rpp.renyi_divergence(q, p, alpha=2.5, noise=rpp.GaussianNoise(scale=np.sqrt(1.5**2 / 3))).value, rel=1e-12
+    ) or d[2] == (
+        pytest.approx(
+            rpp.renyi_divergence(p, q, alpha=2.5, noise=rpp.GaussianNoise(scale=np.sqrt(1.5**2 / 3))).value, rel=1e-12
+        )
     )
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import nbformat
@@ -96,12 +96,12 @@ def docname(path: Path) -> str:
     return path.relative_to(ROOT).with_suffix("").as_posix()
 
 
-@lru_cache(maxsize=None)
+@cache
 def read_nb(path: Path) -> nbformat.NotebookNode:
     return nbformat.read(path, as_version=4)
 
 
-@lru_cache(maxsize=None)
+@cache
 def markdown_sources() -> dict[str, str]:
     """{page: all of its MyST markdown text} for every page under book/."""
     out = {}
@@ -203,7 +203,7 @@ def cited_keys() -> dict[str, set[str]]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def bib_entries():
     from pybtex.database import parse_file
 

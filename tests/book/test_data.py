@@ -13,10 +13,10 @@ import gzip
 import hashlib
 import http.server
 import io
-import threading
 import re
 import shutil
 import socket
+import threading
 import urllib.error
 import urllib.request
 import zipfile
@@ -105,7 +105,7 @@ def uci_archives(mirror, override=None, prefix=""):
     """In-memory zips with the member names of the UCI archives."""
     files = {rel: read(mirror, rel) for rel in ALL_FILES}
     files.update(override or {})
-    base = lambda rel: rel.split("/", 1)[1]  # noqa: E731
+    base = lambda rel: rel.split("/", 1)[1]
     adult = {prefix + base(r): files[r] for r in ADULT}
     adult[prefix + "adult.names"] = read(mirror, "adult/adult.names")
     heart = {prefix + base(r): files[r] for r in HEART}

@@ -263,7 +263,10 @@ def test_query_priors_dispatch_and_paper_method():
     assert pr.query == "mean" and queries.paper_method(pr) == "closed-form"
     raw = queries.query_priors(DF, "x", "s", "a", "b", "raw", max_components=3)
     assert queries.paper_method(raw) == "gmm-ot"
-    assert queries.paper_method((rpp.Gaussian(mean=0, var=1), rpp.GaussianMixture(weights=[1.0], means=[0.0], vars=[1.0]))) == "gmm-ot"
+    assert (
+        queries.paper_method((rpp.Gaussian(mean=0, var=1), rpp.GaussianMixture(weights=[1.0], means=[0.0], vars=[1.0])))
+        == "gmm-ot"
+    )
     with pytest.raises(ValueError, match="query"):
         queries.query_priors(DF, "x", "s", "a", "b", "median")
     with pytest.raises(ValueError, match="priors"):

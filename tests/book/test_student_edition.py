@@ -328,7 +328,7 @@ def test_source_bootstrap_cell_installs_every_extra_a_chapter_needs():
         installed.add(extra)
         for req in project["optional-dependencies"][extra]:
             if req.startswith(f"{project['name']}["):
-                todo += [e.strip() for e in req[req.index("[") + 1:req.index("]")].split(",") if e not in installed]
+                todo += [e.strip() for e in req[req.index("[") + 1 : req.index("]")].split(",") if e not in installed]
     assert needed <= installed, f"the chapters need the extras {sorted(needed)}, the cell installs {extras}"
     assert (
         "rpp*"
@@ -580,6 +580,8 @@ def test_every_markdown_cell_defines_the_macros_it_uses(book_index, path):
         defined = set(re.findall(r"command\{\\([A-Za-z]+)\}", head))
         assert used <= defined, f"{path.name}: {sorted(used - defined)} undefined in {body[:80]!r}"
     source_uses = any(
-        set(re.findall(r"\\([A-Za-z]+)", c.source)) & set(macros) for c in original.cells[1:] if c.cell_type == "markdown"
+        set(re.findall(r"\\([A-Za-z]+)", c.source)) & set(macros)
+        for c in original.cells[1:]
+        if c.cell_type == "markdown"
     )
     assert checked >= source_uses, f"{path.name}: the source uses macros, the edition's cells do not"

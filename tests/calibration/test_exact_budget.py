@@ -19,9 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference_mpmath import renyi  # independent of rpp
-
 import rpp
+from reference_mpmath import renyi  # independent of rpp
 from rpp import Empirical, Gaussian, LaplaceNoise
 from rpp._lib.numerics import at_most
 

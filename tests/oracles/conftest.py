@@ -25,7 +25,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import oracle_cases as oc  # noqa: E402
+import oracle_cases as oc
 
 _ROWS: dict[str, dict] = {}
 

@@ -1,14 +1,13 @@
 """Tests for rpp.pufferfish (chapter 7: composition for Pufferfish privacy)."""
 
-import itertools
-
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rpp.pufferfish as pf
-from rpp.book import composition_examples as examples
 from rpp.book import chain_data, topk
+from rpp.book import composition_examples as examples
 
 
 # ----------------------------------------------------------------------------- discrete_renyi_divergence
@@ -74,7 +73,10 @@ def test_example1_zero_leakage_every_alpha():
     # two runs: supports differ -> infinite for alpha >= 1
     M2 = pf.composed_output_distribution(M, 2)
     q1, q2 = pf.secret_conditionals(prior, M2, s1, ~s1)
-    assert pf.discrete_renyi_divergence(q1, q2, 1).value == np.inf and pf.discrete_renyi_divergence(q1, q2, np.inf).value == np.inf
+    assert (
+        pf.discrete_renyi_divergence(q1, q2, 1).value == np.inf
+        and pf.discrete_renyi_divergence(q1, q2, np.inf).value == np.inf
+    )
 
 
 def test_example1_simulation_matches_exact_expectation():
