@@ -270,7 +270,7 @@ def test_the_check_catches_a_wrong_number(editions):
     nb = nbformat.read(editions["jupyter"] / path.name, as_version=4)
     docname = jupyter_edition._docname(path, ROOT)
     cell = next(c for c in nb.cells if c.cell_type == "markdown" and _BOX.search(c.source))
-    label, kind, number = _BOX.search(cell.source).groups()
+    _label, kind, number = _BOX.search(cell.source).groups()
     wrong = number.rsplit(".", 1)[0] + "." + str(int(number.rsplit(".", 1)[1]) + 7)
     cell.source = cell.source.replace(f"**{kind} {number}", f"**{kind} {wrong}", 1)
     problems, _ = _check_boxes(nb, docname)

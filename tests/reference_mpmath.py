@@ -70,5 +70,5 @@ def renyi(p, q, alpha, *, noise, scale, dps=50):
         def f(y):
             return fp(y) ** a * fq(y) ** (1 - a)
 
-        total = mp.quad(f, [mp.ninf] + pts + [mp.inf])
+        total = mp.quad(f, [mp.ninf, *pts, mp.inf])
         return mp.log(total) / (a - 1)

@@ -162,7 +162,7 @@ def imports(path: Path, pkg: Path = PKG):
                     continue
                 parts = base.split(".")
                 parts = parts[: len(parts) - (level - 1)] if level > 1 else parts
-                yield node.lineno, ".".join(parts + [target.lstrip(".")]), [], "string"
+                yield node.lineno, ".".join([*parts, target.lstrip(".")]), [], "string"
             else:
                 yield node.lineno, target, [], "string"
 

@@ -366,7 +366,7 @@ def test_dependencies_have_lower_bounds_that_the_lock_satisfies():
     reader, _ = _lock(ROOT / "requirements.txt")
     dev, _ = _lock(ROOT / "requirements-dev.txt")
     extras = PROJECT["optional-dependencies"]
-    for extra, reqs in [("", PROJECT["dependencies"])] + sorted(extras.items()):
+    for extra, reqs in [("", PROJECT["dependencies"]), *sorted(extras.items())]:
         # the reader's lock installs the runtime and [book] (with the extras it includes); the
         # developers' the rest
         in_reader = extra == "" or extra == "book" or _extra(extra) <= _extra("book")

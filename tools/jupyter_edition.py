@@ -595,20 +595,20 @@ def _directive(name: str, argument: str, options: dict, body: list[str], ctx: _C
         kind = name.split(":", 1)[1]
         label = options.get("label")
         if kind == "proof":
-            return _quote([f"**Proof.** {title}".rstrip() if not title else f"**Proof** ({title}).", "", *inner]) + [""]
+            return [*_quote([f"**Proof.** {title}".rstrip() if not title else f"**Proof** ({title}).", "", *inner]), ""]
         countertype = idx.env.proof_list[label]["countertype"] if label in idx.env.proof_list else kind
         number = "" if "nonumber" in options else _consume_number(ctx, countertype, label)
         anchor = [f'<a id="{label}"></a>'] if label else []
-        return _quote([*anchor, _title(kind.title(), number, title), "", *inner]) + [""]
+        return [*_quote([*anchor, _title(kind.title(), number, title), "", *inner]), ""]
     if name == "exercise":
         label = options.get("label")
         number = "" if "nonumber" in options else _consume_number(ctx, "exercise", label)
         anchor = [f'<a id="{label}"></a>'] if label else []
-        return _quote([*anchor, _title("Exercise", number, title), "", *inner]) + [""]
+        return [*_quote([*anchor, _title("Exercise", number, title), "", *inner]), ""]
     if name == "solution":
         label = argument.strip()
         number, _ = idx.exercise(label)
-        return _details(f"Solution to Exercise {number}", inner) + [""]
+        return [*_details(f"Solution to Exercise {number}", inner), ""]
     if name in ("solution-start", "solution-end"):
         raise EditionError(f"{ctx.docname}: {name} inside a cell (handled per cell)")
     if name == "math":
@@ -616,14 +616,14 @@ def _directive(name: str, argument: str, options: dict, body: list[str], ctx: _C
         number = idx.equation(label)[0] if label else None
         return [_math_block("\n".join(body), number), ""]
     if name == "dropdown" or (name == "admonition" and "dropdown" in classes):
-        return _details(title or "Details", inner) + [""]
+        return [*_details(title or "Details", inner), ""]
     if name == "admonition":
-        return _quote([f"**{title}**" if title else "", "", *inner]) + [""]
+        return [*_quote([f"**{title}**" if title else "", "", *inner]), ""]
     if name in _ADMONITIONS:
         head = f"**{_ADMONITIONS[name]}.**" + (f" **{title}**" if title else "")
         if "dropdown" in classes:
-            return _details(title or _ADMONITIONS[name], inner) + [""]
-        return _quote([head, "", *inner]) + [""]
+            return [*_details(title or _ADMONITIONS[name], inner), ""]
+        return [*_quote([head, "", *inner]), ""]
     raise EditionError(f"{ctx.docname}: the directive {{{name}}} has no Jupyter form")
 
 

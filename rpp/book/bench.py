@@ -643,7 +643,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--worst-case", metavar="JSONL", help="append the rows of the worst-case sweep (issue #21) to JSONL"
     )
-    parser.add_argument("--family", action="append", choices=FAMILIES + ("named",), help="families of --worst-case")
+    parser.add_argument("--family", action="append", choices=(*FAMILIES, "named"), help="families of --worst-case")
     parser.add_argument(
         "--only", action="append", metavar="NOISE:METHOD", help="run only these (noise, method) in --worst-case"
     )
@@ -702,7 +702,7 @@ def _worst_case_main(args) -> None:
     warm_up()
     with open(args.worst_case, "a") as fh:
         fh.write(json.dumps(dict(machine=machine_state(), argv=vars(args))) + "\n")
-        for family in args.family or FAMILIES + ("named",):
+        for family in args.family or (*FAMILIES, "named"):
             cases = (
                 named_cases()
                 if family == "named"

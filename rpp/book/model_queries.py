@@ -147,7 +147,7 @@ def gp_priors(
     >>> type(pr.prior_i).__name__, pr.details["n_train"], bool(pr.prior_i.var > 0)
     ('Gaussian', (4, 4), True)
     """
-    data, zq, xq, (loc, scale) = model_inputs(df, x, secret, s_i, s_j, features, query_point, max_train, random_state)
+    data, zq, xq, (_loc, _scale) = model_inputs(df, x, secret, s_i, s_j, features, query_point, max_train, random_state)
     priors, models = [], []
     for Z, y, _ in data:
         m, var, gp = _gp_latent(Z, y, zq, random_state)

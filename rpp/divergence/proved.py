@@ -51,6 +51,7 @@ first use and ``ImportError`` names the extra when it is missing.
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 from typing import Any
@@ -227,7 +228,7 @@ def _laplace_tail_coeffs(arb, w, m, v, b, U):
 
 def _laplace_tail(arb, alpha, U, P, Q, b):
     """Upper bound on int_U^inf p^a q^(1-a) for Laplace noise (U at or above every atom)."""
-    Ap, Bp = _laplace_tail_coeffs(arb, P[0], P[1], P[2], b, arb(U))
+    Ap, _Bp = _laplace_tail_coeffs(arb, P[0], P[1], P[2], b, arb(U))
     Aq, Bq = _laplace_tail_coeffs(arb, Q[0], Q[1], Q[2], b, arb(U))
     al = arb(alpha)
     if alpha > 1:
@@ -405,7 +406,7 @@ def _integrate(flint, f_of_panel, pts, scale_est):
     arb, acb = flint.arb, flint.acb
     tol = scale_est * _REL_TOL / len(pts)
     total = arb(0)
-    for lo, hi in zip(pts[:-1], pts[1:], strict=True):
+    for lo, hi in itertools.pairwise(pts):
         f = f_of_panel(lo, hi)
         total += acb.integral(f, float(lo), float(hi), rel_tol=_REL_TOL, abs_tol=tol, eval_limit=10**5).real
     return total
@@ -448,7 +449,7 @@ def _estimate(arb, log_f, pts):
 
     An arb: the integral can exceed the float range ((alpha - 1) D > 709) where its log is finite.
     """
-    x = np.unique(np.concatenate([np.linspace(a, b, 17) for a, b in zip(pts[:-1], pts[1:], strict=True)]))
+    x = np.unique(np.concatenate([np.linspace(a, b, 17) for a, b in itertools.pairwise(pts)]))
     lf = log_f(x)
     top = lf.max()
     if not np.isfinite(top):

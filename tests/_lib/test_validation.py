@@ -364,7 +364,7 @@ def test_conditional_sd_not_clamped():
     S = np.array([[1.0, 1 - 1e-17, 0.5], [1 - 1e-17, 1.0, 0.5], [0.5, 0.5, 1.0]])
     with pytest.raises(ValueError, match="Sigma"):
         pf.conditional_weights(S, 0, [1])
-    w, s = pf.conditional_weights(pf.gp_covariance(3, 1.0), 1, [0, 2])
+    _w, s = pf.conditional_weights(pf.gp_covariance(3, 1.0), 1, [0, 2])
     assert s > 0.5
 
 

@@ -127,7 +127,7 @@ def test_two_queries_against_2d_quadrature(alpha):
 
     centre = (m1 + m2) / 2
     half = 12 * np.sqrt(np.maximum(np.diag(s1), np.diag(s2)))
-    value, err = integrate.dblquad(
+    value, _err = integrate.dblquad(
         integrand, centre[0] - half[0], centre[0] + half[0], centre[1] - half[1], centre[1] + half[1],
         epsabs=1e-13, epsrel=1e-11,
     )  # fmt: skip

@@ -112,7 +112,7 @@ def test_prior_class_takes_the_worst_member():
 
 def test_k_releases_and_directed_pairs():
     one, _ = calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0)
-    five, table = calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0, k=5)
+    five, _table = calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0, k=5)
     assert five.scale == pytest.approx(np.sqrt(5) * one.scale, rel=1e-9) and five.details["k"] == 5
     joint = max(
         releases_divergence(PRIORS[a], PRIORS[b], alpha=3.0, scale=five.scale, k=5).value

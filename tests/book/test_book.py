@@ -298,7 +298,7 @@ def check_notebook_structure(path: Path, nb) -> list[str]:
     if nb.metadata.get("kernelspec", {}).get("name") != "python3":
         problems.append("kernelspec name must be 'python3'")
     if not nb.cells:
-        return problems + ["notebook has no cells"]
+        return [*problems, "notebook has no cells"]
     first = nb.cells[0]
     if first.cell_type != "code" or first.source.strip() != BOOTSTRAP_SOURCE.strip():
         problems.append("cell 1 must be exactly the Colab bootstrap cell of tools/new_chapter.py")

@@ -205,7 +205,7 @@ def any_source(request, monkeypatch, mirror):
 def test_adult(any_source):
     df = data.load_adult()
     assert df.shape == (48842, 16)
-    assert list(df.columns) == list(data.ADULT_COLUMNS) + ["split"]
+    assert list(df.columns) == [*data.ADULT_COLUMNS, "split"]
     assert df["split"].value_counts().to_dict() == {"train": 32561, "test": 16281}
     for col in ["age", "fnlwgt", "education-num", "capital-gain", "capital-loss", "hours-per-week"]:
         assert df[col].dtype == np.int64, col
@@ -243,7 +243,7 @@ def test_adult(any_source):
 def test_heart(any_source):
     cle = data.load_heart_disease()
     assert cle.shape == (303, 15)
-    assert list(cle.columns) == list(data.HEART_COLUMNS) + ["source"]
+    assert list(cle.columns) == [*data.HEART_COLUMNS, "source"]
     assert (cle["source"] == "cleveland").all()
     assert cle["slope"].value_counts().to_dict() == {1: 142, 2: 140, 3: 21}
     assert cle["fbs"].value_counts().to_dict() == {0: 258, 1: 45}

@@ -178,9 +178,9 @@ def test_sweep_validation():
 
 def test_resolve_rule():
     pr = gauss_priors()
-    m, p, q, label = experiments.resolve_rule(pr, "pierquin")
+    m, p, _q, label = experiments.resolve_rule(pr, "pierquin")
     assert m == "pierquin" and p is pr.prior_i and label == "gaussian"
-    m, p, q, label = experiments.resolve_rule(RAW, "exact:baseline")
+    m, p, _q, label = experiments.resolve_rule(RAW, "exact:baseline")
     assert m == "exact" and p is RAW.baseline_i and label == "empirical"
     assert experiments.resolve_rule(RAW, "paper")[0] == "gmm-ot"
 

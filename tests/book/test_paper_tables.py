@@ -31,7 +31,7 @@ def test_verify_table_passes_a_correct_table_and_counts():
     assert ver.worst_ratio > 1 - 1e-6
     sparse = tables.verify_table(TABLE, PRIORS, stride=3)
     assert sparse.n_checked == 3 * 2 and sparse.problems == []  # points 0 and 3 of each curve
-    n_points, n_checked, worst, n_failed, problems = sparse  # unpacks as the chapter's tuple
+    n_points, n_checked, _worst, _n_failed, _problems = sparse  # unpacks as the chapter's tuple
     assert (n_points, n_checked) == (12, 6)
 
 

@@ -514,7 +514,7 @@ def test_conversion_numbers_links_and_math(book_index):
         for k, v in book_index.env.proof_list.items()
         if v["docname"] == "book/03_gaussian_priors" and v["realtype"] == "theorem"
     )
-    kind, number, url = book_index.proof(label)
+    _kind, number, url = book_index.proof(label)
     out = _convert(book_index, f"(sec-x)=\nSee {{prf:ref}}`{label}` and {{prf:ref}}`this one <{label}>`.")
     assert out == f"See [Theorem {number}]({url}) and [this one]({url}).", out
     eq = next(k for k, (doc, _) in book_index.env.domaindata["math"]["objects"].items() if doc == "book/02_renyi_rpp")

@@ -1,5 +1,6 @@
 """Calibration: never under-noise (checked against exact D_alpha), tight where claimed, clear errors."""
 
+import itertools
 import warnings
 
 import mpmath as mp
@@ -190,7 +191,7 @@ def independent_mixture_divergence(P, Q, a, t):
     f = lambda x: np.exp(a * logmix(x, cp) + (1 - a) * logmix(x, cq) - shift)
     total = 0.0
     edges = np.concatenate([[-np.inf], pts, [np.inf]])
-    for lo, hi in zip(edges[:-1], edges[1:]):
+    for lo, hi in itertools.pairwise(edges):
         total += integrate.quad(f, lo, hi, epsabs=0, epsrel=1e-11, limit=400)[0]
     return (np.log(total) + shift) / (a - 1)
 

@@ -126,7 +126,7 @@ def test_nfc_strong_duality_and_composition_limit():
     M = np.array([[0.5, 0.5], [0.8, 0.2], [0.2, 0.8]])
     prior, s1 = np.ones(3) / 3, np.array([True, False, False])
     A = pf.nfc_matrix(M[0], M[1:])
-    vp, w = pf.nfc_primal(A)
+    vp, _w = pf.nfc_primal(A)
     vd, beta = pf.nfc_dual(A)
     assert np.isclose(vp, vd) and np.isclose(vd, np.log(1.25))
     assert np.allclose(beta, [0.5, 0.5])
