@@ -388,7 +388,7 @@ def test_student_edition_renders(driver, rendered, jupyter_shots, path):
     assert not problems, f"{path.name} (student edition):\n" + "\n".join(problems)
 
 
-def test_the_renderer_check_sees_raw_myst_and_undefined_macros(driver, rendered, editions, tmp_path):
+def test_the_renderer_check_sees_raw_myst_and_undefined_macros(driver, rendered, editions):
     """A notebook with raw MyST and an undefined macro must fail the renderer check."""
     from nbconvert import HTMLExporter
 

@@ -367,7 +367,7 @@ def save_full_page_screenshot(driver, path: Path) -> None:
     path.write_bytes(base64.b64decode(shot["data"]))
 
 
-def inspect_page(driver, base_url: str, docname: str, screenshot_dir: Path) -> list[str]:
+def inspect_page(driver, base_url: str, docname: str, screenshot_dir: Path) -> list[str]:  # noqa: C901  one independent check of the page after another
     """Load one page and return its problems (an empty list when it is fine)."""
     from selenium.common.exceptions import WebDriverException
 

@@ -173,7 +173,7 @@ class _Builder:
     def __init__(self, index: BookIndex):
         self.index = index
 
-    def get_relative_uri(self, fromdocname: str, todocname: str) -> str:
+    def get_relative_uri(self, fromdocname: str, todocname: str) -> str:  # noqa: ARG002  Sphinx's Builder signature
         return self.index.page_url(todocname)
 
 
@@ -415,25 +415,11 @@ def convert_inline(text: str, ctx: _Context) -> str:
         if name == "numref":
             return _numref(idx, explicit, target)
         if name == "ref":
-            if target in idx.env.sphinx_exercise_registry:  # sphinx-exercise: a ref is a numref
-                number, url = idx.exercise(target)
-                return f"[{explicit or idx.numfig_format['exercise'] % number}]({url})"
-            docname, anchor, title = idx.label(target)
-            if not (explicit or title):
-                raise EditionError(f"{{ref}} to {target!r} needs an explicit text")
-            return f"[{explicit or title}]({idx.page_url(docname, anchor)})"
+            return _ref(idx, explicit, target)
         if name in ("cite:t", "cite:p", "cite:ts", "cite:ps"):
             return idx.cite([k.strip() for k in content.split(",") if k.strip()], name.split(":")[1])
         if name in ("func", "class", "mod", "meth", "attr", "data", "obj", "exc"):
-            shown = content.strip()
-            short = shown.startswith("~")
-            shown = shown.lstrip("~")
-            explicit, target = _split_explicit(shown)
-            url, _ = idx.py_object(target)
-            label = explicit or (target.rsplit(".", 1)[-1] if short else target)
-            if name in ("func", "meth") and not explicit:
-                label += "()"
-            return f"[`{label}`]({url})"
+            return _py_role(idx, name, content)
         if name == "math":
             return f"${content}$"
         if name in ("sub", "sup"):
@@ -441,6 +427,28 @@ def convert_inline(text: str, ctx: _Context) -> str:
         raise EditionError(f"{ctx.docname}: the role {{{name}}} has no Jupyter form")
 
     return _ROLE.sub(role, text)
+
+
+def _ref(idx: BookIndex, explicit: str | None, target: str) -> str:
+    if target in idx.env.sphinx_exercise_registry:  # sphinx-exercise: a ref is a numref
+        number, url = idx.exercise(target)
+        return f"[{explicit or idx.numfig_format['exercise'] % number}]({url})"
+    docname, anchor, title = idx.label(target)
+    if not (explicit or title):
+        raise EditionError(f"{{ref}} to {target!r} needs an explicit text")
+    return f"[{explicit or title}]({idx.page_url(docname, anchor)})"
+
+
+def _py_role(idx: BookIndex, name: str, content: str) -> str:
+    """A Python object's role ({func}, {class}...): its name in code, linked to the API appendix."""
+    shown = content.strip()
+    short = shown.startswith("~")
+    explicit, target = _split_explicit(shown.lstrip("~"))
+    url, _ = idx.py_object(target)
+    label = explicit or (target.rsplit(".", 1)[-1] if short else target)
+    if name in ("func", "meth") and not explicit:
+        label += "()"
+    return f"[`{label}`]({url})"
 
 
 def _numref(idx: BookIndex, explicit: str | None, target: str) -> str:

@@ -106,7 +106,7 @@ def random_case(family: str, index: int, seed: int = 21) -> dict[str, Any]:
             q = _random_mixture(rng, kj, offset + delta, 3.0)
             label = f"K={ki} vs K={kj}"
     else:
-        sizes = [int(round(_log_uniform(rng, 10, 10_000))) for _ in range(2)]
+        sizes = [round(_log_uniform(rng, 10, 10_000)) for _ in range(2)]
         ties = rng.uniform() < 0.25
         samples = []
         for n in sizes:

@@ -89,10 +89,10 @@ class _Method:
     # W_inf, or a cost of |x - y| over the quantile coupling of two samples, whose transpose
     # couples the other order -- w-alpha's, and gmm-ot's (x - y)^2 between point masses): the
     # second order is not computed.  The final check covers both.
-    symmetric: Callable[[Prior, Prior], bool] = lambda p, q: False
+    symmetric: Callable[[Prior, Prior], bool] = lambda _p, _q: False
 
 
-def _always(p: Prior, q: Prior) -> bool:
+def _always(_p: Prior, _q: Prior) -> bool:
     return True
 
 

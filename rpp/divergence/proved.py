@@ -412,7 +412,7 @@ def _integrate(flint, f_of_panel, pts, scale_est):
     return total
 
 
-def _tail_refusal(tr, tl, body, width):
+def _tail_refusal(tr, tl):
     """Return the sentence of a refusal where the analytic tail bounds did not fall below ``2**-80`` of the body.
 
     No number derived from the priors is quoted (rpp's messages carry no data).
@@ -509,10 +509,10 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
             break
         U, L = U + 4 * max(wr, sds.max()), L - 4 * max(wl, sds.max())
     else:
-        return _tail_refusal(tr, tl, est, U - L)
-    body = _integrate(flint, lambda lo, hi: f, pts, est)
+        return _tail_refusal(tr, tl)
+    body = _integrate(flint, lambda _lo, _hi: f, pts, est)
     if not ((tr + tl).upper() <= body.lower() * (_TAIL_REL * 2**8)):  # in arb: both may exceed the float range
-        return _tail_refusal(tr, tl, float(body.lower()), U - L)
+        return _tail_refusal(tr, tl)
     return _result(flint, body + arb(0).union(tr + tl), alpha)
 
 
@@ -547,7 +547,7 @@ def _laplace(flint, Pf, Qf, alpha, b_float):
             break
         U, L = U + 20 * b_float, L - 20 * b_float
     else:
-        return _tail_refusal(tr, tl, est, U - L)
+        return _tail_refusal(tr, tl)
 
     def panel(lo, hi):
         lp = _laplace_logpdf(flint, P[0], P[1], P[2], b, arb(lo), arb(hi))
@@ -560,7 +560,7 @@ def _laplace(flint, Pf, Qf, alpha, b_float):
 
     body = _integrate(flint, panel, pts, est)
     if not ((tr + tl).upper() <= body.lower() * (_TAIL_REL * 2**8)):  # in arb: both may exceed the float range
-        return _tail_refusal(tr, tl, float(body.lower()), U - L)
+        return _tail_refusal(tr, tl)
     return _result(flint, body + arb(0).union(tr + tl), alpha)
 
 

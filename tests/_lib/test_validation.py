@@ -144,7 +144,7 @@ def test_gaussian_renyi_alpha_zero_and_range():
     assert rpp.gaussian_renyi(0.0, 1.0, 5.0, 2.0, 0.0).value == 0.0  # D_0 = -log Q(supp P) = 0
     for bad in (-1e-300, -1.0, np.nan, -np.inf):
         with pytest.raises(ValueError, match="alpha"):
-            rpp.gaussian_renyi(0.0, 1.0, 0.0, 1.0, bad).value
+            _ = rpp.gaussian_renyi(0.0, 1.0, 0.0, 1.0, bad).value
 
 
 # -- item 5: discrete_renyi_divergence ---------------------------------------------------------
@@ -190,7 +190,7 @@ def test_discrete_renyi_alpha_zero():
 
 def test_discrete_renyi_list_alpha_names_alpha():
     with pytest.raises(ValueError, match="alpha"):
-        rpp.discrete_renyi_divergence([0.5, 0.5], [0.25, 0.75], [2.0, 3.0]).value
+        _ = rpp.discrete_renyi_divergence([0.5, 0.5], [0.25, 0.75], [2.0, 3.0]).value
 
 
 # -- item 3: the noise objects' range of alpha ------------------------------------------------

@@ -168,7 +168,7 @@ def test_divergence_decreases_in_the_noise_multiplier():
         values = [
             linear_queries_divergence(
                 mean_i=mean_i, cov_i=cov_i, mean_j=mean_j, cov_j=cov_j, queries=queries, scales=c * theta0, alpha=alpha
-            )  # fmt: skip
+            )
             for c in np.geomspace(0.05, 50, 60)
         ]
         finite = np.array([v for v in values if math.isfinite(v)])

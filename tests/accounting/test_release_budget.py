@@ -164,7 +164,7 @@ def test_budget_accepts_exactly_k_calibrated_releases(k):
         for a, b in itertools.combinations(PRIORS, 2)
     )
     assert budget.spent == pytest.approx(joint, rel=1e-9) and budget.spent <= 1.0 * (1 + 1e-9)
-    with pytest.raises(ValueError, match="scale=.*epsilon"):
+    with pytest.raises(ValueError, match=r"scale=.*epsilon"):
         budget.release(1.25, scale=cal.scale)
     assert budget.scales == (cal.scale,) * k  # a refused release records nothing
     assert budget.max_releases(cal.scale) == 0

@@ -288,7 +288,7 @@ def _tags(cell) -> list[str]:
     return list(cell.get("metadata", {}).get("tags", []))
 
 
-def check_notebook_structure(path: Path, nb) -> list[str]:
+def check_notebook_structure(path: Path, nb) -> list[str]:  # noqa: C901  one independent rule of the layout after another
     """Problems with a chapter notebook's layout (not its execution); [] when it is fine."""
     problems = []
     m = new_chapter.NOTEBOOK_RE.match(path.name)

@@ -303,7 +303,7 @@ def test_bad_arguments_raise_value_error(call, arg):
 
 @pytest.mark.parametrize("source", ["mirror", "UCI", "", 1])
 def test_bad_source_raises_value_error_naming_the_choices(source):
-    with pytest.raises(ValueError, match="source must be None .* 'package' or 'uci'"):
+    with pytest.raises(ValueError, match=r"source must be None .* 'package' or 'uci'"):
         data.load_student(source=source)
 
 
@@ -349,14 +349,14 @@ def test_damaged_packaged_file_names_it_and_how_to_reinstall(packaged_copy):
 def test_packaged_file_that_is_not_gzip(packaged_copy):
     gz = packaged_copy / "heart-disease/processed.va.data.gz"
     gz.write_bytes(gz.read_bytes()[:100])  # truncated install
-    with pytest.raises(data.DataIntegrityError, match="not a valid gzip file.*Reinstall"):
+    with pytest.raises(data.DataIntegrityError, match=r"not a valid gzip file.*Reinstall"):
         data.load_heart_disease("va")
 
 
 def test_packaged_file_missing(packaged_copy):
     (packaged_copy / "student-performance/student-por.csv.gz").unlink()
     assert len(data.load_student("mat")) == 395
-    with pytest.raises(data.DataUnavailableError, match="student-por.csv.gz is missing.*Reinstall"):
+    with pytest.raises(data.DataUnavailableError, match=r"student-por\.csv\.gz is missing.*Reinstall"):
         data.load_student("both")
 
 
@@ -576,7 +576,7 @@ def test_download_corrupted_value_is_not_cached(mirror, cache, serve):
     raw = read(mirror, "student-performance/student-mat.csv")
     bad = raw.replace(b'"mother"', b'"mothr"', 1)
     serve(uci_archives(mirror, override={"student-performance/student-mat.csv": bad}))
-    with pytest.raises(data.DataIntegrityError, match="column 'guardian'.*'mothr'"):
+    with pytest.raises(data.DataIntegrityError, match=r"column 'guardian'.*'mothr'"):
         data.load_student("mat", source="uci")
     assert not (cache / "student-performance/student-mat.csv").exists()
 

@@ -428,7 +428,7 @@ def test_launch_cell_installs_exactly_its_commit_with_the_extras(monkeypatch):
 
 
 def test_launch_cell_raises_when_pip_fails(monkeypatch):
-    with pytest.raises(RuntimeError, match="(?s)Installing rpp failed.*planted pip failure.*What to do"):
+    with pytest.raises(RuntimeError, match=r"(?s)Installing rpp failed.*planted pip failure.*What to do"):
         _run_launch(_missing, monkeypatch, pip_rc=1)
 
 

@@ -57,8 +57,6 @@ def random_gauss_pairs(n, seed):
 @pytest.mark.parametrize("method", ["exact", "closed-form"])
 def test_never_under_noise_gaussian_10000_pairs_both_orders(method):
     mi, vi, mj, vj, a, e = random_gauss_pairs(10_000, seed=7)
-    P = None
-    var = np.empty(mi.size)
     # one vectorised call per pair would need vector priors; the closed forms are vectorised in alpha/epsilon,
     # so batch by pair via the module-level vectorised functions used by calibrate.
     from rpp.rules.gaussian import closed_form_variance
@@ -352,7 +350,7 @@ def test_calibrate_wrong_types(kw, match):
 def test_method_prior_mismatch():
     M = rpp.GaussianMixture(weights=[0.5, 0.5], means=[0, 1], vars=[1, 1])
     for m in ["closed-form", "bisection"]:
-        with pytest.raises(ValueError, match="two rpp.Gaussian"):
+        with pytest.raises(ValueError, match=r"two rpp\.Gaussian"):
             rpp.calibrate(M, M, alpha=2, epsilon=1, method=m)
     with pytest.raises(ValueError, match="Empirical"):
         rpp.calibrate(M, M, alpha=2, epsilon=1, method="pierquin")

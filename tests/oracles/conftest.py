@@ -87,7 +87,7 @@ _FROM_WORKERS: dict[str, dict] = {}
 
 
 @pytest.hookimpl(optionalhook=True)
-def pytest_testnodedown(node, error):
+def pytest_testnodedown(node):
     rows = getattr(node, "workeroutput", {}).get("rpp_oracle_rows")
     if rows:
         _merge(_FROM_WORKERS, json.loads(rows))

@@ -387,7 +387,7 @@ def _draw_pld(rng):
     }
 
 
-def _pmf(rng, n, floor=0.0):
+def _pmf(rng, n):
     w = rng.dirichlet(np.ones(n))
     return w
 

@@ -47,12 +47,12 @@ def test_discrete_renyi_limits_and_infinities():
 @pytest.mark.parametrize("alpha", [-0.5, -1.0, np.nan, [2.0, 3.0]])
 def test_discrete_renyi_bad_alpha(alpha):
     with pytest.raises(ValueError, match="alpha"):
-        pf.discrete_renyi_divergence([0.5, 0.5], [0.5, 0.5], alpha).value
+        _ = pf.discrete_renyi_divergence([0.5, 0.5], [0.5, 0.5], alpha).value
 
 
 def test_discrete_renyi_bad_input():
     with pytest.raises(ValueError, match="p must sum to 1"):
-        pf.discrete_renyi_divergence([0.5, 0.6], [0.5, 0.5], 2).value
+        _ = pf.discrete_renyi_divergence([0.5, 0.6], [0.5, 0.5], 2).value
 
 
 # ----------------------------------------------------------------------------- collapse examples
