@@ -227,15 +227,17 @@ bench-baseline: $(STAMP)
 clean:
 	rm -rf _build
 
-# Lint and type check of the package (configured in pyproject.toml): ruff's pyflakes, bugbear,
-# pyupgrade, mccabe (complexity <= 12) and pydocstyle (numpy convention) rules, the ruff
-# formatter, numpydoc's validation of the public docstrings, mypy (check_untyped_defs),
-# import-linter's contracts (the layers, rpp.book never imported by the library, no cycles), and
-# tests/test_layers.py (the layers again, with importlib strings and function-level imports; no
-# public function annotated `-> Any`).
+# Lint and type check (configured in pyproject.toml): ruff's pyflakes, bugbear, pyupgrade, mccabe
+# (complexity <= 12), pydocstyle (numpy convention; the package only), isort, unused-arguments,
+# ruff-specific and numpy rules, and the ruff formatter, on the package and on every Python
+# directory beside it (the tests, the tools, the notebook, browser and PDF checks); numpydoc's
+# validation of the public docstrings, mypy (check_untyped_defs), import-linter's contracts (the
+# layers, rpp.book never imported by the library, no cycles), and tests/test_layers.py (the layers
+# again, with importlib strings and function-level imports; no public function annotated `-> Any`).
+LINT_DIRS = rpp tests tools notebook_tests browser_tests pdf_tests
 lint: $(STAMP)
-	$(BIN)/ruff check rpp
-	$(BIN)/ruff format --check rpp
+	$(BIN)/ruff check $(LINT_DIRS)
+	$(BIN)/ruff format --check $(LINT_DIRS)
 	find rpp -name '*.py' | sort | xargs $(BIN)/python -m numpydoc lint
 	$(BIN)/mypy
 	$(BIN)/lint-imports

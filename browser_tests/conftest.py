@@ -14,12 +14,11 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from book_site import CHROMEDRIVER, CHROMIUM, CHROMIUM_FLAGS, HTML, SCREENSHOTS
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - signature of the base class
+    def log_message(self, format, *args):  # the signature of the base class
         pass
 
 
@@ -61,9 +60,12 @@ def driver(tmp_path_factory):
 
     for path in (CHROMIUM, CHROMEDRIVER):
         if not os.access(path, os.X_OK):
-            pytest.fail(f"{path} not found: install Debian's chromium and chromium-driver "
-                        "(apt-get install chromium chromium-driver) or set RPP_CHROMIUM / "
-                        "RPP_CHROMEDRIVER", pytrace=False)
+            pytest.fail(
+                f"{path} not found: install Debian's chromium and chromium-driver "
+                "(apt-get install chromium chromium-driver) or set RPP_CHROMIUM / "
+                "RPP_CHROMEDRIVER",
+                pytrace=False,
+            )
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in CHROMIUM_FLAGS:

@@ -34,7 +34,6 @@ from urllib.parse import urldefrag
 
 import nbformat
 import pytest
-
 from book_site import HTML, ROOT, SCREENSHOTS
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -98,11 +97,18 @@ out.cells = parts.length;
 return out;
 """
 
-RAW_MYST = [(re.compile(p, re.M), what) for p, what in (
-    (r":::", "a ::: fence"), (r"\{prf:", "{prf:"), (r"\{cite", "{cite"), (r"^\s*\([\w:-]+\)=\s*$", "(label)="),
-    (r"\{(eq|ref|numref|math|func|class|mod|exercise|solution[\w-]*|admonition)\}", "a MyST role or directive"),
-    (r"\$\$", "untypeset $$"), (r"\\(frac|Dalpha|newcommand|mathcal)\b", "untypeset TeX"),
-)]
+RAW_MYST = [
+    (re.compile(p, re.M), what)
+    for p, what in (
+        (r":::", "a ::: fence"),
+        (r"\{prf:", "{prf:"),
+        (r"\{cite", "{cite"),
+        (r"^\s*\([\w:-]+\)=\s*$", "(label)="),
+        (r"\{(eq|ref|numref|math|func|class|mod|exercise|solution[\w-]*|admonition)\}", "a MyST role or directive"),
+        (r"\$\$", "untypeset $$"),
+        (r"\\(frac|Dalpha|newcommand|mathcal)\b", "untypeset TeX"),
+    )
+]
 
 
 def _mathjax_dir() -> Path:
@@ -125,7 +131,8 @@ def editions(tmp_path_factory) -> dict[str, Path]:
 # The numbers, against the built HTML
 # ------------------------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+
+@functools.cache
 def _page(relpath: str):
     from bs4 import BeautifulSoup
 
@@ -163,7 +170,7 @@ def _check_links(nb, web: str) -> tuple[list[str], int]:
         for text, url in _MD_LINK.findall(cell.source):
             if not url.startswith(web):
                 continue
-            page, anchor = urldefrag(url[len(web):])
+            page, anchor = urldefrag(url[len(web) :])
             soup = _page(page)
             if soup is None:
                 problems.append(f"cell {i}: {url}: no page {page} in {HTML}")
@@ -180,8 +187,9 @@ def _check_links(nb, web: str) -> tuple[list[str], int]:
                 kind, number = m.groups()
                 shown = f"{kind} {number}" if kind else f"({number})"
                 if shown not in target:
-                    problems.append(f"cell {i}: the notebook says {text!r}; the web book at "
-                                    f"{page}#{anchor} says {target[:80]!r}")
+                    problems.append(
+                        f"cell {i}: the notebook says {text!r}; the web book at {page}#{anchor} says {target[:80]!r}"
+                    )
     return problems, checked
 
 
@@ -205,8 +213,12 @@ def _check_boxes(nb, docname: str) -> tuple[list[str], int]:
 
 def _check_sections(nb, docname: str) -> list[str]:
     soup = _page(f"{docname}.html")
-    web = [_squash(s.get_text()).rstrip(".") for s in soup.select("main h1 .section-number, main h2 .section-number,"
-                                                                    " main h3 .section-number, main h4 .section-number")]
+    web = [
+        _squash(s.get_text()).rstrip(".")
+        for s in soup.select(
+            "main h1 .section-number, main h2 .section-number, main h3 .section-number, main h4 .section-number"
+        )
+    ]
     ours = []
     for cell in nb.cells:
         if cell.cell_type == "markdown" and "jupyter-edition-note" not in cell.metadata.get("tags", []):
@@ -239,13 +251,17 @@ def test_launch_buttons_open_the_published_jupyter_edition(path):
     if not (HTML / "index.html").is_file():
         pytest.fail(f"no built book in {HTML}: run `make book` first", pytrace=False)
     soup = _page(f"{jupyter_edition._docname(path, ROOT)}.html")
-    links = {a.get_text(" ", strip=True): a["href"] for a in soup.select("a[href]")
-             if "colab.research" in a["href"] or "mybinder" in a["href"]}
+    links = {
+        a.get_text(" ", strip=True): a["href"]
+        for a in soup.select("a[href]")
+        if "colab.research" in a["href"] or "mybinder" in a["href"]
+    }
     repo = jupyter_edition.repository_url(ROOT).removeprefix("https://github.com/")
     branch, notebook = jupyter_edition.EDITION_BRANCH, f"book/{path.name}"
     assert set(links.values()) == {
         f"https://colab.research.google.com/github/{repo}/blob/{branch}/{notebook}",
-        f"https://mybinder.org/v2/gh/{repo}/{branch}?urlpath=tree/{notebook}"}, links
+        f"https://mybinder.org/v2/gh/{repo}/{branch}?urlpath=tree/{notebook}",
+    }, links
 
 
 def test_the_check_catches_a_wrong_number(editions):
@@ -254,7 +270,7 @@ def test_the_check_catches_a_wrong_number(editions):
     nb = nbformat.read(editions["jupyter"] / path.name, as_version=4)
     docname = jupyter_edition._docname(path, ROOT)
     cell = next(c for c in nb.cells if c.cell_type == "markdown" and _BOX.search(c.source))
-    label, kind, number = _BOX.search(cell.source).groups()
+    _label, kind, number = _BOX.search(cell.source).groups()
     wrong = number.rsplit(".", 1)[0] + "." + str(int(number.rsplit(".", 1)[1]) + 7)
     cell.source = cell.source.replace(f"**{kind} {number}", f"**{kind} {wrong}", 1)
     problems, _ = _check_boxes(nb, docname)
@@ -264,6 +280,7 @@ def test_the_check_catches_a_wrong_number(editions):
 # ------------------------------------------------------------------------------------------
 # The renderer
 # ------------------------------------------------------------------------------------------
+
 
 @dataclass
 class Site:
@@ -285,12 +302,17 @@ def rendered(editions, tmp_path_factory):
             body, _ = exporter.from_notebook_node(nb)
             # The template's MathJax 2 block (CDN) becomes the local MathJax 3; no other remote
             # script (require.js, widgets) is needed to render a notebook.
-            body, n = re.subn(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->",
-                              lambda _: MATHJAX_CONFIG, body, flags=re.S)
+            body, n = re.subn(
+                r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->",
+                lambda _: MATHJAX_CONFIG,
+                body,
+                flags=re.S,
+            )
             assert n == 1, "nbconvert's MathJax block not found"
             body = re.sub(r'<script[^>]+src="https?://[^"]*"[^>]*>\s*</script>', "", body)
-            assert not re.search(r'(src|href)="https?://(?!rpp-book\.github\.io|github\.com)', body.split("<body")[0]), \
-                "the head still loads a remote resource"
+            assert not re.search(
+                r'(src|href)="https?://(?!rpp-book\.github\.io|github\.com)', body.split("<body")[0]
+            ), "the head still loads a remote resource"
             (site / f"{kind}-{path.stem}.html").write_text(body, encoding="utf-8")
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
@@ -319,10 +341,17 @@ def jupyter_shots() -> Path:
 def _screenshot(driver, path: Path) -> None:
     width, height = driver.execute_script(
         "return [document.documentElement.clientWidth,"
-        " Math.max(document.body.scrollHeight, document.documentElement.scrollHeight)];")
-    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
-        "format": "png", "captureBeyondViewport": True, "fromSurface": True,
-        "clip": {"x": 0, "y": 0, "width": width, "height": min(height, MAX_SHOT_HEIGHT), "scale": 1}})
+        " Math.max(document.body.scrollHeight, document.documentElement.scrollHeight)];"
+    )
+    shot = driver.execute_cdp_cmd(
+        "Page.captureScreenshot",
+        {
+            "format": "png",
+            "captureBeyondViewport": True,
+            "fromSurface": True,
+            "clip": {"x": 0, "y": 0, "width": width, "height": min(height, MAX_SHOT_HEIGHT), "scale": 1},
+        },
+    )
     path.write_bytes(base64.b64decode(shot["data"]))
 
 
@@ -340,7 +369,7 @@ def _render_problems(driver, url: str) -> list[str]:
     for pattern, what in RAW_MYST:
         for m in list(pattern.finditer(report["text"]))[:3]:
             start = max(0, m.start() - 40)
-            problems.append(f"{what} in the rendered text: {report['text'][start:m.end() + 40]!r}")
+            problems.append(f"{what} in the rendered text: {report['text'][start : m.end() + 40]!r}")
     return problems
 
 
@@ -359,17 +388,19 @@ def test_student_edition_renders(driver, rendered, jupyter_shots, path):
     assert not problems, f"{path.name} (student edition):\n" + "\n".join(problems)
 
 
-def test_the_renderer_check_sees_raw_myst_and_undefined_macros(driver, rendered, editions, tmp_path):
+def test_the_renderer_check_sees_raw_myst_and_undefined_macros(driver, rendered, editions):
     """A notebook with raw MyST and an undefined macro must fail the renderer check."""
     from nbconvert import HTMLExporter
 
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_markdown_cell(f"Cell {i}: $x_{i}$ and {{prf:ref}}`thm-x` and $\\Dalpha$")
-                for i in range(12)]
+    nb.cells = [
+        nbformat.v4.new_markdown_cell(f"Cell {i}: $x_{i}$ and {{prf:ref}}`thm-x` and $\\Dalpha$") for i in range(12)
+    ]
     nb.cells.append(nbformat.v4.new_markdown_cell(":::{note}\nraw\n:::\n\n$$a \\over b \\over c$$"))
     body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
-    body = re.sub(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", lambda _: MATHJAX_CONFIG,
-                  body, flags=re.S)
+    body = re.sub(
+        r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", lambda _: MATHJAX_CONFIG, body, flags=re.S
+    )
     body = re.sub(r'<script[^>]+src="https?://[^"]*"[^>]*>\s*</script>', "", body)
     (rendered.folder / "bad.html").write_text(body, encoding="utf-8")  # beside mathjax/
     problems = "\n".join(_render_problems(driver, f"{rendered.url}bad.html"))

@@ -49,12 +49,11 @@ import html.parser
 import posixpath
 import re
 import time
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
-
 from book_site import HTML, ROOT, toc_notebooks, toc_pages
 
 PAGES = toc_pages()
@@ -306,7 +305,7 @@ class _Ids(html.parser.HTMLParser):
                 self.ids.add(value or "")
 
 
-@lru_cache(maxsize=None)
+@cache
 def ids_of(path: Path) -> frozenset[str]:
     """Every ``id`` (and ``<a name>``) in a built HTML file."""
     parser = _Ids()
@@ -324,7 +323,7 @@ def check_internal_link(href: str, resolved: str, base_url: str) -> str | None:
     if not resolved.startswith(base_url):
         return None
     parts = urlsplit(resolved)
-    rel = unquote(parts.path)[len(urlsplit(base_url).path):]
+    rel = unquote(parts.path)[len(urlsplit(base_url).path) :]
     target = HTML / rel
     if rel == "" or rel.endswith("/"):
         target = target / "index.html"
@@ -354,15 +353,21 @@ def save_full_page_screenshot(driver, path: Path) -> None:
     """The whole page (capped at MAX_SHOT_HEIGHT px) through the DevTools protocol."""
     width, height = driver.execute_script(
         "return [document.documentElement.clientWidth,"
-        " Math.max(document.body.scrollHeight, document.documentElement.scrollHeight)];")
-    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
-        "format": "png", "captureBeyondViewport": True, "fromSurface": True,
-        "clip": {"x": 0, "y": 0, "width": width, "height": min(height, MAX_SHOT_HEIGHT), "scale": 1},
-    })
+        " Math.max(document.body.scrollHeight, document.documentElement.scrollHeight)];"
+    )
+    shot = driver.execute_cdp_cmd(
+        "Page.captureScreenshot",
+        {
+            "format": "png",
+            "captureBeyondViewport": True,
+            "fromSurface": True,
+            "clip": {"x": 0, "y": 0, "width": width, "height": min(height, MAX_SHOT_HEIGHT), "scale": 1},
+        },
+    )
     path.write_bytes(base64.b64decode(shot["data"]))
 
 
-def inspect_page(driver, base_url: str, docname: str, screenshot_dir: Path) -> list[str]:
+def inspect_page(driver, base_url: str, docname: str, screenshot_dir: Path) -> list[str]:  # noqa: C901  one independent check of the page after another
     """Load one page and return its problems (an empty list when it is fine)."""
     from selenium.common.exceptions import WebDriverException
 
@@ -387,8 +392,9 @@ def inspect_page(driver, base_url: str, docname: str, screenshot_dir: Path) -> l
     if math["elements"] and state != "typeset":
         problems.append(f"{math['elements']} math elements, but MathJax: {state}")
     if math["untypeset"]:
-        problems.append(f"{len(math['untypeset'])} of {math['elements']} math elements not typeset, "
-                        f"e.g. {math['untypeset'][:3]}")
+        problems.append(
+            f"{len(math['untypeset'])} of {math['elements']} math elements not typeset, e.g. {math['untypeset'][:3]}"
+        )
     if math["errors"]:
         problems.append(f"MathJax errors: {math['errors'][:5]}")
     if math["rawText"]:
@@ -401,8 +407,7 @@ def inspect_page(driver, base_url: str, docname: str, screenshot_dir: Path) -> l
         problems.append(f"{len(broken)} image(s) did not load: {broken[:5]}")
     bad_alt = driver.execute_script(BAD_ALT_IMAGES)
     if bad_alt:
-        problems.append(f"{len(bad_alt)} image(s) with an empty or file-name alt text "
-                        f"([src, alt]): {bad_alt[:5]}")
+        problems.append(f"{len(bad_alt)} image(s) with an empty or file-name alt text ([src, alt]): {bad_alt[:5]}")
 
     # One search box
     search = driver.execute_script(VISIBLE_SEARCH_CONTROLS)
@@ -443,13 +448,17 @@ def inspect_page(driver, base_url: str, docname: str, screenshot_dir: Path) -> l
     time.sleep(0.4)  # sphinx-togglebutton's 0.3 s opacity/height transition
     wide_code = driver.execute_script(WIDE_CODE_BLOCKS, OVERFLOW_TOLERANCE_PX)
     if wide_code:
-        problems.append(f"{len(wide_code)} code block(s) wider than their column at "
-                        f"{WINDOW_WIDTH_PX} px, all dropdowns open ([excess px, where, longest "
-                        f"line]): {wide_code[:12]}")
+        problems.append(
+            f"{len(wide_code)} code block(s) wider than their column at "
+            f"{WINDOW_WIDTH_PX} px, all dropdowns open ([excess px, where, longest "
+            f"line]): {wide_code[:12]}"
+        )
     wide = driver.execute_script(WIDE_DISPLAYS, OVERFLOW_TOLERANCE_PX) if state == "typeset" else []
     if wide:
-        problems.append(f"{len(wide)} display equation(s) wider than their column with every "
-                        f"dropdown open ([excess px, TeX]): {wide}")
+        problems.append(
+            f"{len(wide)} display equation(s) wider than their column with every "
+            f"dropdown open ([excess px, TeX]): {wide}"
+        )
 
     # Phone and tablet: nothing scrolls sideways (same page, dropdowns open, no reload; one
     # width after the other, the window's own width restored once: each relayout of a long
@@ -459,8 +468,10 @@ def inspect_page(driver, base_url: str, docname: str, screenshot_dir: Path) -> l
             set_viewport(driver, narrow, height)
             overflow = driver.execute_script(HORIZONTAL_OVERFLOW, OVERFLOW_TOLERANCE_PX)
             if overflow:
-                problems.append(f"at {narrow} px the page scrolls sideways (scrollWidth "
-                                f"{overflow[0]} > {overflow[1]}); sticking out: {overflow[2]}")
+                problems.append(
+                    f"at {narrow} px the page scrolls sideways (scrollWidth "
+                    f"{overflow[0]} > {overflow[1]}); sticking out: {overflow[2]}"
+                )
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
@@ -477,10 +488,11 @@ def set_viewport(driver, width: int, height: int) -> None:
     """Lay the page out at that viewport size: Chromium's DevTools
     ``Emulation.setDeviceMetricsOverride`` (CSS media queries, ``innerWidth`` and layout follow
     at once; no reload). ``Emulation.clearDeviceMetricsOverride`` restores the window's size."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
-    wait_until(lambda: driver.execute_script(
-        "return document.documentElement.clientWidth;") <= width, timeout=5)
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
+    wait_until(lambda: driver.execute_script("return document.documentElement.clientWidth;") <= width, timeout=5)
 
 
 class emulated_viewport:
@@ -591,8 +603,9 @@ def test_narrow_navigation(driver, base_url, screenshot_dir, width):
     with emulated_viewport(driver, width, NARROW_WIDTHS[width]):
         _load_narrow(driver, base_url, docname)
         toggles = _visible(driver, driver.find_elements("css selector", ".primary-toggle"))
-        assert len(toggles) == 1, (f"at {width} px: {len(toggles)} visible navigation buttons "
-                                   "(.primary-toggle), expected one")
+        assert len(toggles) == 1, (
+            f"at {width} px: {len(toggles)} visible navigation buttons (.primary-toggle), expected one"
+        )
         href = f"{page_slug(target)}.html"
         links = driver.find_elements("css selector", f'nav.bd-docs-nav a[href$="{href}"]')
         assert links, f"the navigation has no link to {href}"
@@ -602,11 +615,14 @@ def test_narrow_navigation(driver, base_url, screenshot_dir, width):
         _real_click(driver, toggles[0])
         opened = wait_until(lambda: bool(_visible(driver, links)), timeout=5)
         driver.save_screenshot(str(screenshot_dir / f"navigation-{width}px.png"))
-        assert opened, (f"at {width} px a click on the visible navigation button does not open "
-                        "the navigation: its links stay hidden")
+        assert opened, (
+            f"at {width} px a click on the visible navigation button does not open "
+            "the navigation: its links stay hidden"
+        )
         _real_click(driver, _visible(driver, links)[0])
         assert wait_until(lambda: driver.current_url.split("#")[0].endswith(href), timeout=10), (
-            f"a click on {href} in the opened navigation did not load it ({driver.current_url})")
+            f"a click on {href} in the opened navigation did not load it ({driver.current_url})"
+        )
 
 
 SEARCH_RESULTS = """
@@ -625,26 +641,31 @@ def test_narrow_search(driver, base_url, screenshot_dir, width):
     with emulated_viewport(driver, width, NARROW_WIDTHS[width]):
         _load_narrow(driver, base_url, docname)
         driver.get_log("browser")
-        selector = ('input[type="search"], input[name="q"], button.search-button, '
-                    '.search-button__button, .search-button-field')
+        selector = (
+            'input[type="search"], input[name="q"], button.search-button, .search-button__button, .search-button-field'
+        )
         controls = _visible(driver, driver.find_elements("css selector", selector))
         assert controls, f"at {width} px no search control is visible"
         control = controls[0]
         if control.tag_name != "input":
             _real_click(driver, control)
-            assert wait_until(lambda: bool(_visible(driver, driver.find_elements(
-                "css selector", 'input[name="q"]'))), timeout=5), (
-                f"at {width} px a click on the search control shows no search field")
+            assert wait_until(
+                lambda: bool(_visible(driver, driver.find_elements("css selector", 'input[name="q"]'))), timeout=5
+            ), f"at {width} px a click on the search control shows no search field"
             control = _visible(driver, driver.find_elements("css selector", 'input[name="q"]'))[0]
         control.send_keys("divergence", Keys.ENTER)
         assert wait_until(lambda: "search.html" in driver.current_url, timeout=10), (
-            f"the query did not open the search page ({driver.current_url})")
+            f"the query did not open the search page ({driver.current_url})"
+        )
         assert wait_until(lambda: driver.execute_script(SEARCH_RESULTS)[0] > 0, timeout=30), (
-            f"at {width} px the search page lists no result for 'divergence': "
-            f"{driver.execute_script(SEARCH_RESULTS)}")
+            f"at {width} px the search page lists no result for 'divergence': {driver.execute_script(SEARCH_RESULTS)}"
+        )
         overflow = driver.execute_script(HORIZONTAL_OVERFLOW, OVERFLOW_TOLERANCE_PX)
         driver.save_screenshot(str(screenshot_dir / f"search-{width}px.png"))
         assert not overflow, f"at {width} px the search page scrolls sideways: {overflow}"
-        errors = [e.get("message", "")[:300] for e in driver.get_log("browser")
-                  if e.get("level") == "SEVERE" and not _is_favicon_request(e.get("message", ""))]
+        errors = [
+            e.get("message", "")[:300]
+            for e in driver.get_log("browser")
+            if e.get("level") == "SEVERE" and not _is_favicon_request(e.get("message", ""))
+        ]
         assert not errors, f"console errors while searching: {errors}"

@@ -26,9 +26,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 import yaml
-from bs4 import BeautifulSoup
-
 from book_site import HTML, ROOT, toc_notebooks
+from bs4 import BeautifulSoup
 
 CHAPTERS = toc_notebooks()
 

@@ -7,7 +7,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 
 
-def pytest_collection_modifyitems(config, items):
+def pytest_collection_modifyitems(items):
     for item in items:
         if Path(item.path).resolve().is_relative_to(HERE):
             item.add_marker(pytest.mark.notebook)

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PREFACE = ROOT / "book" / "preface.md"
 sys.path.insert(0, str(ROOT / "tools"))
 
-import jupyter_edition  # noqa: E402
+import jupyter_edition
 
 CHAPTERS = jupyter_edition.toc_chapters(ROOT)
 
@@ -150,9 +150,7 @@ def test_jupyter_edition_runs_top_to_bottom(classroom, path):
 def test_exercise_notebook_runs_up_to_its_first_exercise(classroom, path):
     folder = classroom[1]
     nb = nbformat.read(folder / path.name, as_version=4)
-    stop = next(
-        (i for i, c in enumerate(nb.cells) if "exercise-prompt" in c.metadata.get("tags", [])), None
-    )
+    stop = next((i for i, c in enumerate(nb.cells) if "exercise-prompt" in c.metadata.get("tags", [])), None)
     assert stop is not None, f"{path.name}: no exercise prompt in the exercise notebook"
     nb.cells = nb.cells[:stop]
     assert sum(c.cell_type == "code" for c in nb.cells) > 1

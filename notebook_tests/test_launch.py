@@ -37,7 +37,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
-import jupyter_edition  # noqa: E402
+import jupyter_edition
 
 CHAPTERS = {"01_pufferfish": ["chapters"], "04_mixture_priors": ["chapters"]}
 
@@ -50,8 +50,13 @@ print("LAUNCH-REPORT " + json.dumps({"rpp": rpp.__file__, "token": _probe.TOKEN,
 
 
 def _git(*args, cwd: Path) -> str:
-    return subprocess.run(["git", "-c", "user.name=launch test", "-c", "user.email=launch@test.invalid",
-                           *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        ["git", "-c", "user.name=launch test", "-c", "user.email=launch@test.invalid", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
 
 
 @pytest.fixture(scope="module")
@@ -83,8 +88,14 @@ def test_published_branch_holds_both_editions(clone):
     repo, sha, _ = clone
     files = set(_git("ls-tree", "-r", "--name-only", "jupyter", cwd=repo).splitlines())
     chapters = [p.name for p in jupyter_edition.toc_chapters(ROOT)]
-    assert files == {"README.md", "requirements.txt", "runtime.txt", "postBuild", *(f"book/{c}" for c in chapters),
-                     *(f"student/{c}" for c in chapters)}, files
+    assert files == {
+        "README.md",
+        "requirements.txt",
+        "runtime.txt",
+        "postBuild",
+        *(f"book/{c}" for c in chapters),
+        *(f"student/{c}" for c in chapters),
+    }, files
     assert sha in _git("show", "jupyter:README.md", cwd=repo)
 
 
@@ -105,8 +116,11 @@ def fresh_venv(request, tmp_path_factory) -> Path:
         # Online, pip builds rpp-book in an isolated environment with pyproject's build
         # requirements (setuptools >= 77) from the index; offline, with build isolation off, the
         # overlay's setuptools (the lock's) stands for that environment.
-        subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "uninstall", "--quiet", "--yes", "setuptools"],
-                       check=True, env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+        subprocess.run(
+            [str(venv / "bin" / "python"), "-m", "pip", "uninstall", "--quiet", "--yes", "setuptools"],
+            check=True,
+            env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"},
+        )
     overlay = base / "overlay"
     overlay.mkdir()
     ours = Path(sysconfig.get_paths()["purelib"])
@@ -117,21 +131,42 @@ def fresh_venv(request, tmp_path_factory) -> Path:
         if bundled and (name == "pip" or name.startswith("pip-")):
             continue  # the venv's own pip, not the lock's
         (overlay / entry.name).symlink_to(entry)
-    site = Path(subprocess.run([str(venv / "bin" / "python"), "-c",
-                                "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               check=True, capture_output=True, text=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
     (site / "book_packages.pth").write_text(f"{overlay}\n", encoding="utf-8")
-    probe = subprocess.run([str(venv / "bin" / "python"), "-c",
-                            "import importlib.metadata as m, importlib.util as u; "
-                            "print(u.find_spec('rpp') is None, u.find_spec('numpy') is not None); "
-                            "m.version('rpp-book')"], capture_output=True, text=True, cwd=base)
+    probe = subprocess.run(
+        [
+            str(venv / "bin" / "python"),
+            "-c",
+            "import importlib.metadata as m, importlib.util as u; "
+            "print(u.find_spec('rpp') is None, u.find_spec('numpy') is not None); "
+            "m.version('rpp-book')",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=base,
+    )
     assert probe.stdout.split() == ["True", "True"] and "PackageNotFoundError" in probe.stderr, (
-        "the fresh venv must see numpy but neither rpp nor rpp-book:\n" + probe.stdout + probe.stderr)
+        "the fresh venv must see numpy but neither rpp nor rpp-book:\n" + probe.stdout + probe.stderr
+    )
     kernels = base / "jupyter" / "kernels" / "launch-venv"
     kernels.mkdir(parents=True)
-    (kernels / "kernel.json").write_text(json.dumps({
-        "argv": [str(venv / "bin" / "python"), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "fresh venv", "language": "python"}), encoding="utf-8")
+    (kernels / "kernel.json").write_text(
+        json.dumps(
+            {
+                "argv": [str(venv / "bin" / "python"), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "display_name": "fresh venv",
+                "language": "python",
+            }
+        ),
+        encoding="utf-8",
+    )
     return venv
 
 
@@ -140,17 +175,19 @@ def fresh_venv(request, tmp_path_factory) -> Path:
 LAUNCHES = [("01_pufferfish", "bundled-pip"), ("01_pufferfish", "locked-pip"), ("04_mixture_priors", "locked-pip")]
 
 
-@pytest.mark.parametrize(("stem", "fresh_venv"), LAUNCHES, indirect=["fresh_venv"],
-                         ids=[f"{stem}-{pip}" for stem, pip in LAUNCHES])
-def test_launch_cell_installs_the_commit_and_the_chapter_runs(clone, fresh_venv, index, stem,
-                                                             tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    ("stem", "fresh_venv"), LAUNCHES, indirect=["fresh_venv"], ids=[f"{stem}-{pip}" for stem, pip in LAUNCHES]
+)
+def test_launch_cell_installs_the_commit_and_the_chapter_runs(clone, fresh_venv, index, stem, tmp_path, monkeypatch):
     from nbclient import NotebookClient
 
     repo, sha, token = clone
     nb = nbformat.reads(_git("show", f"jupyter:book/{stem}.ipynb", cwd=repo), as_version=4)  # as published
     first = nb.cells[0]
     assert jupyter_edition.LAUNCH_TAG in first.metadata.tags
-    requirement = f"rpp-book{'[' + ','.join(CHAPTERS[stem]) + ']' if CHAPTERS[stem] else ''} @ git+file://localhost{repo}@{sha}"
+    requirement = (
+        f"rpp-book{'[' + ','.join(CHAPTERS[stem]) + ']' if CHAPTERS[stem] else ''} @ git+file://localhost{repo}@{sha}"
+    )
     assert f'RPP_REQUIREMENT = "{requirement}"' in first.source, first.source
     for cell in nb.cells:  # run from scratch: no stored output may hide a failure
         if cell.cell_type == "code":
@@ -158,8 +195,8 @@ def test_launch_cell_installs_the_commit_and_the_chapter_runs(clone, fresh_venv,
     nb.cells.append(nbformat.v4.new_code_cell(REPORT))
 
     monkeypatch.setenv("JUPYTER_PATH", str(fresh_venv.parent / "jupyter"))
-    monkeypatch.setenv("PIP_NO_INDEX", "1")                 # offline: nothing from an index
-    monkeypatch.setenv("PIP_NO_BUILD_ISOLATION", "0")       # pip's spelling of --no-build-isolation
+    monkeypatch.setenv("PIP_NO_INDEX", "1")  # offline: nothing from an index
+    monkeypatch.setenv("PIP_NO_BUILD_ISOLATION", "0")  # pip's spelling of --no-build-isolation
     monkeypatch.setenv("PIP_DISABLE_PIP_VERSION_CHECK", "1")
     monkeypatch.setenv("PYTHONNOUSERSITE", "1")
     monkeypatch.setenv("HOME", str(tmp_path))
@@ -167,8 +204,7 @@ def test_launch_cell_installs_the_commit_and_the_chapter_runs(clone, fresh_venv,
     monkeypatch.delenv("MPLBACKEND", raising=False)
     run_dir = tmp_path / "run"  # outside the repository: no rpp/ folder to import from
     run_dir.mkdir()
-    NotebookClient(nb, timeout=600, kernel_name="launch-venv",
-                   resources={"metadata": {"path": str(run_dir)}}).execute()
+    NotebookClient(nb, timeout=600, kernel_name="launch-venv", resources={"metadata": {"path": str(run_dir)}}).execute()
 
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
     report = json.loads(text.split("LAUNCH-REPORT ", 1)[1])
@@ -176,8 +212,12 @@ def test_launch_cell_installs_the_commit_and_the_chapter_runs(clone, fresh_venv,
     assert report["token"] == token, "the installed rpp is not the clone's commit"
     assert report["direct_url"]["vcs_info"]["commit_id"] == sha
     assert report["direct_url"]["url"] == f"file://localhost{repo}"
-    listing = subprocess.run([str(fresh_venv / "bin" / "python"), "-m", "pip", "show", "rpp-book"],
-                             capture_output=True, text=True, env={**os.environ})
+    listing = subprocess.run(
+        [str(fresh_venv / "bin" / "python"), "-m", "pip", "show", "rpp-book"],
+        capture_output=True,
+        text=True,
+        env={**os.environ},
+    )
     assert "Location: " + str(fresh_venv) in listing.stdout, listing.stdout + listing.stderr
 
 
@@ -201,14 +241,28 @@ def test_binder_post_build_installs_the_commit(clone, fresh_venv, tmp_path):
     script = tmp_path / "postBuild"
     script.write_text(_git("show", "jupyter:postBuild", cwd=repo) + "\n", encoding="utf-8")
     script.chmod(0o755)
-    env = {**os.environ, "PATH": f"{fresh_venv / 'bin'}:{os.environ['PATH']}", "PIP_NO_INDEX": "1",
-           "PIP_NO_BUILD_ISOLATION": "0", "PIP_DISABLE_PIP_VERSION_CHECK": "1", "HOME": str(tmp_path)}
+    env = {
+        **os.environ,
+        "PATH": f"{fresh_venv / 'bin'}:{os.environ['PATH']}",
+        "PIP_NO_INDEX": "1",
+        "PIP_NO_BUILD_ISOLATION": "0",
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        "HOME": str(tmp_path),
+    }
     env.pop("PYTHONPATH", None)
     done = subprocess.run([str(script)], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
-    probe = subprocess.run([str(fresh_venv / "bin" / "python"), "-c",
-                            "import json, importlib.metadata as m, rpp._launch_probe as p; "
-                            "print(json.dumps([p.TOKEN, json.loads(m.distribution('rpp-book')"
-                            ".read_text('direct_url.json'))['vcs_info']['commit_id']]))"],
-                           cwd=tmp_path, env=env, capture_output=True, text=True)
+    probe = subprocess.run(
+        [
+            str(fresh_venv / "bin" / "python"),
+            "-c",
+            "import json, importlib.metadata as m, rpp._launch_probe as p; "
+            "print(json.dumps([p.TOKEN, json.loads(m.distribution('rpp-book')"
+            ".read_text('direct_url.json'))['vcs_info']['commit_id']]))",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert json.loads(probe.stdout) == [token, sha], probe.stdout + probe.stderr

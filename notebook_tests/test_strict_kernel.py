@@ -35,8 +35,17 @@ def _nbval(tmp_path: Path, plugin: bool) -> subprocess.CompletedProcess:
     nb.cells = [nbformat.v4.new_code_cell(src) for src in CELLS.values()]
     path = tmp_path / "cells.ipynb"
     nbformat.write(nb, path)
-    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA", "--nbval-lax",
-           "--nbval-current-env", str(path)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        "-rA",
+        "--nbval-lax",
+        "--nbval-current-env",
+        str(path),
+    ]
     if plugin:
         cmd[3:3] = ["-p", "tools.strict_kernel.nbval_plugin"]
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
@@ -53,8 +62,13 @@ def _outcomes(run: subprocess.CompletedProcess) -> dict[str, str]:
 
 def test_numpy_floating_point_warnings_fail_the_cell_only_in_the_test_kernels(tmp_path):
     strict = _outcomes(_nbval(tmp_path, plugin=True))
-    assert strict == {"divide": "FAILED", "overflow": "FAILED", "invalid": "FAILED",
-                      "silenced": "PASSED", "other warning": "PASSED"}, strict
+    assert strict == {
+        "divide": "FAILED",
+        "overflow": "FAILED",
+        "invalid": "FAILED",
+        "silenced": "PASSED",
+        "other warning": "PASSED",
+    }, strict
     # without the plugin (the book build's kernels) every cell passes, printing its warning
     plain = _outcomes(_nbval(tmp_path, plugin=False))
     assert set(plain.values()) == {"PASSED"} and len(plain) == len(CELLS), plain

@@ -53,10 +53,13 @@ def test_student_notebook_runs_up_to_first_exercise(edition, path):
     assert stop is not None, f"{path.name}: no exercise"
     student.cells = student.cells[:stop]
     assert sum(c.cell_type == "code" for c in student.cells) > 1
-    client = NotebookClient(student, timeout=300, kernel_name=student.metadata.kernelspec.name,
-                            resources={"metadata": {"path": str(edition)}})
+    client = NotebookClient(
+        student,
+        timeout=300,
+        kernel_name=student.metadata.kernelspec.name,
+        resources={"metadata": {"path": str(edition)}},
+    )
     try:
         client.execute()
     except CellExecutionError as exc:
-        pytest.fail(f"{path.name} (student edition) fails before its first exercise:\n{exc}",
-                    pytrace=False)
+        pytest.fail(f"{path.name} (student edition) fails before its first exercise:\n{exc}", pytrace=False)

@@ -26,7 +26,7 @@ import json
 import re
 import shutil
 import subprocess
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -38,8 +38,18 @@ ROOT = Path(__file__).resolve().parents[1]
 PDF = ROOT / "_build" / "latex" / "rpp-book.pdf"
 TEX = ROOT / "_build" / "latex" / "rpp-book.tex"
 CONFIG = ROOT / "_config.yml"
-RESULT_KINDS = ("Definition", "Theorem", "Proposition", "Corollary", "Lemma", "Remark",
-                "Algorithm", "Example", "Exercise", "Figure")
+RESULT_KINDS = (
+    "Definition",
+    "Theorem",
+    "Proposition",
+    "Corollary",
+    "Lemma",
+    "Remark",
+    "Algorithm",
+    "Example",
+    "Exercise",
+    "Figure",
+)
 
 
 def _load(name: str):
@@ -64,7 +74,7 @@ def chapter_docnames() -> list[str]:
 def appendix_docnames() -> list[str]:
     parts = toc()["parts"]
     last_numbered = max(i for i, p in enumerate(parts) if p.get("numbered"))
-    return [c["file"] for p in parts[last_numbered + 1:] for c in p["chapters"]]
+    return [c["file"] for p in parts[last_numbered + 1 :] for c in p["chapters"]]
 
 
 def executable_appendices() -> list[str]:
@@ -94,28 +104,27 @@ def squash(text: str) -> str:
     return re.sub(r"\s+", " ", text)
 
 
-@lru_cache(maxsize=None)
+@cache
 def pdf_text() -> str:
     if not PDF.is_file():
         pytest.fail(f"no PDF at {PDF.relative_to(ROOT)}: run `make pdf` first", pytrace=False)
     if not shutil.which("pdftotext"):
         pytest.fail("pdftotext missing: apt-get install poppler-utils", pytrace=False)
-    out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(PDF), "-"], check=True,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(PDF), "-"], check=True, capture_output=True, text=True
+    ).stdout
     return squash(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def tex_source() -> str:
     if not TEX.is_file():
-        pytest.fail(f"no LaTeX source at {TEX.relative_to(ROOT)}: run `make pdf` first",
-                    pytrace=False)
+        pytest.fail(f"no LaTeX source at {TEX.relative_to(ROOT)}: run `make pdf` first", pytrace=False)
     return TEX.read_text(encoding="utf-8")
 
 
 def test_pdf_has_pages():
-    info = subprocess.run(["pdfinfo", str(PDF)], check=True, capture_output=True,
-                          text=True).stdout
+    info = subprocess.run(["pdfinfo", str(PDF)], check=True, capture_output=True, text=True).stdout
     pages = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
     # one page per chapter at the very least, plus front matter and appendices
     assert pages > len(chapter_docnames()) + len(appendix_docnames()), f"only {pages} pages"
@@ -129,13 +138,15 @@ def test_chapter_title_and_number(number, docname):
     assert title in text, f"chapter {number} title {title!r} not in the PDF"
     # the chapter heading is the number followed (after the line break) by the title
     assert re.search(rf"Chapter {number} {re.escape(title)}", text), (
-        f"'Chapter {number}' is not followed by its title {title!r}")
+        f"'Chapter {number}' is not followed by its title {title!r}"
+    )
 
 
 def test_no_chapter_beyond_the_last():
     extra = len(chapter_docnames()) + 1
     assert not re.search(rf"Chapter {extra}\b", pdf_text()), (
-        f"a 'Chapter {extra}': the preface or an appendix is numbered as a chapter")
+        f"a 'Chapter {extra}': the preface or an appendix is numbered as a chapter"
+    )
 
 
 @pytest.mark.parametrize("number", range(1, len(chapter_docnames()) + 1))
@@ -164,15 +175,15 @@ def test_preface_is_front_matter_and_appendices_follow_appendix():
     order = sorted(positions, key=positions.get)
     assert order == list(positions), f"structure out of order: {order}"
     assert re.search(r"\b(?:Definition|Theorem) P\.1\b", pdf_text()), (
-        "the preface's results are not numbered P.1, P.2, ...")
+        "the preface's results are not numbered P.1, P.2, ..."
+    )
 
 
 def test_mathjax_macros_are_defined_in_the_preamble():
     cfg = yaml.safe_load(CONFIG.read_text(encoding="utf-8"))
     macros = cfg["sphinx"]["config"]["mathjax3_config"]["tex"]["macros"]
     preamble = tex_source().split(r"\begin{document}")[0]
-    missing = [name for name, body in macros.items()
-               if f"\\DeclareRobustCommand{{\\{name}}}{{{body}}}" not in preamble]
+    missing = [name for name, body in macros.items() if f"\\DeclareRobustCommand{{\\{name}}}{{{body}}}" not in preamble]
     assert not missing, f"MathJax macros not defined in the LaTeX preamble: {missing}"
 
 
@@ -192,13 +203,14 @@ def test_bibliography_is_in_the_pdf():
     assert r"\begin{sphinxthebibliography}" in tex
     items = len(re.findall(r"\\bibitem\[", tex))
     assert items == len(cited_keys()), (
-        f"{items} entries in the PDF's bibliography, {len(cited_keys())} works cited in the book")
+        f"{items} entries in the PDF's bibliography, {len(cited_keys())} works cited in the book"
+    )
 
 
 def executed_plots(docname: str) -> int:
     """Images in the executed notebook the builds use (the jupyter-cache of _build)."""
-    from jupyter_cache import get_cache
     import nbformat
+    from jupyter_cache import get_cache
 
     cache = get_cache(ROOT / "_build" / ".jupyter_cache")
     path = ROOT / f"{docname}.ipynb"
@@ -212,8 +224,13 @@ def executed_plots(docname: str) -> int:
     executed = cache.get_cache_bundle(record.pk).nb
     # The figures are stored as SVG and PDF (the chapters' setup cells); the LaTeX builder
     # includes the PDF, or a PNG where a figure has no PDF.
-    return sum(1 for c in executed.cells if c.cell_type == "code"
-               for o in c.get("outputs", []) if {"application/pdf", "image/png"} & set(o.get("data", {})))
+    return sum(
+        1
+        for c in executed.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if {"application/pdf", "image/png"} & set(o.get("data", {}))
+    )
 
 
 def test_every_figure_of_the_executed_notebooks_is_in_the_pdf():

@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # the names for type checkers and IDEs; at run time they load
         rules,
         transport,
     )
+    from ._lib.cache import cache_info, clear_caches, set_cache_budget
     from .accounting import ReleaseBudget, calibrate_all_pairs
     from .calibration import Calibration, PrivacyWarning, calibrate, methods
     from .certified import Certified
@@ -49,7 +50,6 @@ if TYPE_CHECKING:  # the names for type checkers and IDEs; at run time they load
     from .gmm import bic_curve, fit_gmm
     from .noise import GaussianNoise, LaplaceNoise
     from .priors import Empirical, Gaussian, GaussianMixture
-    from ._lib.cache import cache_info, clear_caches, set_cache_budget
     from .transport import component_coupling, quantile_coupling, w_infinity, wasserstein
 
 #: Where each curated name lives (PEP 562): ``import rpp`` loads no submodule, numpy or scipy;

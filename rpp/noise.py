@@ -20,10 +20,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._lib import validation as v
-from .sampling import sample_release, bit_source
 from .certified import Certified
 from .divergence.renyi import renyi_divergence
 from .priors import Prior
+from .sampling import bit_source, sample_release
 
 __all__ = ["AdditiveNoise", "GaussianNoise", "LaplaceNoise"]
 

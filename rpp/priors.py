@@ -28,8 +28,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
-from ._lib import validation as v
 from ._lib import cache as _cache
+from ._lib import validation as v
 from ._lib.numerics import lse
 
 __all__ = ["Prior", "Gaussian", "GaussianMixture", "Empirical", "Components", "check_prior"]
@@ -314,7 +314,7 @@ class GaussianMixture(_Value):
     (0.5, 2)
     """
 
-    __slots__ = ("weights", "means", "vars")
+    __slots__ = ("means", "vars", "weights")
     _kind = "GaussianMixture"
     weights: np.ndarray
     means: np.ndarray
@@ -461,7 +461,7 @@ class Empirical(_Value):
     True
     """
 
-    __slots__ = ("atoms", "weights", "support", "probs")
+    __slots__ = ("atoms", "probs", "support", "weights")
     _kind = "Empirical"
     atoms: np.ndarray
     weights: np.ndarray

@@ -430,7 +430,7 @@ def _table(kernel: _Kernel, family: str, scale: float, g: float) -> tuple[int, n
     ``(j0, L, H)`` with ``L[i] <= 2**64 F(t_{j0+i}) <= H[i]`` (from arb's balls, rounded outwards);
     None if any is outside ``(0, 2**64)`` (then every draw takes the per-draw path).
     """
-    half = int(math.ceil(_TABLE_HALF_WIDTH[family] * scale / g)) + 2
+    half = math.ceil(_TABLE_HALF_WIDTH[family] * scale / g) + 2
     j0 = kernel.floor_x_over_g() - half
     lows, highs = [], []
     for j in range(j0, j0 + 2 * half + 1):
@@ -502,7 +502,7 @@ def sample_release(
             kx = kernel.floor_x_over_g()
             frac = float(Fraction(kernel.X - kx * 2 * kernel.G, 2 * kernel.G))
             step = zi / g
-            guess = kx + (int(round(frac + step)) if math.isfinite(step) else 0)
+            guess = kx + (round(frac + step) if math.isfinite(step) else 0)
             k_out[i] = _search(kernel, _Uniform(int(a0[i]), src), guess)
     finally:
         flint.ctx.prec = prec0

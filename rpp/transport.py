@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from typing import cast
 
-
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special

@@ -42,6 +42,7 @@ for :math:`y \ge U` (:math:`\Phi = 1` for an atom :math:`\le U`).  Hence the rig
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -205,7 +206,7 @@ def gaussian_noise_divergence(p, q, alpha: float, noise_var: float):
             if tr is not None and tl is not None and upper(tr + tl) < est * _TAIL_REL:
                 brk = _breakpoints(np.concatenate([mp, mq]), np.array([float(x) for x in VP + VQ]), L, U)
                 body = sum(
-                    (_integral(f, float(a), float(b), est / brk.size) for a, b in zip(brk[:-1], brk[1:], strict=True)),
+                    (_integral(f, float(a), float(b), est / brk.size) for a, b in itertools.pairwise(brk)),
                     arb(0),
                 )
                 if upper(tr + tl) < lower(body) * _TAIL_REL:
@@ -281,7 +282,7 @@ def _laplace_tail(alpha, U, P, Q, b):
 def _sampled_estimate(P, Q, alpha, b, pts):
     """Rough float value of the body integral (trapezoid on 8 points per panel; only sets tolerances)."""
     total = 0.0
-    for lo, hi in zip(pts[:-1], pts[1:], strict=True):
+    for lo, hi in itertools.pairwise(pts):
         ys = np.linspace(lo, hi, 8)
         lp = _laplace_log_density(*P, b, lo, hi)
         lq = _laplace_log_density(*Q, b, lo, hi)
@@ -313,7 +314,7 @@ def laplace_noise_divergence(p, q, alpha: float, b: float):
             pts = np.unique(np.clip(pts, L, U))
             est = _sampled_estimate(P, Q, alpha, b, pts)
             body = arb(0)
-            for lo, hi in zip(pts[:-1], pts[1:], strict=True):
+            for lo, hi in itertools.pairwise(pts):
                 lp = _laplace_log_density(*P, b, lo, hi)
                 lq = _laplace_log_density(*Q, b, lo, hi)
 

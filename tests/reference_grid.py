@@ -110,7 +110,7 @@ def _tails(alpha, L, U, P, Q, noise, scale):
     old = ctx.prec
     ctx.prec = 64
     try:
-        flip = lambda c: (c[0], -c[1], c[2])  # noqa: E731
+        flip = lambda c: (c[0], -c[1], c[2])
         if noise == "gaussian":
             P_ = (P[0], P[1], [arb(float(x)) + arb(scale) for x in P[2]])
             Q_ = (Q[0], Q[1], [arb(float(x)) + arb(scale) for x in Q[2]])

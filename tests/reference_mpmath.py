@@ -13,7 +13,7 @@ import mpmath as mp
 
 def _comps(prior, shift):
     w, m, v = prior
-    return [(mp.mpf(wi), mp.mpf(mi) - shift, mp.mpf(vi)) for wi, mi, vi in zip(w, m, v)]
+    return [(mp.mpf(wi), mp.mpf(mi) - shift, mp.mpf(vi)) for wi, mi, vi in zip(w, m, v, strict=True)]
 
 
 def _gauss_density(comps, noise_var):
@@ -60,7 +60,7 @@ def renyi(p, q, alpha, *, noise, scale, dps=50):
             fp, fq = _laplace_density(P, sc), _laplace_density(Q, sc)
             own = [([mp.sqrt(v)] if v > 0 else []) + [sc] for _, _, v in P + Q]
         pts = set()
-        for (_, m, _), spreads in zip(P + Q, own):
+        for (_, m, _), spreads in zip(P + Q, own, strict=True):
             for s in spreads:
                 for k in (0, 1, 3, 10, 40):
                     pts.add(m + k * s)
@@ -70,5 +70,5 @@ def renyi(p, q, alpha, *, noise, scale, dps=50):
         def f(y):
             return fp(y) ** a * fq(y) ** (1 - a)
 
-        total = mp.quad(f, [mp.ninf] + pts + [mp.inf])
+        total = mp.quad(f, [mp.ninf, *pts, mp.inf])
         return mp.log(total) / (a - 1)

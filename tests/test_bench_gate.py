@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-import bench_gate  # noqa: E402
+import bench_gate
 
 
 def _run(**ratios):

@@ -64,8 +64,11 @@ def _forbidden_pairs():
             mods = [m.removeprefix("rpp.") for m in c["modules"]]
             pairs |= {(a, b) for a in mods for b in mods if a != b}
         elif c["type"] == "forbidden":
-            pairs |= {(a.removeprefix("rpp."), b.removeprefix("rpp."))
-                      for a in c["source_modules"] for b in c["forbidden_modules"]}
+            pairs |= {
+                (a.removeprefix("rpp."), b.removeprefix("rpp."))
+                for a in c["source_modules"]
+                for b in c["forbidden_modules"]
+            }
     return pairs
 
 
@@ -83,8 +86,11 @@ def allowed(importer: str, imported: str) -> bool:
 
 
 def test_the_contracts_cover_every_package_and_forbid_the_book():
-    tops = {p.stem if p.is_file() else p.name for p in PKG.iterdir()
-            if (p.suffix == ".py" and p.name != "__init__.py") or (p / "__init__.py").is_file()}
+    tops = {
+        p.stem if p.is_file() else p.name
+        for p in PKG.iterdir()
+        if (p.suffix == ".py" and p.name != "__init__.py") or (p / "__init__.py").is_file()
+    }
     assert tops <= set(ROWS), f"packages in no layer: {sorted(tops - set(ROWS))}"
     assert ROWS["book"][0] == 0 and ROWS["_lib"][0] == max(r for r, _ in ROWS.values())
     library = {t for t in ROWS if t != "book"}
@@ -150,13 +156,15 @@ def imports(path: Path, pkg: Path = PKG):
             elif target.startswith("."):
                 level = len(target) - len(target.lstrip("."))
                 known = isinstance(package, ast.Name) and package.id in ("__name__", "__package__")
-                base = here if isinstance(package, ast.Name) and package.id == "__package__" else here
+                # the package: __package__, or the __name__ of a package's __init__ (relative to a plain
+                # module's __name__ the import fails at run time: a module is no package)
+                base = here
                 if not known:
                     yield node.lineno, None, [], "dynamic"
                     continue
                 parts = base.split(".")
                 parts = parts[: len(parts) - (level - 1)] if level > 1 else parts
-                yield node.lineno, ".".join(parts + [target.lstrip(".")]), [], "string"
+                yield node.lineno, ".".join([*parts, target.lstrip(".")]), [], "string"
             else:
                 yield node.lineno, target, [], "string"
 
@@ -168,7 +176,7 @@ def _top(module: str) -> str | None:
     return parts[1] if len(parts) > 1 else ""
 
 
-def violations(pkg: Path = PKG) -> list[str]:
+def violations(pkg: Path = PKG) -> list[str]:  # noqa: C901  one contract of the layers after another
     """Every import of the package at ``pkg`` that breaks a contract, as readable lines."""
     out = []
     for path in sorted(pkg.rglob("*.py")):
@@ -213,21 +221,37 @@ def test_every_import_respects_the_layers():
 
 PLANTS = [
     # the issue's case: a string import of the book support from the divergence package
-    ("divergence/renyi.py",
-     "def _planted():\n    import importlib\n    return importlib.import_module('rpp.book.tables')\n",
-     "divergence imports rpp.book.tables (string import)"),
-    ("priors.py", "def _planted():\n    return __import__('rpp.calibration')\n",
-     "priors imports rpp.calibration (string import)"),
-    ("transport.py", "def _planted():\n    from .book import tables\n    return tables\n",
-     "transport imports rpp.book"),
-    ("divergence/closed_forms.py",
-     "def _planted():\n    from importlib import import_module\n    return import_module('..noise', __package__)\n",
-     "divergence imports rpp.noise (string import)"),
-    ("gmm.py", "def _planted(name):\n    import importlib\n    return importlib.import_module(name)\n",
-     "a dynamic import whose target is not a literal"),
+    (
+        "divergence/renyi.py",
+        "def _planted():\n    import importlib\n    return importlib.import_module('rpp.book.tables')\n",
+        "divergence imports rpp.book.tables (string import)",
+    ),
+    (
+        "priors.py",
+        "def _planted():\n    return __import__('rpp.calibration')\n",
+        "priors imports rpp.calibration (string import)",
+    ),
+    (
+        "transport.py",
+        "def _planted():\n    from .book import tables\n    return tables\n",
+        "transport imports rpp.book",
+    ),
+    (
+        "divergence/closed_forms.py",
+        "def _planted():\n    from importlib import import_module\n    return import_module('..noise', __package__)\n",
+        "divergence imports rpp.noise (string import)",
+    ),
+    (
+        "gmm.py",
+        "def _planted(name):\n    import importlib\n    return importlib.import_module(name)\n",
+        "a dynamic import whose target is not a literal",
+    ),
     ("rules/gaussian.py", "def _planted():\n    import rpp\n    return rpp\n", "imports the root `rpp`"),
-    ("divergence/renyi.py", "from ..transport import w_infinity as _planted  # noqa\n",
-     "divergence imports rpp.transport (from import)"),
+    (
+        "divergence/renyi.py",
+        "from ..transport import w_infinity as _planted  # noqa\n",
+        "divergence imports rpp.transport (from import)",
+    ),
     ("pufferfish/finite.py", "from ..divergence import renyi_divergence as _allowed  # noqa\n", None),
 ]
 
@@ -255,23 +279,30 @@ def test_the_checker_catches_a_planted_violation(copy_root, plant):
         assert any(expected in v for v in found), (expected, found)
 
 
-def test_import_linter_catches_a_planted_function_level_import(copy_root, tmp_path):
+def test_import_linter_catches_a_planted_function_level_import(copy_root):
     """lint-imports with pyproject's contracts: kept on the copy, broken by one planted import."""
     lint = Path(sys.executable).parent / "lint-imports"
     assert lint.exists(), "import-linter is a developer dependency ([dev])"
     shutil.copy(ROOT / "pyproject.toml", copy_root / "pyproject.toml")
 
     def run():
-        return subprocess.run([str(lint), "--no-cache"], cwd=copy_root, capture_output=True, text=True,
-                              env={"PYTHONPATH": str(copy_root), "PATH": "/usr/bin:/bin"}, timeout=300)
+        return subprocess.run(
+            [str(lint), "--no-cache"],
+            cwd=copy_root,
+            capture_output=True,
+            text=True,
+            env={"PYTHONPATH": str(copy_root), "PATH": "/usr/bin:/bin"},
+            timeout=300,
+        )
 
     out = run()
     assert out.returncode == 0, out.stdout + out.stderr
     path = copy_root / "rpp" / "divergence" / "renyi.py"
     original = path.read_text(encoding="utf-8")
     try:
-        path.write_text(original + "\n\ndef _planted():\n    from ..book import tables\n    return tables\n",
-                        encoding="utf-8")
+        path.write_text(
+            original + "\n\ndef _planted():\n    from ..book import tables\n    return tables\n", encoding="utf-8"
+        )
         out = run()
     finally:
         path.write_text(original, encoding="utf-8")
@@ -290,20 +321,23 @@ def _public_functions(pkg: Path = PKG):
         if any(part.startswith("_") and part != "__init__.py" for part in rel.parts):
             continue  # a private module or package (rpp._lib)
 
-        def visit(node, prefix):
+        def visit(node, prefix, rel=rel):
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) and not child.name.startswith("_"):
                     ret = ast.unparse(child.returns) if child.returns is not None else None
                     yield f"{rel}:{child.lineno}", prefix + child.name, ret
                 elif isinstance(child, ast.ClassDef) and not child.name.startswith("_"):
-                    yield from visit(child, prefix + child.name + ".")
+                    yield from visit(child, prefix + child.name + ".", rel)
 
         yield from visit(ast.parse(path.read_text(encoding="utf-8")), "")
 
 
 def _any_returns(pkg: Path = PKG) -> list[str]:
-    return [f"{where}: {name} -> {ret}" for where, name, ret in _public_functions(pkg)
-            if ret is not None and ret.replace("typing.", "").strip("'\"") == "Any"]
+    return [
+        f"{where}: {name} -> {ret}"
+        for where, name, ret in _public_functions(pkg)
+        if ret is not None and ret.replace("typing.", "").strip("'\"") == "Any"
+    ]
 
 
 def test_no_public_function_returns_any():

@@ -68,14 +68,82 @@ RECORDS |= {"ThresholdAudit"}
 
 # Arguments that are parameters chosen by the caller, not data: they may be echoed.
 PARAMS = {
-    "alpha", "epsilon", "epsilon_prime", "delta", "k", "runs", "n", "method", "noise", "rule",
-    "criterion", "require", "order", "axis", "rng", "insecure_seed", "tol", "max_components",
-    "n_init", "reg_covar", "scale", "scales", "base_scales", "grid", "sensitivity", "directed",
-    "both_orders", "log", "kl_bound", "under", "smax", "exact_upto", "max_cells", "n_mu", "n_grid",
-    "step", "L", "group_records", "n_attributes", "b", "b_star", "bs", "chain_length", "ell",
-    "gamma", "lower", "upper", "uncertainty", "orders", "size", "name", "center", "cost",
-    "candidates", "pairs", "entries", "shape", "low", "high", "keep", "node", "text", "profile",
-    "table", "i", "rigorous", "error", "releases", "mu", "s", "Z", "z", "threshold", "t", "pool", "kernel",
+    "alpha",
+    "epsilon",
+    "epsilon_prime",
+    "delta",
+    "k",
+    "runs",
+    "n",
+    "method",
+    "noise",
+    "rule",
+    "criterion",
+    "require",
+    "order",
+    "axis",
+    "rng",
+    "insecure_seed",
+    "tol",
+    "max_components",
+    "n_init",
+    "reg_covar",
+    "scale",
+    "scales",
+    "base_scales",
+    "grid",
+    "sensitivity",
+    "directed",
+    "both_orders",
+    "log",
+    "kl_bound",
+    "under",
+    "smax",
+    "exact_upto",
+    "max_cells",
+    "n_mu",
+    "n_grid",
+    "step",
+    "L",
+    "group_records",
+    "n_attributes",
+    "b",
+    "b_star",
+    "bs",
+    "chain_length",
+    "ell",
+    "gamma",
+    "lower",
+    "upper",
+    "uncertainty",
+    "orders",
+    "size",
+    "name",
+    "center",
+    "cost",
+    "candidates",
+    "pairs",
+    "entries",
+    "shape",
+    "low",
+    "high",
+    "keep",
+    "node",
+    "text",
+    "profile",
+    "table",
+    "i",
+    "rigorous",
+    "error",
+    "releases",
+    "mu",
+    "s",
+    "Z",
+    "z",
+    "threshold",
+    "t",
+    "pool",
+    "kernel",
 }
 PARAM_BAD = [-2.5, 0, "bogus", np.nan, [1.5, -3.0], None, True]
 
@@ -162,7 +230,7 @@ def run_collect(fn, args, kwargs, caplog) -> tuple[list[str], bool]:
                 fn(*args, **kwargs)
         except _Timeout:
             pass
-        except Exception as exc:  # noqa: BLE001 - every exception type is inspected
+        except Exception as exc:  # every exception type is inspected
             if not isinstance(exc, _Timeout):
                 raised = True
                 texts.extend(chain_text(exc))
@@ -273,7 +341,9 @@ def test_methods_no_sentinel(caplog):
 def test_release_budget_refusals_carry_no_value(caplog):
     budget = rpp.ReleaseBudget(
         {"a": Gaussian(mean=0.0, var=1.0), "b": Gaussian(mean=10.0, var=1.0)},
-        alpha=2.0, epsilon=1.0, insecure_seed=0,
+        alpha=2.0,
+        epsilon=1.0,
+        insecure_seed=0,
     )
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")

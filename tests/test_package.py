@@ -9,16 +9,26 @@ import numpy as np
 import pytest
 
 import rpp
-from rpp import rules
 
 PKG = Path(rpp.__file__).parent
+
 
 def test_public_surface_documented():
     for name in rpp.__all__:
         obj = getattr(rpp, name)
         assert obj.__doc__ and obj.__doc__.strip(), name
-    for sub in ("noise", "rules", "pufferfish", "book", "transport", "divergence", "priors", "calibration",
-                "accounting", "gmm"):
+    for sub in (
+        "noise",
+        "rules",
+        "pufferfish",
+        "book",
+        "transport",
+        "divergence",
+        "priors",
+        "calibration",
+        "accounting",
+        "gmm",
+    ):
         mod = importlib.import_module(f"rpp.{sub}")
         assert isinstance(mod.__all__, list) and mod.__all__, sub
         for name in mod.__all__:
@@ -26,6 +36,7 @@ def test_public_surface_documented():
 
 
 def test_names_the_chapters_use_stay_importable():
+    import rpp.pufferfish as pf
     from rpp import (
         Empirical,
         Gaussian,
@@ -42,24 +53,53 @@ def test_names_the_chapters_use_stay_importable():
         w_infinity,
         wasserstein,
     )
+    from rpp.book import composition_examples as examples
+    from rpp.book import experiments, queries
+    from rpp.divergence import (
+        laplace_noisy_logpdf,
+        laplace_rdp_scale,
+        laplace_shift_divergence,
+        log_laplace_shift_integral,
+    )
+    from rpp.divergence.gaussian_noise import renyi_divergence_bound
+    from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
     from rpp.rules import (
         alpha_wasserstein,
         two_sided_geometric_renyi,
         w_alpha_log_moment,
     )
     from rpp.rules.gaussian import closed_form_variance, published_bisection_variance
-    from rpp.book import experiments, queries
     from rpp.transport import gaussian_w2_squared
-    from rpp.divergence import (
+
+    names = (
+        Empirical,
+        Gaussian,
+        GaussianMixture,
+        PrivacyWarning,
+        bic_curve,
+        calibrate,
+        component_coupling,
+        discrete_renyi_divergence,
+        fit_gmm,
+        gaussian_renyi,
+        quantile_coupling,
+        renyi_divergence,
+        w_infinity,
+        wasserstein,
         laplace_noisy_logpdf,
-        laplace_shift_divergence,
         laplace_rdp_scale,
+        laplace_shift_divergence,
         log_laplace_shift_integral,
+        renyi_divergence_bound,
+        laplace_renyi_divergence_bound,
+        alpha_wasserstein,
+        two_sided_geometric_renyi,
+        w_alpha_log_moment,
+        closed_form_variance,
+        published_bisection_variance,
+        gaussian_w2_squared,
     )
-    from rpp.divergence.gaussian_noise import renyi_divergence_bound
-    from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
-    import rpp.pufferfish as pf
-    from rpp.book import composition_examples as examples
+    assert all(callable(f) for f in names)
     assert examples.ASIA["asia"][1][()] == 0.01 and len(examples.CAPTURE24_STATES) == 11
     assert callable(examples.example1_mechanism) and callable(pf.two_state_ab_exact)
     assert experiments.PAPER_SETTINGS["adult"]["x"] == "education-num"
@@ -68,18 +108,22 @@ def test_names_the_chapters_use_stay_importable():
 
 def test_import_is_light():
     # the top level imports its names eagerly (numpy and scipy are the runtime); never the book support
-    code = ("import sys, rpp; heavy = [m for m in ('sklearn', 'pandas', 'ot', 'sympy', 'matplotlib', 'rpp.book') "
-            "if m in sys.modules]; print(','.join(heavy))")
+    code = (
+        "import sys, rpp; heavy = [m for m in ('sklearn', 'pandas', 'ot', 'sympy', 'matplotlib', 'rpp.book') "
+        "if m in sys.modules]; print(','.join(heavy))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""
-    code = ("import sys; from rpp import calibrate, fit_gmm, Gaussian; heavy = [m for m in "
-            "('sklearn', 'pandas', 'ot', 'sympy', 'matplotlib') if m in sys.modules]; print(','.join(heavy))")
+    code = (
+        "import sys; from rpp import calibrate, fit_gmm, Gaussian; heavy = [m for m in "
+        "('sklearn', 'pandas', 'ot', 'sympy', 'matplotlib') if m in sys.modules]; print(','.join(heavy))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""
 
 
 def _without_pot(monkeypatch):
-    monkeypatch.setitem(sys.modules, "ot", None)   # `import ot` now raises ImportError
+    monkeypatch.setitem(sys.modules, "ot", None)  # `import ot` now raises ImportError
     with pytest.raises(ImportError):
         import ot  # noqa: F401
 
@@ -94,9 +138,9 @@ def test_optimal_plan_matches_pot(seed, monkeypatch):
     rng = np.random.default_rng(seed)
     k, m = rng.integers(1, 11, size=2) if seed < 20 else rng.integers(51, 70, size=2)  # > 2500 cells
     a, b = rng.dirichlet(np.ones(k)), rng.dirichlet(np.ones(m))
-    C = rng.exponential(size=(k, m))          # continuous costs: the optimal plan is unique (a.s.)
+    C = rng.exponential(size=(k, m))  # continuous costs: the optimal plan is unique (a.s.)
     oracle = ot.emd(a, b, C)
-    _without_pot(monkeypatch)                 # large plans too: linprog's sparse program
+    _without_pot(monkeypatch)  # large plans too: linprog's sparse program
     plan = T.optimal_plan(a, b, C)
     assert (C.size <= T.LINPROG_MAX_CELLS) == (seed < 20)
     assert np.allclose(plan.sum(axis=1), a, atol=1e-9) and np.allclose(plan.sum(axis=0), b, atol=1e-9)
@@ -107,8 +151,10 @@ def test_optimal_plan_matches_pot(seed, monkeypatch):
 def test_small_plans_do_not_import_pot():
     import subprocess
 
-    code = ("import sys; from rpp.transport import optimal_plan; "
-            "optimal_plan([0.5, 0.5], [0.2, 0.8], [[0.0, 1.0], [1.0, 0.0]]); print('ot' in sys.modules)")
+    code = (
+        "import sys; from rpp.transport import optimal_plan; "
+        "optimal_plan([0.5, 0.5], [0.2, 0.8], [[0.0, 1.0], [1.0, 0.0]]); print('ot' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 

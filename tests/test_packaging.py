@@ -37,10 +37,20 @@ PROJECT = PYPROJECT["project"]
 
 #: import name -> distribution name, for every third-party module the code may import.
 DISTRIBUTION = {
-    "numpy": "numpy", "scipy": "scipy", "pandas": "pandas", "sklearn": "scikit-learn",
-    "matplotlib": "matplotlib", "sympy": "sympy", "tqdm": "tqdm", "ot": "POT",
-    "mpl_toolkits": "matplotlib", "IPython": "ipykernel", "joblib": "joblib",
-    "mpmath": "mpmath", "dp_accounting": "dp-accounting", "flint": "python-flint",
+    "numpy": "numpy",
+    "scipy": "scipy",
+    "pandas": "pandas",
+    "sklearn": "scikit-learn",
+    "matplotlib": "matplotlib",
+    "sympy": "sympy",
+    "tqdm": "tqdm",
+    "ot": "POT",
+    "mpl_toolkits": "matplotlib",
+    "IPython": "ipykernel",
+    "joblib": "joblib",
+    "mpmath": "mpmath",
+    "dp_accounting": "dp-accounting",
+    "flint": "python-flint",
 }
 #: The book support: top-level modules of rpp that the library never imports (the chapters'
 #: tools, which may need everything [chapters] installs).
@@ -96,9 +106,9 @@ def _chapter_imports() -> set[str]:
             # (a magic continued with a trailing backslash is one logical line, as IPython reads it)
             joined = re.sub(r"\\\n\s*", " ", "".join(cell["source"]))
             src = "\n".join(
-                line[: len(line) - len(line.lstrip())] + "pass"
-                if line.lstrip().startswith(("%", "!")) else line
-                for line in joined.splitlines())
+                line[: len(line) - len(line.lstrip())] + "pass" if line.lstrip().startswith(("%", "!")) else line
+                for line in joined.splitlines()
+            )
             mods |= _third_party(ast.parse(src))
     return mods
 
@@ -114,10 +124,16 @@ def _library_files() -> list[Path]:
 
 def _imports_with_context(tree: ast.AST):
     """(top-level module, node, in a function, guarded by ``except ImportError``) of every import."""
+
     def visit(node, in_function, guarded):
         if isinstance(node, ast.Import | ast.ImportFrom):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module] if node.level == 0 and node.module else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module]
+                if node.level == 0 and node.module
+                else []
+            )
             for name in names:
                 yield name.split(".")[0], node, in_function, guarded
         if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
@@ -126,9 +142,9 @@ def _imports_with_context(tree: ast.AST):
             fn = in_function or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
             g = guarded
             if isinstance(node, ast.Try) and child in node.body:
-                g = guarded or any(
-                    h.type is not None and "ImportError" in ast.unparse(h.type) for h in node.handlers)
+                g = guarded or any(h.type is not None and "ImportError" in ast.unparse(h.type) for h in node.handlers)
             yield from visit(child, fn, g)
+
     yield from visit(tree, False, False)
 
 
@@ -157,8 +173,10 @@ def test_the_library_imports_numpy_and_scipy_at_module_level_and_guards_the_rest
             elif not in_function:
                 problems.append(f"{rel}:{node.lineno}: imports {module} at module level (import it where used)")
             elif not guarded:
-                problems.append(f"{rel}:{node.lineno}: imports {module} without turning its ImportError into "
-                                f"one naming [{OPTIONAL[module]}] (rpp._lib.optional.missing)")
+                problems.append(
+                    f"{rel}:{node.lineno}: imports {module} without turning its ImportError into "
+                    f"one naming [{OPTIONAL[module]}] (rpp._lib.optional.missing)"
+                )
     assert not problems, "\n".join(problems)
 
 
@@ -182,8 +200,9 @@ def _library_modules() -> list[str]:
 
 
 def _fresh(code: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=ROOT, timeout=600
+    )
 
 
 def test_import_rpp_loads_no_optional_or_chapter_dependency():
@@ -347,7 +366,7 @@ def test_dependencies_have_lower_bounds_that_the_lock_satisfies():
     reader, _ = _lock(ROOT / "requirements.txt")
     dev, _ = _lock(ROOT / "requirements-dev.txt")
     extras = PROJECT["optional-dependencies"]
-    for extra, reqs in [("", PROJECT["dependencies"])] + sorted(extras.items()):
+    for extra, reqs in [("", PROJECT["dependencies"]), *sorted(extras.items())]:
         # the reader's lock installs the runtime and [book] (with the extras it includes); the
         # developers' the rest
         in_reader = extra == "" or extra == "book" or _extra(extra) <= _extra("book")
@@ -384,8 +403,11 @@ def test_licences_ship(licence):
 
 def test_data_are_package_data():
     patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["rpp.book.data"]
-    shipped = {p.relative_to(ROOT / "rpp" / "book" / "data").as_posix()
-               for p in (ROOT / "rpp" / "book" / "data" / "uci").rglob("*") if p.is_file()}
+    shipped = {
+        p.relative_to(ROOT / "rpp" / "book" / "data").as_posix()
+        for p in (ROOT / "rpp" / "book" / "data" / "uci").rglob("*")
+        if p.is_file()
+    }
     from fnmatch import fnmatch
 
     assert shipped and all(any(fnmatch(f, pat) for pat in patterns) for f in shipped)

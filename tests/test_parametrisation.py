@@ -318,7 +318,10 @@ def test_exponential_family_scale_and_the_geometric_divergence():
     r = mp.exp(-eta)
 
     def pmf(prior, y):
-        return sum(mp.mpf(pr) * (1 - r) / (1 + r) * r ** abs(y - int(x)) for x, pr in zip(prior.support, prior.probs, strict=True))
+        return sum(
+            mp.mpf(pr) * (1 - r) / (1 + r) * r ** abs(y - int(x))
+            for x, pr in zip(prior.support, prior.probs, strict=True)
+        )
 
     ref_d = mp.log(mp.fsum(pmf(p, y) ** a * pmf(q, y) ** (1 - a) for y in range(-400, 403))) / (a - 1)
     got = rules.two_sided_geometric_renyi(p, q, alpha=a, scale=b)

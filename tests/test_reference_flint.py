@@ -22,9 +22,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import rpp  # noqa: E402
-from reference_flint import gaussian_noise_divergence, laplace_noise_divergence, lower, upper  # noqa: E402
-from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound  # noqa: E402
+import rpp
+from reference_flint import gaussian_noise_divergence, laplace_noise_divergence, lower, upper
+from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
+
 pytestmark = pytest.mark.slow
 
 _U = 2.0**-53
@@ -54,7 +55,9 @@ def _random_prior(rng, kind):
         return rpp.Gaussian(mean=float(rng.normal(0, 2)), var=float(np.exp(rng.uniform(-1.5, 1))))
     if kind == "mix":
         k = int(rng.integers(2, 4))
-        return rpp.GaussianMixture(weights=rng.dirichlet(np.ones(k)), means=rng.normal(0, 3, k), vars=np.exp(rng.uniform(-2, 1, k)))
+        return rpp.GaussianMixture(
+            weights=rng.dirichlet(np.ones(k)), means=rng.normal(0, 3, k), vars=np.exp(rng.uniform(-2, 1, k))
+        )
     return rpp.Empirical(np.round(rng.normal(0, 2, int(rng.integers(2, 6))), 3))
 
 

@@ -401,7 +401,7 @@ def test_value_never_in_messages(monkeypatch):
         try:
             secure_gaussian(big, scale=1e300, insecure_seed=seed)
         except ValueError as exc:
-            assert not any(f in str(exc) for f in _forms(big) + ["1.79"])
+            assert not any(f in str(exc) for f in [*_forms(big), "1.79"])
             break
     else:
         raise AssertionError("no overflow in 20 draws")

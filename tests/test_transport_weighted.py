@@ -6,6 +6,7 @@ between consecutive CDF values of either law, and takes the largest gap.  The la
 the components' optimal coupling against POT's network simplex where two plans nearly tie.
 """
 
+import itertools
 from fractions import Fraction
 
 import numpy as np
@@ -26,7 +27,7 @@ def _brute_w_infinity(xa, wa, xb, wb):
     a, b = cdf(xa, wa), cdf(xb, wb)
     cuts = sorted({Fraction(0), Fraction(1)} | {c for c, _, _ in a} | {c for c, _, _ in b})
     best = Fraction(0)
-    for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
+    for lo, hi in itertools.pairwise(cuts):
         u = (lo + hi) / 2
         qa = next(x for c, x, w in a if c >= u and w > 0)
         qb = next(x for c, x, w in b if c >= u and w > 0)
@@ -75,5 +76,7 @@ def test_component_coupling_reaches_the_optimum_where_two_plans_nearly_tie():
     C = (ci.means[:, None] - cj.means[None, :]) ** 2 + (np.sqrt(ci.vars)[:, None] - np.sqrt(cj.vars)[None, :]) ** 2
     plan = rpp.component_coupling(P, Q)
     ref = float(np.sum(ot.emd(ci.weights, cj.weights, C) * C))
-    assert np.allclose(plan.sum(axis=1), ci.weights, atol=1e-12) and np.allclose(plan.sum(axis=0), cj.weights, atol=1e-12)
+    assert np.allclose(plan.sum(axis=1), ci.weights, atol=1e-12) and np.allclose(
+        plan.sum(axis=0), cj.weights, atol=1e-12
+    )
     assert abs(float(np.sum(plan * C)) - ref) <= 1e-9 * ref

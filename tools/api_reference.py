@@ -238,7 +238,7 @@ def render() -> str:
             "   :members:",
         ]
         for sub, names in _submodules(module):
-            lines += [""] + _submodule_lines(module, sub, names)
+            lines += ["", *_submodule_lines(module, sub, names)]
         lines += ["```", ""]
     lines += [
         "(api-book)=",

@@ -43,7 +43,7 @@ def candidates(target: str, module: str | None) -> Iterator[str]:
     elif module and module.startswith("rpp"):
         mod = module.split(".")
         for k in range(len(mod) - 1, 0, -1):
-            yield ".".join(mod[:k] + [target])
+            yield ".".join([*mod[:k], target])
 
 
 def resolve(app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: nodes.Element) -> nodes.Element | None:

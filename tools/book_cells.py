@@ -155,7 +155,11 @@ def line_of_test(root: Path, node_id: str) -> int | None:
     node = None
     for name in names:
         node = next(
-            (n for n in body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and n.name == name),
+            (
+                n
+                for n in body
+                if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and n.name == name
+            ),
             None,
         )
         if node is None:

@@ -229,7 +229,9 @@ def notebook_buttons(app: Sphinx, pagename: str, templatename: str, context: dic
     for group in context.get("header_buttons", []):
         if group.get("label") != "download-buttons":
             continue
-        kept = [b for b in group["buttons"] if b.get("label") not in ("download-source-button", "download-notebook-button")]
+        kept = [
+            b for b in group["buttons"] if b.get("label") not in ("download-source-button", "download-notebook-button")
+        ]
         editions = [
             {
                 "type": "link",
@@ -341,7 +343,7 @@ def check_toc(app: Sphinx, config: Config) -> None:
     if missing:
         raise ConfigError(
             f"{', '.join(missing)}: in book/ but not in _toc.yml. Add each to _toc.yml (a new "
-            f"chapter: `python tools/new_chapter.py N slug \"Title\"`), or move it out of book/."
+            f'chapter: `python tools/new_chapter.py N slug "Title"`), or move it out of book/.'
         )
 
 

@@ -51,7 +51,7 @@ from __future__ import annotations
 import posixpath
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 from docutils import nodes
@@ -200,7 +200,7 @@ class cite_placeholder(nodes.General, nodes.Element):
 
 class ResultsDirective(SphinxDirective):
     has_content = False
-    option_spec = {"exercises": directives.flag}
+    option_spec: ClassVar[dict[str, Any]] = {"exercises": directives.flag}
 
     def run(self) -> list[nodes.Node]:
         node = results_placeholder()
@@ -255,7 +255,7 @@ class CiteDirective(SphinxDirective):
 
     has_content = False
     required_arguments = 1
-    option_spec = {"crossref": directives.unchanged_required}
+    option_spec: ClassVar[dict[str, Any]] = {"crossref": directives.unchanged_required}
 
     def run(self) -> list[nodes.Node]:
         node = cite_placeholder()

@@ -173,7 +173,7 @@ class _Builder:
     def __init__(self, index: BookIndex):
         self.index = index
 
-    def get_relative_uri(self, fromdocname: str, todocname: str) -> str:
+    def get_relative_uri(self, fromdocname: str, todocname: str) -> str:  # noqa: ARG002  Sphinx's Builder signature
         return self.index.page_url(todocname)
 
 
@@ -269,10 +269,9 @@ class BookIndex:
     def cite(self, keys: list[str], role: str) -> str:
         """The web book's text of a citation (sphinxcontrib-bibtex's own style) as Markdown."""
         import pybtex_docutils
+        from docutils import nodes
         from sphinxcontrib.bibtex.style.referencing import format_references
         from sphinxcontrib.bibtex.style.template import SphinxReferenceInfo
-
-        from docutils import nodes
 
         citations = {c.key: c for c in self.env.domaindata["cite"]["citations"]}
         missing = [k for k in keys if k not in citations]
@@ -416,25 +415,11 @@ def convert_inline(text: str, ctx: _Context) -> str:
         if name == "numref":
             return _numref(idx, explicit, target)
         if name == "ref":
-            if target in idx.env.sphinx_exercise_registry:  # sphinx-exercise: a ref is a numref
-                number, url = idx.exercise(target)
-                return f"[{explicit or idx.numfig_format['exercise'] % number}]({url})"
-            docname, anchor, title = idx.label(target)
-            if not (explicit or title):
-                raise EditionError(f"{{ref}} to {target!r} needs an explicit text")
-            return f"[{explicit or title}]({idx.page_url(docname, anchor)})"
+            return _ref(idx, explicit, target)
         if name in ("cite:t", "cite:p", "cite:ts", "cite:ps"):
             return idx.cite([k.strip() for k in content.split(",") if k.strip()], name.split(":")[1])
         if name in ("func", "class", "mod", "meth", "attr", "data", "obj", "exc"):
-            shown = content.strip()
-            short = shown.startswith("~")
-            shown = shown.lstrip("~")
-            explicit, target = _split_explicit(shown)
-            url, _ = idx.py_object(target)
-            label = explicit or (target.rsplit(".", 1)[-1] if short else target)
-            if name in ("func", "meth") and not explicit:
-                label += "()"
-            return f"[`{label}`]({url})"
+            return _py_role(idx, name, content)
         if name == "math":
             return f"${content}$"
         if name in ("sub", "sup"):
@@ -442,6 +427,28 @@ def convert_inline(text: str, ctx: _Context) -> str:
         raise EditionError(f"{ctx.docname}: the role {{{name}}} has no Jupyter form")
 
     return _ROLE.sub(role, text)
+
+
+def _ref(idx: BookIndex, explicit: str | None, target: str) -> str:
+    if target in idx.env.sphinx_exercise_registry:  # sphinx-exercise: a ref is a numref
+        number, url = idx.exercise(target)
+        return f"[{explicit or idx.numfig_format['exercise'] % number}]({url})"
+    docname, anchor, title = idx.label(target)
+    if not (explicit or title):
+        raise EditionError(f"{{ref}} to {target!r} needs an explicit text")
+    return f"[{explicit or title}]({idx.page_url(docname, anchor)})"
+
+
+def _py_role(idx: BookIndex, name: str, content: str) -> str:
+    """A Python object's role ({func}, {class}...): its name in code, linked to the API appendix."""
+    shown = content.strip()
+    short = shown.startswith("~")
+    explicit, target = _split_explicit(shown.lstrip("~"))
+    url, _ = idx.py_object(target)
+    label = explicit or (target.rsplit(".", 1)[-1] if short else target)
+    if name in ("func", "meth") and not explicit:
+        label += "()"
+    return f"[`{label}`]({url})"
 
 
 def _numref(idx: BookIndex, explicit: str | None, target: str) -> str:
@@ -596,20 +603,20 @@ def _directive(name: str, argument: str, options: dict, body: list[str], ctx: _C
         kind = name.split(":", 1)[1]
         label = options.get("label")
         if kind == "proof":
-            return _quote([f"**Proof.** {title}".rstrip() if not title else f"**Proof** ({title}).", "", *inner]) + [""]
+            return [*_quote([f"**Proof.** {title}".rstrip() if not title else f"**Proof** ({title}).", "", *inner]), ""]
         countertype = idx.env.proof_list[label]["countertype"] if label in idx.env.proof_list else kind
         number = "" if "nonumber" in options else _consume_number(ctx, countertype, label)
         anchor = [f'<a id="{label}"></a>'] if label else []
-        return _quote([*anchor, _title(kind.title(), number, title), "", *inner]) + [""]
+        return [*_quote([*anchor, _title(kind.title(), number, title), "", *inner]), ""]
     if name == "exercise":
         label = options.get("label")
         number = "" if "nonumber" in options else _consume_number(ctx, "exercise", label)
         anchor = [f'<a id="{label}"></a>'] if label else []
-        return _quote([*anchor, _title("Exercise", number, title), "", *inner]) + [""]
+        return [*_quote([*anchor, _title("Exercise", number, title), "", *inner]), ""]
     if name == "solution":
         label = argument.strip()
         number, _ = idx.exercise(label)
-        return _details(f"Solution to Exercise {number}", inner) + [""]
+        return [*_details(f"Solution to Exercise {number}", inner), ""]
     if name in ("solution-start", "solution-end"):
         raise EditionError(f"{ctx.docname}: {name} inside a cell (handled per cell)")
     if name == "math":
@@ -617,14 +624,14 @@ def _directive(name: str, argument: str, options: dict, body: list[str], ctx: _C
         number = idx.equation(label)[0] if label else None
         return [_math_block("\n".join(body), number), ""]
     if name == "dropdown" or (name == "admonition" and "dropdown" in classes):
-        return _details(title or "Details", inner) + [""]
+        return [*_details(title or "Details", inner), ""]
     if name == "admonition":
-        return _quote([f"**{title}**" if title else "", "", *inner]) + [""]
+        return [*_quote([f"**{title}**" if title else "", "", *inner]), ""]
     if name in _ADMONITIONS:
         head = f"**{_ADMONITIONS[name]}.**" + (f" **{title}**" if title else "")
         if "dropdown" in classes:
-            return _details(title or _ADMONITIONS[name], inner) + [""]
-        return _quote([head, "", *inner]) + [""]
+            return [*_details(title or _ADMONITIONS[name], inner), ""]
+        return [*_quote([head, "", *inner]), ""]
     raise EditionError(f"{ctx.docname}: the directive {{{name}}} has no Jupyter form")
 
 

@@ -84,7 +84,7 @@ def topic_of(slug: str) -> str:
     return slug.replace("_", "-")
 
 
-def chapter_cells(number: int, slug: str, title: str, topic: str | None = None) -> list:
+def chapter_cells(slug: str, title: str, topic: str | None = None) -> list:
     """The cells of a new chapter skeleton; labels are prefixed with ``topic`` (default: from slug)."""
     t = topic or topic_of(slug)
     md = nbformat.v4.new_markdown_cell
@@ -153,13 +153,13 @@ def chapter_cells(number: int, slug: str, title: str, topic: str | None = None) 
     ]
 
 
-def new_notebook(number: int, slug: str, title: str, topic: str | None = None) -> nbformat.NotebookNode:
+def new_notebook(slug: str, title: str, topic: str | None = None) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
     nb.metadata = {
         "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
         "language_info": {"name": "python"},
     }
-    nb.cells = chapter_cells(number, slug, title, topic)
+    nb.cells = chapter_cells(slug, title, topic)
     nbformat.validate(nb)
     return nb
 
@@ -167,7 +167,7 @@ def new_notebook(number: int, slug: str, title: str, topic: str | None = None) -
 class _TocDumper(yaml.SafeDumper):
     """Indent list items under their key, as in the hand-written _toc.yml."""
 
-    def increase_indent(self, flow=False, indentless=False):  # noqa: D102
+    def increase_indent(self, flow=False, indentless=False):  # noqa: ARG002  PyYAML passes indentless by name
         return super().increase_indent(flow, False)
 
 
@@ -314,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     toc, header = read_toc(toc_path)
     add_to_toc(toc, docname)  # validate before writing anything
 
-    nbformat.write(new_notebook(args.number, args.slug, args.title.strip(), topic), path)
+    nbformat.write(new_notebook(args.slug, args.title.strip(), topic), path)
     toc_path.write_text(dump_toc(toc, header), encoding="utf-8")
     print(f"created {path.relative_to(root)} and added {docname} to _toc.yml")
 

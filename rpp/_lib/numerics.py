@@ -521,7 +521,7 @@ def _regula_falsi(g, y_lo, y_hi, g_hi, tol):
                 y = y2 - g2 * (y2 - y1) / (g2 - g1) if g2 != g1 and abs(g1) < 1e299 and abs(g2) < 1e299 else np.nan
             if not y_lo < y < y_hi:  # the chord of the bracket (regula falsi)
                 y = y_lo + w * g_lo / (g_lo - g_hi)
-        if len(widths) > 3 and widths[-1] > 0.5 * widths[-4] or not np.isfinite(y):
+        if (len(widths) > 3 and widths[-1] > 0.5 * widths[-4]) or not np.isfinite(y):
             y = 0.5 * (y_lo + y_hi)
         y = min(max(y, y_lo + 0.5 * tol), y_hi - 0.5 * tol)
         if not y_lo < y < y_hi:

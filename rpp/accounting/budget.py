@@ -36,7 +36,7 @@ from .._lib.optional import missing
 from ..calibration.result import Calibration
 from ..calibration.search import pair_divergence
 from ..priors import check_prior
-from ..sampling import sample_release, bit_source
+from ..sampling import bit_source, sample_release
 from .releases import calibrate_releases, combined_scale
 
 __all__ = ["calibrate_all_pairs", "ReleaseBudget"]

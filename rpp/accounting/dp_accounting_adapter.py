@@ -49,7 +49,7 @@ _EXTRA = "dp-accounting is not installed: it is the optional extra of rpp-book (
 def _dp_accounting() -> Any:
     try:
         import dp_accounting
-        import dp_accounting.rdp  # noqa: F401  (the accountant lives in the subpackage)
+        import dp_accounting.rdp  # the accountant lives in the subpackage
     except ImportError as exc:
         raise ImportError(_EXTRA) from exc
     return dp_accounting

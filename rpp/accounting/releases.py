@@ -51,11 +51,11 @@ from numpy.typing import ArrayLike
 from .._lib import validation as v
 from .._lib.numerics import at_most, step_up
 from ..calibration.result import Calibration
-from ..certified import Certified
 from ..calibration.search import calibrate, pair_divergence
+from ..certified import Certified
+from ..divergence.renyi import renyi_divergence
 from ..noise import GaussianNoise
 from ..priors import check_prior
-from ..divergence.renyi import renyi_divergence
 
 __all__ = ["combined_scale", "releases_divergence", "calibrate_releases"]
 

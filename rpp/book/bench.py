@@ -557,8 +557,9 @@ def class_scaling(
         loaded machine does not inflate), ``s_per_pair``, ``cpu_per_pair`` and ``speedup`` (serial seconds /
         seconds).
     """
-    import pandas as pd
     from concurrent.futures import ProcessPoolExecutor
+
+    import pandas as pd
 
     from .._lib.cache import clear_caches
     from ..accounting import calibrate_all_pairs
@@ -600,7 +601,7 @@ def class_scaling(
     return df
 
 
-from .worst_case import (  # noqa: E402, F401 - the sweep of --worst-case, re-exported here
+from .worst_case import (  # noqa: F401 - the sweep of --worst-case, re-exported here
     FAMILIES,
     load_worst_case,
     machine_state,
@@ -642,7 +643,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--worst-case", metavar="JSONL", help="append the rows of the worst-case sweep (issue #21) to JSONL"
     )
-    parser.add_argument("--family", action="append", choices=FAMILIES + ("named",), help="families of --worst-case")
+    parser.add_argument("--family", action="append", choices=(*FAMILIES, "named"), help="families of --worst-case")
     parser.add_argument(
         "--only", action="append", metavar="NOISE:METHOD", help="run only these (noise, method) in --worst-case"
     )
@@ -701,7 +702,7 @@ def _worst_case_main(args) -> None:
     warm_up()
     with open(args.worst_case, "a") as fh:
         fh.write(json.dumps(dict(machine=machine_state(), argv=vars(args))) + "\n")
-        for family in args.family or FAMILIES + ("named",):
+        for family in args.family or (*FAMILIES, "named"):
             cases = (
                 named_cases()
                 if family == "named"

@@ -191,7 +191,7 @@ def example1_runs_bound(prior: ArrayLike, s1_mask: ArrayLike) -> float:
     >>> round(float(example1_runs_bound(prior, s1)), 6)
     3.0
     """
-    prior, s1, cond1, cond2 = _split(prior, s1_mask)
+    prior, _s1, cond1, cond2 = _split(prior, s1_mask)
     m = max(cond1.max(), cond2.max())
     return np.inf if m >= 1 else 1.0 + 1.0 / (1.0 - m)
 

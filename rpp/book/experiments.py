@@ -33,17 +33,17 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
 import pandas as pd
+from numpy.typing import ArrayLike
 
+from .. import rules
 from .._lib import validation as v
 from .._lib.numerics import at_most
 from ..calibration.result import PrivacyWarning
 from ..calibration.search import calibrate, methods
-from ..priors import Empirical, Gaussian, GaussianMixture
 from ..divergence.gaussian_noise import renyi_divergence_bound
+from ..priors import Empirical, Gaussian, GaussianMixture
 from ..transport import w_infinity
-from .. import rules
 from .queries import QueryPriors, paper_method, query_priors
 
 __all__ = [

@@ -37,10 +37,11 @@ def _gp_latent(Z, y, zq, random_state):
     prior, as in the MEAN query (without it a GP far from its data would
     report the subset mean as if it were known exactly).
     """
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
     from sklearn.gaussian_process import GaussianProcessRegressor
     from sklearn.gaussian_process.kernels import RBF, ConstantKernel, WhiteKernel
-    import warnings
-    from sklearn.exceptions import ConvergenceWarning
 
     y_mean, y_std = y.mean(), y.std()
     yn = (y - y_mean) / y_std
@@ -146,7 +147,7 @@ def gp_priors(
     >>> type(pr.prior_i).__name__, pr.details["n_train"], bool(pr.prior_i.var > 0)
     ('Gaussian', (4, 4), True)
     """
-    data, zq, xq, (loc, scale) = model_inputs(df, x, secret, s_i, s_j, features, query_point, max_train, random_state)
+    data, zq, xq, (_loc, _scale) = model_inputs(df, x, secret, s_i, s_j, features, query_point, max_train, random_state)
     priors, models = [], []
     for Z, y, _ in data:
         m, var, gp = _gp_latent(Z, y, zq, random_state)
@@ -207,9 +208,10 @@ def _bayes_last_layer(Phi, y, phi_q, max_iter=500, tol=1e-10):
 
 def _hidden_layer(Z, y, n_hidden, feature_map, random_state):
     if feature_map == "mlp":
-        from sklearn.neural_network import MLPRegressor
         import warnings
+
         from sklearn.exceptions import ConvergenceWarning
+        from sklearn.neural_network import MLPRegressor
 
         net = MLPRegressor(
             hidden_layer_sizes=(n_hidden,),

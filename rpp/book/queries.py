@@ -57,8 +57,8 @@ import numpy as np
 import pandas as pd
 
 from .._lib import validation as v
-from ..priors import Empirical, Gaussian, GaussianMixture
 from ..gmm import VarianceFloorWarning, fit_gmm
+from ..priors import Empirical, Gaussian, GaussianMixture
 from .model_queries import bnn_priors, gp_priors
 from .query_data import (
     QUERY_FAMILIES,

@@ -14,11 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
-from numpy.typing import ArrayLike
 import pandas as pd
+from numpy.typing import ArrayLike
 
-from ..divergence.renyi import renyi_divergence
 from .. import rules
+from ..divergence.renyi import renyi_divergence
 from ..noise import GaussianNoise
 from ..transport import w_infinity
 from .experiments import resolve_rule
@@ -153,11 +153,11 @@ def reduction_table(
     >>> float(reduction_table(_toy_table(), baseline="base", exclude_zero=False).iloc[1]["reduction"])
     58.333333333333336
     """
-    keys = list(by) + ["alpha", "directed"]
-    missing = [c for c in keys + ["rule", "epsilon", "theta"] if c not in table.columns]
+    keys = [*by, "alpha", "directed"]
+    missing = [c for c in [*keys, "rule", "epsilon", "theta"] if c not in table.columns]
     if missing:
         raise ValueError(f"table lacks the columns {missing}; pass the output of rpp.book.experiments.sweep")
-    wide = table.pivot_table(index=keys + ["epsilon"], columns="rule", values="theta", aggfunc="first")
+    wide = table.pivot_table(index=[*keys, "epsilon"], columns="rule", values="theta", aggfunc="first")
     if baseline not in wide.columns:
         raise ValueError(f"baseline rule {baseline!r} is not in the table (rules: {list(wide.columns)})")
     rows = []

@@ -106,7 +106,7 @@ def random_case(family: str, index: int, seed: int = 21) -> dict[str, Any]:
             q = _random_mixture(rng, kj, offset + delta, 3.0)
             label = f"K={ki} vs K={kj}"
     else:
-        sizes = [int(round(_log_uniform(rng, 10, 10_000))) for _ in range(2)]
+        sizes = [round(_log_uniform(rng, 10, 10_000)) for _ in range(2)]
         ties = rng.uniform() < 0.25
         samples = []
         for n in sizes:
@@ -160,7 +160,7 @@ def _cpu_call(conn, p, q, alpha, epsilon, method, noise, cpu_limit):
         conn.send(("ok", float(cal.scale), time.process_time() - t0, time.perf_counter() - w0, bool(cal.within_budget)))
     except ValueError as exc:  # the method does not apply to these priors
         conn.send(("n/a", np.nan, np.nan, np.nan, str(exc)[:80]))
-    except Exception as exc:  # noqa: BLE001 - reported, never hidden
+    except Exception as exc:  # reported, never hidden
         conn.send(("error", np.nan, np.nan, np.nan, f"{type(exc).__name__}: {str(exc)[:80]}"))
 
 

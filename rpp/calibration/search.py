@@ -52,17 +52,18 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+import rpp.rules as rules  # the package (its rules are looked up by name below)
+
 from .._lib import validation as v
-from ..divergence.centre import centred_orders as _orders  # rules and divergences are translation invariant
 from .._lib.numerics import at_most, step_up
 from ..certified import Certified
-from ..priors import Empirical, Gaussian, Prior, check_prior
-from ..noise import GaussianNoise, LaplaceNoise
+from ..divergence.centre import centred_orders as _orders  # rules and divergences are translation invariant
 from ..divergence.gaussian_noise import certified_gaussian_divergence
 from ..divergence.laplace_binned import binned_laplace_divergence, bins_are_few
-from .result import Calibration, PrivacyWarning
-import rpp.rules as rules  # the package (its rules are looked up by name below)
+from ..noise import GaussianNoise, LaplaceNoise
+from ..priors import Empirical, Gaussian, Prior, check_prior
 from ..rules.exact import DivergenceMemo, order_probe, search
+from .result import Calibration, PrivacyWarning
 
 __all__ = ["calibrate", "methods", "pair_divergence", "METHODS", "NOISES"]
 
@@ -88,10 +89,10 @@ class _Method:
     # W_inf, or a cost of |x - y| over the quantile coupling of two samples, whose transpose
     # couples the other order -- w-alpha's, and gmm-ot's (x - y)^2 between point masses): the
     # second order is not computed.  The final check covers both.
-    symmetric: Callable[[Prior, Prior], bool] = lambda p, q: False  # noqa: E731 (a default, no name needed)
+    symmetric: Callable[[Prior, Prior], bool] = lambda _p, _q: False
 
 
-def _always(p: Prior, q: Prior) -> bool:
+def _always(_p: Prior, _q: Prior) -> bool:
     return True
 
 

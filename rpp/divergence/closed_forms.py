@@ -8,7 +8,6 @@ r"""Closed forms of the Rényi divergence: two Gaussians and two pmfs (re-export
 
 from __future__ import annotations
 
-
 from typing import Any
 
 import numpy as np

@@ -94,6 +94,7 @@ including its round-off.
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 from typing import Any, cast
@@ -102,8 +103,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from .._lib import validation as v
 from .._lib import cache as _cache
+from .._lib import validation as v
 from .._lib.numerics import integrate_log, lse
 from .._lib.parallel import MIN_ITEMS, thread_map
 from ..priors import Empirical, Gaussian, Prior, check_prior
@@ -160,7 +161,7 @@ def _log_tail_bound(alpha, U, P, Q):
     :math:`\alpha>1` the lower bound :math:`q(x)\ge w_l\,\varphi(x;\mu_l,v_l)`
     with :math:`l` a component of largest variance.
     """
-    wP, mP, vP_all = P
+    _wP, mP, vP_all = P
     wQ, mQ, vQ_all = Q
     aP, vP, vPmin = mP.max(), vP_all.max(), vP_all.min()
     if alpha > 1:
@@ -181,8 +182,8 @@ def _log_tail_bound(alpha, U, P, Q):
 
 def _tail_peak(alpha, P, Q):
     """Centre of the Gaussian-shaped right-tail envelope of ``p^a q^(1-a)`` (see ``_log_tail_bound``)."""
-    wP, mP, vP_all = P
-    wQ, mQ, vQ_all = Q
+    _wP, mP, vP_all = P
+    _wQ, mQ, vQ_all = Q
     vP, vQ = vP_all.max(), vQ_all.max()
     aP = mP[vP_all == vP].max()
     bq = mQ[vQ_all == vQ].max()
@@ -191,8 +192,8 @@ def _tail_peak(alpha, P, Q):
 
 
 def _breakpoints(P, Q, s_eff, T, peaks, local):
-    wP, mP, vP = P
-    wQ, mQ, vQ = Q
+    _wP, mP, vP = P
+    _wQ, mQ, vQ = Q
     means = np.concatenate([mP, mQ])
     lo, hi = means.min() - T, means.max() + T
     centre = 0.5 * (means.min() + means.max())
@@ -539,7 +540,7 @@ class _Bins:
         self.mom = np.empty((_STORED, first.size))
         ends = np.append(first, n)
         cuts = np.unique(np.r_[0, np.searchsorted(first, np.arange(_GROUP_ATOMS, n, _GROUP_ATOMS)), first.size])
-        self._source = (atoms, w, first, ends, list(zip(cuts[:-1], cuts[1:], strict=True)))
+        self._source = (atoms, w, first, ends, list(itertools.pairwise(cuts)))
         self.dmax = self._sum_moments(_ORDER)  # <= f/2 in units of theta
         self._done = _ORDER
 
@@ -845,7 +846,7 @@ def gauss_atoms_logpdf(
 
 def _widest(comp):
     """``(mask of the widest components, their smallest mean, their largest mean)``."""
-    w, m, v = _as_tuple(comp)
+    _w, m, v = _as_tuple(comp)
     wide = v == v.max()
     return wide, float(m[wide].min()), float(m[wide].max())
 

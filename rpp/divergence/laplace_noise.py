@@ -54,16 +54,14 @@ The noise object is :class:`rpp.noise.LaplaceNoise`; the calibration methods of
 
 from __future__ import annotations
 
-
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from ..priors import Prior
 from .._lib import validation as v
-from .centre import centre_pair
 from .._lib.numerics import integrate_log, lse
-from ..priors import Empirical, check_prior
+from ..priors import Empirical, Prior, check_prior
+from .centre import centre_pair
 from .gaussian_noise import _discrete_pair, renyi_divergence_bound
 from .laplace_atoms import atoms_log_integral
 from .laplace_shift import LOG_SHIFT_REL_ERR, laplace_shift_value

@@ -10,7 +10,6 @@ baseline of Pierquin et al. 2024 with sensitivity :math:`W_\infty`).
 from __future__ import annotations
 
 import math
-
 from typing import Any
 
 import numpy as np

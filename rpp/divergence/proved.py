@@ -51,6 +51,7 @@ first use and ``ImportError`` names the extra when it is missing.
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 from typing import Any
@@ -227,7 +228,7 @@ def _laplace_tail_coeffs(arb, w, m, v, b, U):
 
 def _laplace_tail(arb, alpha, U, P, Q, b):
     """Upper bound on int_U^inf p^a q^(1-a) for Laplace noise (U at or above every atom)."""
-    Ap, Bp = _laplace_tail_coeffs(arb, P[0], P[1], P[2], b, arb(U))
+    Ap, _Bp = _laplace_tail_coeffs(arb, P[0], P[1], P[2], b, arb(U))
     Aq, Bq = _laplace_tail_coeffs(arb, Q[0], Q[1], Q[2], b, arb(U))
     al = arb(alpha)
     if alpha > 1:
@@ -405,13 +406,13 @@ def _integrate(flint, f_of_panel, pts, scale_est):
     arb, acb = flint.arb, flint.acb
     tol = scale_est * _REL_TOL / len(pts)
     total = arb(0)
-    for lo, hi in zip(pts[:-1], pts[1:], strict=True):
+    for lo, hi in itertools.pairwise(pts):
         f = f_of_panel(lo, hi)
         total += acb.integral(f, float(lo), float(hi), rel_tol=_REL_TOL, abs_tol=tol, eval_limit=10**5).real
     return total
 
 
-def _tail_refusal(tr, tl, body, width):
+def _tail_refusal(tr, tl):
     """Return the sentence of a refusal where the analytic tail bounds did not fall below ``2**-80`` of the body.
 
     No number derived from the priors is quoted (rpp's messages carry no data).
@@ -448,7 +449,7 @@ def _estimate(arb, log_f, pts):
 
     An arb: the integral can exceed the float range ((alpha - 1) D > 709) where its log is finite.
     """
-    x = np.unique(np.concatenate([np.linspace(a, b, 17) for a, b in zip(pts[:-1], pts[1:], strict=True)]))
+    x = np.unique(np.concatenate([np.linspace(a, b, 17) for a, b in itertools.pairwise(pts)]))
     lf = log_f(x)
     top = lf.max()
     if not np.isfinite(top):
@@ -498,7 +499,7 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
     def f(x, analytic):
         return (al * lp(x, analytic) + (1 - al) * lq(x, analytic)).exp()
 
-    neg = lambda X: (X[0], [-x for x in X[1]], X[2])  # noqa: E731
+    neg = lambda X: (X[0], [-x for x in X[1]], X[2])
     for _ in range(40):
         tr = _gauss_tail(arb, alpha, U, P, Q)
         tl = _gauss_tail(arb, alpha, -L, neg(P), neg(Q))
@@ -508,10 +509,10 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
             break
         U, L = U + 4 * max(wr, sds.max()), L - 4 * max(wl, sds.max())
     else:
-        return _tail_refusal(tr, tl, est, U - L)
-    body = _integrate(flint, lambda lo, hi: f, pts, est)
+        return _tail_refusal(tr, tl)
+    body = _integrate(flint, lambda _lo, _hi: f, pts, est)
     if not ((tr + tl).upper() <= body.lower() * (_TAIL_REL * 2**8)):  # in arb: both may exceed the float range
-        return _tail_refusal(tr, tl, float(body.lower()), U - L)
+        return _tail_refusal(tr, tl)
     return _result(flint, body + arb(0).union(tr + tl), alpha)
 
 
@@ -536,7 +537,7 @@ def _laplace(flint, Pf, Qf, alpha, b_float):
     reach = np.concatenate([means + sds**2 / b_float + 12 * sds, means - sds**2 / b_float - 12 * sds])
     U, L = float(reach.max() + 40 * b_float), float(reach.min() - 40 * b_float)
     al = acb(alpha)
-    neg = lambda X: (X[0], [-x for x in X[1]], X[2])  # noqa: E731
+    neg = lambda X: (X[0], [-x for x in X[1]], X[2])
     for _ in range(40):
         tr = _laplace_tail(arb, alpha, U, P, Q, b)
         tl = _laplace_tail(arb, alpha, -L, neg(P), neg(Q), b)
@@ -546,7 +547,7 @@ def _laplace(flint, Pf, Qf, alpha, b_float):
             break
         U, L = U + 20 * b_float, L - 20 * b_float
     else:
-        return _tail_refusal(tr, tl, est, U - L)
+        return _tail_refusal(tr, tl)
 
     def panel(lo, hi):
         lp = _laplace_logpdf(flint, P[0], P[1], P[2], b, arb(lo), arb(hi))
@@ -559,7 +560,7 @@ def _laplace(flint, Pf, Qf, alpha, b_float):
 
     body = _integrate(flint, panel, pts, est)
     if not ((tr + tl).upper() <= body.lower() * (_TAIL_REL * 2**8)):  # in arb: both may exceed the float range
-        return _tail_refusal(tr, tl, float(body.lower()), U - L)
+        return _tail_refusal(tr, tl)
     return _result(flint, body + arb(0).union(tr + tl), alpha)
 
 

@@ -16,11 +16,16 @@ book support (``rpp.book.topk``, ``rpp.book.chain_data``).
 :mod:`rpp.book.composition_examples` (book support, never imported by the library).
 """
 
-from .finite import pufferfish_leakage
 from ..divergence.closed_forms import discrete_renyi_divergence
 from .bayesnet import bfs_neighbour_sets, bn_ab_curve, bn_joint, moral_graph
 from .bif import bn_ab_estimate, bn_marginal, load_alarm, read_bif
 from .collapse import composed_output_distribution, posterior_of_secret
+from .exact import (
+    pufferfish_epsilon_exact,
+    randomized_response_mechanism,
+    secret_conditionals,
+)
+from .finite import pufferfish_leakage
 from .gaussian_field import (
     conditional_weights,
     farthest_low_sets,
@@ -31,11 +36,6 @@ from .gaussian_field import (
     region_influence_direct,
     region_influence_sweep,
 )
-from .exact import (
-    pufferfish_epsilon_exact,
-    randomized_response_mechanism,
-    secret_conditionals,
-)
 from .influence import (
     a_dagger,
     a_dagger_uncertain,
@@ -44,16 +44,6 @@ from .influence import (
     conditional_marginal,
     entry_secret_pairs,
     uncertain_ratio_bound,
-)
-from .theorems import (
-    best_b,
-    dependent_dp_curve,
-    epsilon_dp_from_curve,
-    epsilon_puffer_from_curve,
-    group_dp_curve,
-    misspecified_epsilon,
-    per_entry_dp_curve,
-    theorem4_epsilon,
 )
 from .markov import (
     chain_ab_curve,
@@ -75,6 +65,16 @@ from .nfc import (
     nfc_min_epsilon,
     nfc_primal,
     nfc_violation,
+)
+from .theorems import (
+    best_b,
+    dependent_dp_curve,
+    epsilon_dp_from_curve,
+    epsilon_puffer_from_curve,
+    group_dp_curve,
+    misspecified_epsilon,
+    per_entry_dp_curve,
+    theorem4_epsilon,
 )
 
 __all__ = [

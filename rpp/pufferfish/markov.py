@@ -132,14 +132,14 @@ def chain_quilt_table(
     mu = np.array([start @ Pd[t] for t in range(n)])
     rows = []
     for i in range(n):
-        for dL in [None] + list(range(1, i + 1)):
+        for dL in [None, *range(1, i + 1)]:
             if dL is None:
                 PL = None
             else:
                 with np.errstate(divide="ignore", invalid="ignore"):
                     PL = (mu[i - dL][None, :] * Pd[dL].T) / mu[i][:, None]  # [x, u]
                 PL = np.nan_to_num(PL)
-            for dR in [None] + list(range(1, n - i)):
+            for dR in [None, *range(1, n - i)]:
                 PR = None if dR is None else Pd[dR]
                 size = (i if dL is None else dL - 1) + 1 + ((n - 1 - i) if dR is None else dR - 1)
                 rows.append((i, dL, dR, size, _pair_leak(PL, PR, mu[i], uncertainty)))

@@ -212,7 +212,7 @@ def nfc_min_epsilon(
 def _compositions(r, m):
     """All count vectors of length m summing to r."""
     for c in itertools.combinations(range(r + m - 1), m - 1):
-        cuts = (-1,) + c + (r + m - 1,)
+        cuts = (-1, *c, r + m - 1)
         yield [cuts[i + 1] - cuts[i] - 1 for i in range(m)]
 
 

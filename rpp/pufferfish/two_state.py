@@ -52,7 +52,7 @@ def two_state_side_logratios(p: float, q: float, d: ArrayLike) -> np.ndarray:
     >>> two_state_side_logratios(0.1, 0.2, 1)
     array([-2.07944154,  1.5040774 ])
     """
-    lam, pi0 = _two_state(p, q)
+    _two_state(p, q)  # validates p and q (the closed form, which cancels, is not used here)
     d = v.finite("d", d)
     if (d < 1).any() or (d != np.round(d)).any() or (d > 2**62).any():
         raise ValueError("d must be integers in [1, 2**62] (distances)")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-
 import numpy as np
 from numpy.typing import ArrayLike
 

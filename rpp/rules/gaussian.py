@@ -21,15 +21,14 @@ var_j``, like :func:`rpp.gaussian_renyi`), return the paper's quantity, the nois
 
 from __future__ import annotations
 
-
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib import validation as v
 from .._lib.numerics import sqrt_up, sqrt_up_array
-from ..priors import Gaussian
 from ..divergence.closed_forms import gaussian_renyi_value
 from ..divergence.gaussian_noise import gaussian_divergence_upper
+from ..priors import Gaussian
 
 __all__ = [
     "closed_form",

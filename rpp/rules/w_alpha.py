@@ -57,9 +57,9 @@ from scipy import optimize, special
 
 from .._lib import validation as v
 from .._lib.numerics import integrate_log, largest_feasible, lse, min_feasible, sqrt_up, step_up
+from ..divergence.laplace_shift import log_laplace_shift_integral
 from ..noise import GaussianNoise, LaplaceNoise
 from ..priors import Empirical, Gaussian, Prior, check_prior
-from ..divergence.laplace_shift import log_laplace_shift_integral
 from ..transport import (
     QuantileDifference,
     mirrored,

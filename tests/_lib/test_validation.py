@@ -144,7 +144,7 @@ def test_gaussian_renyi_alpha_zero_and_range():
     assert rpp.gaussian_renyi(0.0, 1.0, 5.0, 2.0, 0.0).value == 0.0  # D_0 = -log Q(supp P) = 0
     for bad in (-1e-300, -1.0, np.nan, -np.inf):
         with pytest.raises(ValueError, match="alpha"):
-            rpp.gaussian_renyi(0.0, 1.0, 0.0, 1.0, bad).value
+            _ = rpp.gaussian_renyi(0.0, 1.0, 0.0, 1.0, bad).value
 
 
 # -- item 5: discrete_renyi_divergence ---------------------------------------------------------
@@ -183,12 +183,14 @@ def test_discrete_renyi_alpha_zero():
         math.log(2), rel=1e-15
     )
     q = [0.5, 0.5 - 1e-12, 1e-12]
-    assert _rel(rpp.discrete_renyi_divergence([0.5, 0.5, 0.0], q, 0.0).value, _discrete_ref([0.5, 0.5, 0.0], q, 0)) < 4e-15
+    assert (
+        _rel(rpp.discrete_renyi_divergence([0.5, 0.5, 0.0], q, 0.0).value, _discrete_ref([0.5, 0.5, 0.0], q, 0)) < 4e-15
+    )
 
 
 def test_discrete_renyi_list_alpha_names_alpha():
     with pytest.raises(ValueError, match="alpha"):
-        rpp.discrete_renyi_divergence([0.5, 0.5], [0.25, 0.75], [2.0, 3.0]).value
+        _ = rpp.discrete_renyi_divergence([0.5, 0.5], [0.25, 0.75], [2.0, 3.0]).value
 
 
 # -- item 3: the noise objects' range of alpha ------------------------------------------------
@@ -206,7 +208,9 @@ def test_noise_objects_same_message():
     msgs = []
     for noise in (GaussianNoise(1.0), LaplaceNoise(1.0)):
         with pytest.raises(ValueError) as err:
-            noise.divergence(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=1, var=1), alpha=1.0)  # Gaussian noise: (nan, 0.0)
+            noise.divergence(
+                rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=1, var=1), alpha=1.0
+            )  # Gaussian noise: (nan, 0.0)
         msgs.append(str(err.value))
     assert msgs[0] == msgs[1]
 
@@ -214,7 +218,10 @@ def test_noise_objects_same_message():
 def test_gaussian_noise_value_near_one_against_mpmath():
     """alpha = 1 + 1e-9 (just inside the range): value + error covers the mpmath value, error tiny."""
     a = 1 + 1e-9
-    val, err = (_c := GaussianNoise(1.0).divergence(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=1, var=3), alpha=a)).value, _c.error
+    val, err = (
+        (_c := GaussianNoise(1.0).divergence(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=1, var=3), alpha=a)).value,
+        _c.error,
+    )
     ref = _gauss_ref(0.0, 2.0, 1.0, 4.0, a)
     assert mp.mpf(val) + mp.mpf(err) >= ref and 0 <= err < 1e-13
     assert _rel(val, ref) < 1e-14
@@ -316,7 +323,9 @@ def test_rng_is_int_generator_or_none_everywhere():
         with pytest.raises(TypeError, match="rng"):
             f(*args, "0")
     P = [[0.9, 0.1], [0.2, 0.8]]
-    assert np.array_equal(chain_data.simulate_chains(P, 3, 4, 0), chain_data.simulate_chains(P, 3, 4, np.random.default_rng(0)))
+    assert np.array_equal(
+        chain_data.simulate_chains(P, 3, 4, 0), chain_data.simulate_chains(P, 3, 4, np.random.default_rng(0))
+    )
     x = np.r_[np.zeros(50), np.ones(50)] + np.linspace(0, 0.3, 100)
     g1 = rpp.fit_gmm(x, max_components=2, rng=np.random.default_rng(1))
     assert g1.n_components >= 1
@@ -355,7 +364,7 @@ def test_conditional_sd_not_clamped():
     S = np.array([[1.0, 1 - 1e-17, 0.5], [1 - 1e-17, 1.0, 0.5], [0.5, 0.5, 1.0]])
     with pytest.raises(ValueError, match="Sigma"):
         pf.conditional_weights(S, 0, [1])
-    w, s = pf.conditional_weights(pf.gp_covariance(3, 1.0), 1, [0, 2])
+    _w, s = pf.conditional_weights(pf.gp_covariance(3, 1.0), 1, [0, 2])
     assert s > 0.5
 
 
@@ -439,7 +448,11 @@ def test_accounting_messages_never_show_priors():
 
 
 def test_distribution_samples_take_int_seeds():
-    for prior in (rpp.Gaussian(mean=0, var=1), rpp.GaussianMixture(weights=[0.5, 0.5], means=[0, 3], vars=[1, 1]), rpp.Empirical([0.0, 1.0, 2.0])):
+    for prior in (
+        rpp.Gaussian(mean=0, var=1),
+        rpp.GaussianMixture(weights=[0.5, 0.5], means=[0, 3], vars=[1, 1]),
+        rpp.Empirical([0.0, 1.0, 2.0]),
+    ):
         assert np.array_equal(prior.sample(5, rng=0), prior.sample(5, rng=np.random.default_rng(0)))
         with pytest.raises(ValueError, match="n"):
             prior.sample(-1, rng=0)

@@ -102,9 +102,9 @@ def test_the_issue_reproducers_are_right_or_refused():
         dict(mean_i=1, var_i=1e-200, mean_j=0, var_j=1e200),
         dict(mean_i=1, var_i=1e-160, mean_j=0, var_j=1),
     ):
-        with pytest.raises(ValueError, match="var_i|mean_i"):
+        with pytest.raises(ValueError, match=r"var_i|mean_i"):
             gaussian_hockey_stick(**kw, epsilon_prime=1)
-        with pytest.raises(ValueError, match="var_i|mean_i"):
+        with pytest.raises(ValueError, match=r"var_i|mean_i"):
             gaussian_loss_tail(**kw, threshold=1)
     with pytest.raises(ValueError, match="epsilon_prime"):
         gaussian_hockey_stick(mean_i=1, var_i=2, mean_j=0, var_j=1, epsilon_prime=1e300)

@@ -95,7 +95,7 @@ def test_a_thread_pool_works_too():
 
 @pytest.mark.parametrize("bad", [2, "processes", ProcessPoolExecutor])
 def test_executor_must_be_an_executor(bad):
-    with pytest.raises(TypeError, match="executor must be None or a concurrent.futures.Executor"):
+    with pytest.raises(TypeError, match=r"executor must be None or a concurrent\.futures\.Executor"):
         calibrate_all_pairs(CLASS[0], alpha=2.5, epsilon=0.8, executor=bad)
     with pytest.raises(TypeError, match="executor"):
         ReleaseBudget(CLASS[0], alpha=2.5, epsilon=0.8, executor=bad)

@@ -127,7 +127,7 @@ def test_two_queries_against_2d_quadrature(alpha):
 
     centre = (m1 + m2) / 2
     half = 12 * np.sqrt(np.maximum(np.diag(s1), np.diag(s2)))
-    value, err = integrate.dblquad(
+    value, _err = integrate.dblquad(
         integrand, centre[0] - half[0], centre[0] + half[0], centre[1] - half[1], centre[1] + half[1],
         epsabs=1e-13, epsrel=1e-11,
     )  # fmt: skip
@@ -168,7 +168,7 @@ def test_divergence_decreases_in_the_noise_multiplier():
         values = [
             linear_queries_divergence(
                 mean_i=mean_i, cov_i=cov_i, mean_j=mean_j, cov_j=cov_j, queries=queries, scales=c * theta0, alpha=alpha
-            )  # fmt: skip
+            )
             for c in np.geomspace(0.05, 50, 60)
         ]
         finite = np.array([v for v in values if math.isfinite(v)])

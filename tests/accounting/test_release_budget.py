@@ -112,7 +112,7 @@ def test_prior_class_takes_the_worst_member():
 
 def test_k_releases_and_directed_pairs():
     one, _ = calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0)
-    five, table = calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0, k=5)
+    five, _table = calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0, k=5)
     assert five.scale == pytest.approx(np.sqrt(5) * one.scale, rel=1e-9) and five.details["k"] == 5
     joint = max(
         releases_divergence(PRIORS[a], PRIORS[b], alpha=3.0, scale=five.scale, k=5).value
@@ -164,7 +164,7 @@ def test_budget_accepts_exactly_k_calibrated_releases(k):
         for a, b in itertools.combinations(PRIORS, 2)
     )
     assert budget.spent == pytest.approx(joint, rel=1e-9) and budget.spent <= 1.0 * (1 + 1e-9)
-    with pytest.raises(ValueError, match="scale=.*epsilon"):
+    with pytest.raises(ValueError, match=r"scale=.*epsilon"):
         budget.release(1.25, scale=cal.scale)
     assert budget.scales == (cal.scale,) * k  # a refused release records nothing
     assert budget.max_releases(cal.scale) == 0

@@ -180,8 +180,12 @@ def test_non_decreasing_in_k_for_empirical_priors():
     p, q = rpp.Empirical([0.0, 0.5, 1.0, 1.0]), rpp.Empirical([0.4, 1.2, 2.0])
     d = releases_divergence(p, q, alpha=2.5, scale=1.5, k=np.array([1, 2, 3, 5, 8])).value
     assert np.all(np.diff(d) >= -1e-12)
-    assert d[2] == pytest.approx(rpp.renyi_divergence(q, p, alpha=2.5, noise=rpp.GaussianNoise(scale=np.sqrt(1.5**2 / 3))).value, rel=1e-12) or d[2] == (
-        pytest.approx(rpp.renyi_divergence(p, q, alpha=2.5, noise=rpp.GaussianNoise(scale=np.sqrt(1.5**2 / 3))).value, rel=1e-12)
+    assert d[2] == pytest.approx(
+        rpp.renyi_divergence(q, p, alpha=2.5, noise=rpp.GaussianNoise(scale=np.sqrt(1.5**2 / 3))).value, rel=1e-12
+    ) or d[2] == (
+        pytest.approx(
+            rpp.renyi_divergence(p, q, alpha=2.5, noise=rpp.GaussianNoise(scale=np.sqrt(1.5**2 / 3))).value, rel=1e-12
+        )
     )
 
 
@@ -227,29 +231,29 @@ def test_combined_scale_edge_cases():
 
 def test_bad_arguments_are_named():
     with pytest.raises(ValueError, match="noise"):
-        releases_divergence(G_I, G_J, alpha=3, scale=1.0, k=2, noise="laplace").value
+        _ = releases_divergence(G_I, G_J, alpha=3, scale=1.0, k=2, noise="laplace").value
     with pytest.raises(ValueError, match="noise"):
         calibrate_releases(G_I, G_J, alpha=3, epsilon=1.0, k=2, noise="laplace")
     with pytest.raises(ValueError, match="noise"):
-        releases_divergence(G_I, G_J, alpha=3, scale=1.0, noise="uniform").value
+        _ = releases_divergence(G_I, G_J, alpha=3, scale=1.0, noise="uniform").value
     for bad in (0, 1.5, -2, [1, 0], np.nan):
         with pytest.raises(ValueError, match="k must"):
-            releases_divergence(G_I, G_J, alpha=3, scale=1.0, k=bad).value
+            _ = releases_divergence(G_I, G_J, alpha=3, scale=1.0, k=bad).value
     with pytest.raises(TypeError, match="k must"):
-        releases_divergence(G_I, G_J, alpha=3, scale=1.0, k=True).value
+        _ = releases_divergence(G_I, G_J, alpha=3, scale=1.0, k=True).value
     with pytest.raises(ValueError, match="k must"):
         calibrate_releases(G_I, G_J, alpha=3, epsilon=1.0, k=0)
     for bad in (0.0, -1.0, np.inf):
         with pytest.raises(ValueError, match="scale"):
-            releases_divergence(G_I, G_J, alpha=3, scale=bad).value
+            _ = releases_divergence(G_I, G_J, alpha=3, scale=bad).value
     with pytest.raises(ValueError, match="alpha"):
-        releases_divergence(G_I, G_J, alpha=1.0, scale=1.0).value
+        _ = releases_divergence(G_I, G_J, alpha=1.0, scale=1.0).value
     with pytest.raises(ValueError, match="epsilon"):
         calibrate_releases(G_I, G_J, alpha=3, epsilon=0.0, k=2)
     with pytest.raises(TypeError, match="directed"):
-        releases_divergence(G_I, G_J, alpha=3, scale=1.0, directed="yes").value
+        _ = releases_divergence(G_I, G_J, alpha=3, scale=1.0, directed="yes").value
     with pytest.raises(TypeError, match="prior_i"):
-        releases_divergence([0.0], G_J, alpha=3, scale=1.0).value
+        _ = releases_divergence([0.0], G_J, alpha=3, scale=1.0).value
     for bad in ([-1.0], [[1.0, 2.0]], [np.nan]):
         with pytest.raises(ValueError, match="scales"):
             combined_scale(bad)

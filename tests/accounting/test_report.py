@@ -112,9 +112,9 @@ def test_expected_errors_against_quadrature(noise):
     scale = 1.7
     with mp.workdps(30):
         if noise == "gaussian":
-            pdf = lambda z: mp.npdf(z, 0, scale)  # noqa: E731
+            pdf = lambda z: mp.npdf(z, 0, scale)
         else:
-            pdf = lambda z: mp.exp(-abs(z) / scale) / (2 * scale)  # noqa: E731
+            pdf = lambda z: mp.exp(-abs(z) / scale) / (2 * scale)
         mae = 2 * mp.quad(lambda z: z * pdf(z), [0, mp.inf])
         rmse = mp.sqrt(2 * mp.quad(lambda z: z * z * pdf(z), [0, mp.inf]))
     r = build(noise=noise, scale=scale)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import nbformat
@@ -96,12 +96,12 @@ def docname(path: Path) -> str:
     return path.relative_to(ROOT).with_suffix("").as_posix()
 
 
-@lru_cache(maxsize=None)
+@cache
 def read_nb(path: Path) -> nbformat.NotebookNode:
     return nbformat.read(path, as_version=4)
 
 
-@lru_cache(maxsize=None)
+@cache
 def markdown_sources() -> dict[str, str]:
     """{page: all of its MyST markdown text} for every page under book/."""
     out = {}
@@ -203,7 +203,7 @@ def cited_keys() -> dict[str, set[str]]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def bib_entries():
     from pybtex.database import parse_file
 
@@ -288,7 +288,7 @@ def _tags(cell) -> list[str]:
     return list(cell.get("metadata", {}).get("tags", []))
 
 
-def check_notebook_structure(path: Path, nb) -> list[str]:
+def check_notebook_structure(path: Path, nb) -> list[str]:  # noqa: C901  one independent rule of the layout after another
     """Problems with a chapter notebook's layout (not its execution); [] when it is fine."""
     problems = []
     m = new_chapter.NOTEBOOK_RE.match(path.name)
@@ -298,7 +298,7 @@ def check_notebook_structure(path: Path, nb) -> list[str]:
     if nb.metadata.get("kernelspec", {}).get("name") != "python3":
         problems.append("kernelspec name must be 'python3'")
     if not nb.cells:
-        return problems + ["notebook has no cells"]
+        return [*problems, "notebook has no cells"]
     first = nb.cells[0]
     if first.cell_type != "code" or first.source.strip() != BOOTSTRAP_SOURCE.strip():
         problems.append("cell 1 must be exactly the Colab bootstrap cell of tools/new_chapter.py")

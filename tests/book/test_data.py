@@ -13,10 +13,10 @@ import gzip
 import hashlib
 import http.server
 import io
-import threading
 import re
 import shutil
 import socket
+import threading
 import urllib.error
 import urllib.request
 import zipfile
@@ -105,7 +105,7 @@ def uci_archives(mirror, override=None, prefix=""):
     """In-memory zips with the member names of the UCI archives."""
     files = {rel: read(mirror, rel) for rel in ALL_FILES}
     files.update(override or {})
-    base = lambda rel: rel.split("/", 1)[1]  # noqa: E731
+    base = lambda rel: rel.split("/", 1)[1]
     adult = {prefix + base(r): files[r] for r in ADULT}
     adult[prefix + "adult.names"] = read(mirror, "adult/adult.names")
     heart = {prefix + base(r): files[r] for r in HEART}
@@ -205,7 +205,7 @@ def any_source(request, monkeypatch, mirror):
 def test_adult(any_source):
     df = data.load_adult()
     assert df.shape == (48842, 16)
-    assert list(df.columns) == list(data.ADULT_COLUMNS) + ["split"]
+    assert list(df.columns) == [*data.ADULT_COLUMNS, "split"]
     assert df["split"].value_counts().to_dict() == {"train": 32561, "test": 16281}
     for col in ["age", "fnlwgt", "education-num", "capital-gain", "capital-loss", "hours-per-week"]:
         assert df[col].dtype == np.int64, col
@@ -243,7 +243,7 @@ def test_adult(any_source):
 def test_heart(any_source):
     cle = data.load_heart_disease()
     assert cle.shape == (303, 15)
-    assert list(cle.columns) == list(data.HEART_COLUMNS) + ["source"]
+    assert list(cle.columns) == [*data.HEART_COLUMNS, "source"]
     assert (cle["source"] == "cleveland").all()
     assert cle["slope"].value_counts().to_dict() == {1: 142, 2: 140, 3: 21}
     assert cle["fbs"].value_counts().to_dict() == {0: 258, 1: 45}
@@ -303,7 +303,7 @@ def test_bad_arguments_raise_value_error(call, arg):
 
 @pytest.mark.parametrize("source", ["mirror", "UCI", "", 1])
 def test_bad_source_raises_value_error_naming_the_choices(source):
-    with pytest.raises(ValueError, match="source must be None .* 'package' or 'uci'"):
+    with pytest.raises(ValueError, match=r"source must be None .* 'package' or 'uci'"):
         data.load_student(source=source)
 
 
@@ -349,14 +349,14 @@ def test_damaged_packaged_file_names_it_and_how_to_reinstall(packaged_copy):
 def test_packaged_file_that_is_not_gzip(packaged_copy):
     gz = packaged_copy / "heart-disease/processed.va.data.gz"
     gz.write_bytes(gz.read_bytes()[:100])  # truncated install
-    with pytest.raises(data.DataIntegrityError, match="not a valid gzip file.*Reinstall"):
+    with pytest.raises(data.DataIntegrityError, match=r"not a valid gzip file.*Reinstall"):
         data.load_heart_disease("va")
 
 
 def test_packaged_file_missing(packaged_copy):
     (packaged_copy / "student-performance/student-por.csv.gz").unlink()
     assert len(data.load_student("mat")) == 395
-    with pytest.raises(data.DataUnavailableError, match="student-por.csv.gz is missing.*Reinstall"):
+    with pytest.raises(data.DataUnavailableError, match=r"student-por\.csv\.gz is missing.*Reinstall"):
         data.load_student("both")
 
 
@@ -576,7 +576,7 @@ def test_download_corrupted_value_is_not_cached(mirror, cache, serve):
     raw = read(mirror, "student-performance/student-mat.csv")
     bad = raw.replace(b'"mother"', b'"mothr"', 1)
     serve(uci_archives(mirror, override={"student-performance/student-mat.csv": bad}))
-    with pytest.raises(data.DataIntegrityError, match="column 'guardian'.*'mothr'"):
+    with pytest.raises(data.DataIntegrityError, match=r"column 'guardian'.*'mothr'"):
         data.load_student("mat", source="uci")
     assert not (cache / "student-performance/student-mat.csv").exists()
 

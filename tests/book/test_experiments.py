@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rpp
+from rpp import rules
 from rpp.book import experiments, queries, tables
 from rpp.book.data import ADULT_COLUMNS, HEART_COLUMNS, STUDENT_COLUMNS
-from rpp import rules
 
 ALPHA = 3.0
 EPS = np.array([0.5, 1.0, 3.0])
@@ -57,9 +57,9 @@ def test_pierquin_variance_matches_calibrate(seed, alpha, eps):
 
 
 def test_pierquin_variance_vectorised_and_validated():
-    v = (rules.sensitivity_scale(2.0, alpha=np.array([2.0, 4.0]), epsilon=np.array([1.0, 2.0])) ** 2)
+    v = rules.sensitivity_scale(2.0, alpha=np.array([2.0, 4.0]), epsilon=np.array([1.0, 2.0])) ** 2
     assert np.allclose(v, [4.0, 4.0])
-    assert np.isinf((rules.sensitivity_scale(np.inf, alpha=3.0, epsilon=1.0) ** 2))
+    assert np.isinf(rules.sensitivity_scale(np.inf, alpha=3.0, epsilon=1.0) ** 2)
     with pytest.raises(ValueError, match="alpha"):
         (rules.sensitivity_scale(1.0, alpha=1.0, epsilon=1.0) ** 2)
     with pytest.raises(ValueError, match="epsilon"):
@@ -86,8 +86,12 @@ def test_sweep_gaussian_priors():
     assert (base["prior"] == "gaussian").all()
     for row in tab.itertuples():  # every divergence is the Gaussian priors' one
         d = max(
-            rpp.renyi_divergence(pr.prior_i, pr.prior_j, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
-            rpp.renyi_divergence(pr.prior_j, pr.prior_i, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
+            rpp.renyi_divergence(
+                pr.prior_i, pr.prior_j, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))
+            ).value,
+            rpp.renyi_divergence(
+                pr.prior_j, pr.prior_i, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))
+            ).value,
         )
         assert np.isclose(row.divergence, d, rtol=1e-9, atol=1e-12)
         assert row.within_budget == (d <= row.epsilon * (1 + 1e-9))
@@ -100,7 +104,10 @@ def test_sweep_directed_protects_one_order_only():
     both = experiments.sweep(pr, ["exact"], alpha=ALPHA, epsilon=EPS)
     one = experiments.sweep(pr, ["exact"], alpha=ALPHA, epsilon=EPS, directed=True)
     assert one["directed"].all() and (one["theta"].to_numpy() <= both["theta"].to_numpy() + 1e-12).all()
-    d_ij = [rpp.renyi_divergence(pr.prior_i, pr.prior_j, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(v))).value for v in one["variance"]]
+    d_ij = [
+        rpp.renyi_divergence(pr.prior_i, pr.prior_j, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(v))).value
+        for v in one["variance"]
+    ]
     assert np.allclose(one["divergence"], d_ij)
 
 
@@ -127,12 +134,17 @@ def test_sweep_mixture_priors_never_under_noise():
         _, p, q, label = experiments.resolve_rule(RAW, row.rule)
         assert label == row.prior
         d = max(
-            rpp.renyi_divergence(p, q, alpha=row.alpha, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value, rpp.renyi_divergence(q, p, alpha=row.alpha, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value
+            rpp.renyi_divergence(p, q, alpha=row.alpha, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
+            rpp.renyi_divergence(q, p, alpha=row.alpha, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
         )
         assert d <= row.epsilon * (1 + 1e-9)
         md = max(
-            rpp.renyi_divergence(RAW.prior_i, RAW.prior_j, alpha=row.alpha, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
-            rpp.renyi_divergence(RAW.prior_j, RAW.prior_i, alpha=row.alpha, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
+            rpp.renyi_divergence(
+                RAW.prior_i, RAW.prior_j, alpha=row.alpha, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))
+            ).value,
+            rpp.renyi_divergence(
+                RAW.prior_j, RAW.prior_i, alpha=row.alpha, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))
+            ).value,
         )
         assert np.isclose(row.model_divergence, md, rtol=1e-6, atol=1e-9)
     assert set(tab[tab["rule"] == "pierquin"]["prior"]) == {"empirical"}
@@ -166,9 +178,9 @@ def test_sweep_validation():
 
 def test_resolve_rule():
     pr = gauss_priors()
-    m, p, q, label = experiments.resolve_rule(pr, "pierquin")
+    m, p, _q, label = experiments.resolve_rule(pr, "pierquin")
     assert m == "pierquin" and p is pr.prior_i and label == "gaussian"
-    m, p, q, label = experiments.resolve_rule(RAW, "exact:baseline")
+    m, p, _q, label = experiments.resolve_rule(RAW, "exact:baseline")
     assert m == "exact" and p is RAW.baseline_i and label == "empirical"
     assert experiments.resolve_rule(RAW, "paper")[0] == "gmm-ot"
 

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import json
 import re
 import subprocess
@@ -100,7 +101,7 @@ def test_detector_runs_every_lower_simd_level_with_one_and_two_threads():
     if not found:
         pytest.skip("numpy dispatches nothing on this CPU: one level only")
     sets = [set(c["disable"]) for c in cfgs]
-    assert sets and all(a < b for a, b in zip(sets, sets[1:])), "each pass must go one level lower"
+    assert sets and all(a < b for a, b in itertools.pairwise(sets)), "each pass must go one level lower"
     assert set(found[found.index(min(sets[-1], key=found.index)) :]) == sets[-1]
     if any(f.startswith("X86_V") for f in found):  # numpy >= 2.4: the last pass is the baseline
         assert sets[-1] == set(found) and len(cfgs) == sum(f.startswith("X86_V") for f in found)

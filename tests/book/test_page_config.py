@@ -35,7 +35,7 @@ def test_only_the_page_is_executed_and_everything_else_is_the_book(page):
 
 
 def test_a_page_outside_the_toc_is_refused(tmp_path):
-    with pytest.raises(ValueError, match="not a page of _toc.yml"):
+    with pytest.raises(ValueError, match=r"not a page of _toc\.yml"):
         page_config.page_config("book/10_scratch.ipynb")
     assert page_config.main(["book/10_scratch.ipynb", str(tmp_path / "c.yml")]) == 2
     assert not (tmp_path / "c.yml").exists()

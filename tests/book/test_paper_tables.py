@@ -31,7 +31,7 @@ def test_verify_table_passes_a_correct_table_and_counts():
     assert ver.worst_ratio > 1 - 1e-6
     sparse = tables.verify_table(TABLE, PRIORS, stride=3)
     assert sparse.n_checked == 3 * 2 and sparse.problems == []  # points 0 and 3 of each curve
-    n_points, n_checked, worst, n_failed, problems = sparse  # unpacks as the chapter's tuple
+    n_points, n_checked, _worst, _n_failed, _problems = sparse  # unpacks as the chapter's tuple
     assert (n_points, n_checked) == (12, 6)
 
 
@@ -83,8 +83,12 @@ def test_rebaseline_mean_shift_recomputes_divergences_exactly():
     assert np.allclose(base["variance"], ALPHA * 1.0 / (2 * EPS))
     for row in base.itertuples():
         d = max(
-            rpp.renyi_divergence(PR.prior_i, PR.prior_j, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
-            rpp.renyi_divergence(PR.prior_j, PR.prior_i, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))).value,
+            rpp.renyi_divergence(
+                PR.prior_i, PR.prior_j, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))
+            ).value,
+            rpp.renyi_divergence(
+                PR.prior_j, PR.prior_i, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(row.variance))
+            ).value,
         )
         assert np.isclose(row.divergence, d, rtol=1e-12) and row.within_budget == (d <= row.epsilon * (1 + 1e-9))
     assert not base["within_budget"].all()  # the mean shift ignores the variances
@@ -92,7 +96,10 @@ def test_rebaseline_mean_shift_recomputes_divergences_exactly():
     assert shift[others].equals(TABLE[others])
     directed = experiments.sweep(PR, ["pierquin"], alpha=ALPHA, epsilon=EPS, dataset="toy", directed=True)
     one = tables.rebaseline(directed, PRIORS, lambda p: 0.5)
-    d_ij = [rpp.renyi_divergence(PR.prior_i, PR.prior_j, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(v))).value for v in one["variance"]]
+    d_ij = [
+        rpp.renyi_divergence(PR.prior_i, PR.prior_j, alpha=ALPHA, noise=rpp.GaussianNoise(scale=np.sqrt(v))).value
+        for v in one["variance"]
+    ]
     assert np.allclose(one["divergence"], d_ij)
     with pytest.raises(ValueError, match="priors"):
         tables.rebaseline(TABLE, {}, lambda p: 1.0)

@@ -247,7 +247,7 @@ def test_bnn_without_signal_reduces_to_mean_query():
     n = 60
     y = rng.normal(10, 2, n)
     Phi = np.tanh(rng.normal(size=(n, 1)) @ rng.normal(size=(1, 5)) * 1e-8)  # features with ~no variation
-    mean, var, info = _bayes_last_layer(Phi + rng.normal(0, 1e-12, (n, 5)), y, np.zeros(5))
+    mean, var, _info = _bayes_last_layer(Phi + rng.normal(0, 1e-12, (n, 5)), y, np.zeros(5))
     assert np.isclose(mean, y.mean(), rtol=1e-6)
     assert np.isclose(var, y.var(ddof=1) / n, rtol=1e-4)
 
@@ -263,7 +263,10 @@ def test_query_priors_dispatch_and_paper_method():
     assert pr.query == "mean" and queries.paper_method(pr) == "closed-form"
     raw = queries.query_priors(DF, "x", "s", "a", "b", "raw", max_components=3)
     assert queries.paper_method(raw) == "gmm-ot"
-    assert queries.paper_method((rpp.Gaussian(mean=0, var=1), rpp.GaussianMixture(weights=[1.0], means=[0.0], vars=[1.0]))) == "gmm-ot"
+    assert (
+        queries.paper_method((rpp.Gaussian(mean=0, var=1), rpp.GaussianMixture(weights=[1.0], means=[0.0], vars=[1.0])))
+        == "gmm-ot"
+    )
     with pytest.raises(ValueError, match="query"):
         queries.query_priors(DF, "x", "s", "a", "b", "median")
     with pytest.raises(ValueError, match="priors"):

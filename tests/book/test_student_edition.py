@@ -328,7 +328,7 @@ def test_source_bootstrap_cell_installs_every_extra_a_chapter_needs():
         installed.add(extra)
         for req in project["optional-dependencies"][extra]:
             if req.startswith(f"{project['name']}["):
-                todo += [e.strip() for e in req[req.index("[") + 1:req.index("]")].split(",") if e not in installed]
+                todo += [e.strip() for e in req[req.index("[") + 1 : req.index("]")].split(",") if e not in installed]
     assert needed <= installed, f"the chapters need the extras {sorted(needed)}, the cell installs {extras}"
     assert (
         "rpp*"
@@ -428,7 +428,7 @@ def test_launch_cell_installs_exactly_its_commit_with_the_extras(monkeypatch):
 
 
 def test_launch_cell_raises_when_pip_fails(monkeypatch):
-    with pytest.raises(RuntimeError, match="(?s)Installing rpp failed.*planted pip failure.*What to do"):
+    with pytest.raises(RuntimeError, match=r"(?s)Installing rpp failed.*planted pip failure.*What to do"):
         _run_launch(_missing, monkeypatch, pip_rc=1)
 
 
@@ -514,7 +514,7 @@ def test_conversion_numbers_links_and_math(book_index):
         for k, v in book_index.env.proof_list.items()
         if v["docname"] == "book/03_gaussian_priors" and v["realtype"] == "theorem"
     )
-    kind, number, url = book_index.proof(label)
+    _kind, number, url = book_index.proof(label)
     out = _convert(book_index, f"(sec-x)=\nSee {{prf:ref}}`{label}` and {{prf:ref}}`this one <{label}>`.")
     assert out == f"See [Theorem {number}]({url}) and [this one]({url}).", out
     eq = next(k for k, (doc, _) in book_index.env.domaindata["math"]["objects"].items() if doc == "book/02_renyi_rpp")
@@ -580,6 +580,8 @@ def test_every_markdown_cell_defines_the_macros_it_uses(book_index, path):
         defined = set(re.findall(r"command\{\\([A-Za-z]+)\}", head))
         assert used <= defined, f"{path.name}: {sorted(used - defined)} undefined in {body[:80]!r}"
     source_uses = any(
-        set(re.findall(r"\\([A-Za-z]+)", c.source)) & set(macros) for c in original.cells[1:] if c.cell_type == "markdown"
+        set(re.findall(r"\\([A-Za-z]+)", c.source)) & set(macros)
+        for c in original.cells[1:]
+        if c.cell_type == "markdown"
     )
     assert checked >= source_uses, f"{path.name}: the source uses macros, the edition's cells do not"

@@ -16,11 +16,12 @@ import sys
 import mpmath as mp
 import numpy as np
 import pytest
+
 from rpp.book import bench
 from rpp.transport import mixture_quantile_at_score
 
 sys.path.insert(0, str(pathlib.Path(__file__).parents[1]))
-from reference_grid import grid_divergence  # noqa: E402
+from reference_grid import grid_divergence
 
 BUDGET = 5.0  # CPU seconds per calibration
 DATA = pathlib.Path(__file__).parents[2] / "book" / "data" / "worst_case_timings.jsonl"

@@ -1,5 +1,6 @@
 """Calibration: never under-noise (checked against exact D_alpha), tight where claimed, clear errors."""
 
+import itertools
 import warnings
 
 import mpmath as mp
@@ -56,8 +57,6 @@ def random_gauss_pairs(n, seed):
 @pytest.mark.parametrize("method", ["exact", "closed-form"])
 def test_never_under_noise_gaussian_10000_pairs_both_orders(method):
     mi, vi, mj, vj, a, e = random_gauss_pairs(10_000, seed=7)
-    P = None
-    var = np.empty(mi.size)
     # one vectorised call per pair would need vector priors; the closed forms are vectorised in alpha/epsilon,
     # so batch by pair via the module-level vectorised functions used by calibrate.
     from rpp.rules.gaussian import closed_form_variance
@@ -73,7 +72,11 @@ def test_never_under_noise_gaussian_10000_pairs_both_orders(method):
     # the public API gives the same answer on a sample of pairs
     for k in range(0, 10_000, 997):
         cal = rpp.calibrate(
-            rpp.Gaussian(mean=mi[k], var=vi[k]), rpp.Gaussian(mean=mj[k], var=vj[k]), alpha=a[k], epsilon=e[k], method=method
+            rpp.Gaussian(mean=mi[k], var=vi[k]),
+            rpp.Gaussian(mean=mj[k], var=vj[k]),
+            alpha=a[k],
+            epsilon=e[k],
+            method=method,
         )
         assert cal.variance == pytest.approx(var[k], rel=1e-12, abs=1e-300)
         assert cal.within_budget
@@ -128,7 +131,9 @@ def test_published_bisection_flaw_is_reproduced_and_flagged():
     # with equal variances the published bracket does contain the root
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        b = rpp.calibrate(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=2, var=1), alpha=3, epsilon=0.5, method="bisection")
+        b = rpp.calibrate(
+            rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=2, var=1), alpha=3, epsilon=0.5, method="bisection"
+        )
     e = rpp.calibrate(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=2, var=1), alpha=3, epsilon=0.5)
     assert b.variance == pytest.approx(e.variance, rel=1e-9)
 
@@ -143,10 +148,14 @@ def test_closed_form_equal_variance_case_eq5():
 
 
 def test_pierquin_gaussian_baseline():
-    eq = rpp.calibrate(rpp.Gaussian(mean=0, var=2), rpp.Gaussian(mean=1.5, var=2), alpha=3, epsilon=0.5, method="pierquin")
+    eq = rpp.calibrate(
+        rpp.Gaussian(mean=0, var=2), rpp.Gaussian(mean=1.5, var=2), alpha=3, epsilon=0.5, method="pierquin"
+    )
     assert eq.variance == pytest.approx(3 * 1.5**2 / (2 * 0.5))
     assert eq.within_budget
-    neq = rpp.calibrate(rpp.Gaussian(mean=0, var=2), rpp.Gaussian(mean=1.5, var=3), alpha=3, epsilon=0.5, method="pierquin")
+    neq = rpp.calibrate(
+        rpp.Gaussian(mean=0, var=2), rpp.Gaussian(mean=1.5, var=3), alpha=3, epsilon=0.5, method="pierquin"
+    )
     assert neq.scale == np.inf
 
 
@@ -180,7 +189,7 @@ def independent_mixture_divergence(P, Q, a, t):
     f = lambda x: np.exp(a * logmix(x, cp) + (1 - a) * logmix(x, cq) - shift)
     total = 0.0
     edges = np.concatenate([[-np.inf], pts, [np.inf]])
-    for lo, hi in zip(edges[:-1], edges[1:]):
+    for lo, hi in itertools.pairwise(edges):
         total += integrate.quad(f, lo, hi, epsabs=0, epsrel=1e-11, limit=400)[0]
     return (np.log(total) + shift) / (a - 1)
 
@@ -266,14 +275,21 @@ def test_empirical_priors_all_methods():
 
 def test_budget_met_exactly_without_noise():
     """D(priors) = epsilon up to round-off: theta = 0 or a round-off-sized theta, never an error."""
-    for P, Q, a in [(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=1, var=1), 2.0), (rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=0.1, var=1), 20.0)]:
+    for P, Q, a in [
+        (rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=1, var=1), 2.0),
+        (rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=0.1, var=1), 20.0),
+    ]:
         e = rpp.gaussian_renyi(P.mean, P.var, Q.mean, Q.var, a).value
         cal = rpp.calibrate(P, Q, alpha=a, epsilon=e, directed=True)
         assert cal.within_budget and cal.variance <= 1e-9
 
 
 def test_identical_priors_need_no_noise():
-    for p in [rpp.Gaussian(mean=1, var=2), rpp.GaussianMixture(weights=[0.4, 0.6], means=[0, 3], vars=[1, 2]), rpp.Empirical([1, 2, 2, 5])]:
+    for p in [
+        rpp.Gaussian(mean=1, var=2),
+        rpp.GaussianMixture(weights=[0.4, 0.6], means=[0, 3], vars=[1, 2]),
+        rpp.Empirical([1, 2, 2, 5]),
+    ]:
         for m in ["exact", "gmm-ot", "gmm-ot-tight"]:
             assert rpp.calibrate(p, p, alpha=4, epsilon=1e-3, method=m).scale == 0.0
 
@@ -334,7 +350,7 @@ def test_calibrate_wrong_types(kw, match):
 def test_method_prior_mismatch():
     M = rpp.GaussianMixture(weights=[0.5, 0.5], means=[0, 1], vars=[1, 1])
     for m in ["closed-form", "bisection"]:
-        with pytest.raises(ValueError, match="two rpp.Gaussian"):
+        with pytest.raises(ValueError, match=r"two rpp\.Gaussian"):
             rpp.calibrate(M, M, alpha=2, epsilon=1, method=m)
     with pytest.raises(ValueError, match="Empirical"):
         rpp.calibrate(M, M, alpha=2, epsilon=1, method="pierquin")

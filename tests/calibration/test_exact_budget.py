@@ -19,9 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference_mpmath import renyi  # independent of rpp
-
 import rpp
+from reference_mpmath import renyi  # independent of rpp
 from rpp import Empirical, Gaussian, LaplaceNoise
 from rpp._lib.numerics import at_most
 
@@ -130,7 +129,7 @@ def _mp_atoms(p, q, alpha, family, scale):
 
         fp, fq = density(p[0], p[1]), density(q[0], q[1])  # the normalising constants cancel in p^a q^(1-a)
         pts = sorted({mp.mpf(x) for x in range(-300, 301)} | {mp.mpf(x) for x in p[1] + q[1]})
-        total = mp.quad(lambda y: fp(y) ** a * fq(y) ** (1 - a), [mp.ninf] + pts + [mp.inf])
+        total = mp.quad(lambda y: fp(y) ** a * fq(y) ** (1 - a), [mp.ninf, *pts, mp.inf])
         norm = mp.sqrt(2 * mp.pi) * s if family == "gaussian" else 2 * s
         return mp.log(total / norm) / (a - 1)
 

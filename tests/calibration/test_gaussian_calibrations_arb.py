@@ -13,9 +13,9 @@ meets the budget, with no slack on epsilon.
 import importlib
 
 import pytest
-from hard_pairs import sample_pairs
 
 import rpp
+from hard_pairs import sample_pairs
 
 gn = importlib.import_module("rpp.divergence.gaussian_noise")
 wa = importlib.import_module("rpp.rules.w_alpha")

@@ -11,9 +11,9 @@ import importlib
 import math
 
 import pytest
-from hard_pairs import sample_pairs
 
 import rpp
+from hard_pairs import sample_pairs
 
 ex = importlib.import_module("rpp.rules.exact")
 wa = importlib.import_module("rpp.rules.w_alpha")

@@ -8,9 +8,9 @@ the arb enclosure: rigorous=True, and the enclosure contains the mpmath value at
 
 import numpy as np
 import pytest
-from reference_mpmath import renyi as mp_renyi
 
 import rpp
+from reference_mpmath import renyi as mp_renyi
 
 THREE = rpp.GaussianMixture(weights=[0.25, 0.5, 0.25], means=[-1.0, 0.0, 2.0], vars=[0.5, 1.0, 0.25])
 TWO = rpp.GaussianMixture(weights=[0.5, 0.5], means=[0.0, 1.5], vars=[1.0, 2.0])

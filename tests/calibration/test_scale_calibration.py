@@ -38,10 +38,10 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-import rpp  # noqa: E402
-from reference_flint import gaussian_noise_divergence, laplace_noise_divergence, lower, upper  # noqa: E402
-from reference_grid import grid_divergence  # noqa: E402
-from rpp.book.bench import scaling_pair  # noqa: E402
+import rpp
+from reference_flint import gaussian_noise_divergence, laplace_noise_divergence, lower, upper
+from reference_grid import grid_divergence
+from rpp.book.bench import scaling_pair
 
 pytestmark = pytest.mark.slow
 
@@ -115,7 +115,9 @@ def test_atoms_1e8_apart(base, gap, alpha, eps, noise):
 def test_modes_1e3_sd_apart(w, shift, alpha, eps):
     """Two unit-variance modes 2000 sd apart with different weights: D is a weight divergence."""
     p = rpp.GaussianMixture(weights=[w, 1 - w], means=[-1000.0, 1000.0], vars=[1.0, 1.0])
-    q = rpp.GaussianMixture(weights=[w + shift * (1 - w), (1 - w) * (1 - shift)], means=[-1000.0, 1000.0], vars=[1.0, 1.0])
+    q = rpp.GaussianMixture(
+        weights=[w + shift * (1 - w), (1 - w) * (1 - shift)], means=[-1000.0, 1000.0], vars=[1.0, 1.0]
+    )
     _check_against_arb(p, q, alpha, eps, "gaussian", methods=rpp.methods("gaussian"))
 
 

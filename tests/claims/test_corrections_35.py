@@ -16,6 +16,7 @@ point and on hypothesis samples of the domain, edges included.
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -23,10 +24,6 @@ import mpmath as mp
 import numpy as np
 import pytest
 import yaml
-from hypothesis import assume, example, given, settings
-from hypothesis import strategies as st
-
-import rpp
 from claims_lib import (
     DPS,
     calibrate_one,
@@ -36,6 +33,10 @@ from claims_lib import (
     releases_joint,
     switch_T,
 )
+from hypothesis import assume, example, given, settings
+from hypothesis import strategies as st
+
+import rpp
 from rpp.accounting.releases import releases_divergence
 from rpp.rules.gaussian import closed_form_variance
 
@@ -249,7 +250,7 @@ def test_bounded_case_at_a_fixed_noise_still_holds():
         releases_joint(((0.2, 1.4), (0.0, 1.0)), ALPHA, 0, 1),
     )
     joints = [releases_joint(SPLIT, ALPHA, v, k) for k in (1, 2, 10, 10**3, 10**6)]
-    assert all(a <= b for a, b in zip(joints, joints[1:], strict=False)) and joints[-1] < lim
+    assert all(a <= b for a, b in itertools.pairwise(joints)) and joints[-1] < lim
     assert joints[-1] < 10**6 * joints[0]
 
 
@@ -263,7 +264,7 @@ P_CONST, Q_CONST = (0.5, 0.5, 0.0), (0.25, 0.25, 0.5)
 def old_strictly_increasing(p, q, alphas) -> bool:
     """eq. (4) of the alpha-W paper as printed: alpha -> D_alpha(P || Q) strictly increasing."""
     d = [discrete_renyi(p, q, a) for a in alphas]
-    return all(x < y for x, y in zip(d, d[1:], strict=False))
+    return all(x < y for x, y in itertools.pairwise(d))
 
 
 def test_alpha_w_eq4_counterexample():

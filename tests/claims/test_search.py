@@ -16,15 +16,12 @@ The label of each statement is its label in the book; ``book/claims.yml`` names 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import mpmath as mp
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from claims_lib import (
     DPS,
     Search,
@@ -35,6 +32,8 @@ from claims_lib import (
     squash,
     switch_T,
 )
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 FAST = settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 DEEP = settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))

@@ -12,9 +12,9 @@ mixture densities (extended precision for Laplace noise).
 import mpmath
 import numpy as np
 import pytest
-from reference_mpmath import renyi
 
 import rpp
+from reference_mpmath import renyi
 from rpp.divergence import gaussian_noise as gn
 from rpp.divergence import laplace_atoms as la
 
@@ -371,7 +371,9 @@ def test_the_curvature_at_a_node_is_within_its_bound_of_mpmath(k, alpha):
 
     def log_dens(z, c):
         return mpmath.log(
-            mpmath.fsum(mpmath.mpf(w) * mpmath.exp(-abs(z - mpmath.mpf(a)) / b) for a, w in zip(c.means, c.weights))
+            mpmath.fsum(
+                mpmath.mpf(w) * mpmath.exp(-abs(z - mpmath.mpf(a)) / b) for a, w in zip(c.means, c.weights, strict=True)
+            )
         )
 
     with mpmath.workdps(50):
@@ -389,7 +391,7 @@ def test_the_curvature_at_a_node_is_within_its_bound_of_mpmath(k, alpha):
 def test_quadratic_step_finds_the_root_of_a_parabola_and_declines_outside_the_bracket():
     from rpp._lib.numerics import _quadratic_step
 
-    g = lambda y: (y - 1.0) * (y + 3.0)  # noqa: E731 - roots 1 and -3
+    g = lambda y: (y - 1.0) * (y + 3.0)  # roots 1 and -3
     pts = [(y, g(y)) for y in (0.0, 0.5, 2.0)]
     assert abs(_quadratic_step(pts, 0.0, 2.0) - 1.0) < 1e-15
     assert np.isnan(_quadratic_step(pts, 1.5, 2.0))  # no root in the bracket

@@ -12,10 +12,10 @@ import tracemalloc
 import mpmath as mp
 import numpy as np
 import pytest
-from reference_mpmath import renyi
 from scipy.special import logsumexp
 
 import rpp
+from reference_mpmath import renyi
 from rpp import Empirical, GaussianNoise
 from rpp._lib import cache
 from rpp.divergence.gaussian_noise import gauss_atoms_logpdf
@@ -151,7 +151,7 @@ def _run_threads(work, n=6):
     def guarded(seed):
         try:
             work(seed)
-        except Exception as exc:  # noqa: BLE001 - reported below
+        except Exception as exc:  # reported below
             errors.append(exc)
 
     threads = [threading.Thread(target=guarded, args=(s,)) for s in range(n)]

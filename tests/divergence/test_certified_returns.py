@@ -7,6 +7,7 @@ gaussian_renyi (proved for 1 < alpha < inf: the rounding bounds run both ways), 
 
 import mpmath as mp
 import numpy as np
+
 import rpp
 from rpp.accounting import releases_divergence
 from rpp.divergence import laplace_shift_divergence
@@ -94,7 +95,9 @@ def test_renyi_divergence_two_gaussians_with_noise_is_a_proved_interval():
         v0, v1 = 10 ** rng.uniform(-4, 4, 2)
         theta = 10 ** rng.uniform(-3, 3)
         a = 1 + 10 ** rng.uniform(-6, 3)
-        c = rpp.renyi_divergence(rpp.Gaussian(mean=m0, var=v0), rpp.Gaussian(mean=m1, var=v1), alpha=a, noise=rpp.GaussianNoise(theta))
+        c = rpp.renyi_divergence(
+            rpp.Gaussian(mean=m0, var=v0), rpp.Gaussian(mean=m1, var=v1), alpha=a, noise=rpp.GaussianNoise(theta)
+        )
         z = mp.mpf(theta) ** 2
         ref = _mp_gauss(m0, mp.mpf(v0) + z, m1, mp.mpf(v1) + z, a)
         assert c.rigorous

@@ -32,10 +32,10 @@ def mp_mixture_renyi(P, Q, a, t, dps=30):
     mp.mp.dps = dps
 
     def dens(M, x):
-        return sum(w * mp.npdf(x, m, mp.sqrt(vv + t)) for w, m, vv in zip(M.weights, M.means, M.vars))
+        return sum(w * mp.npdf(x, m, mp.sqrt(vv + t)) for w, m, vv in zip(M.weights, M.means, M.vars, strict=True))
 
     pts = sorted(set(float(m) for m in np.concatenate([P.means, Q.means])))
-    I = mp.quad(lambda x: dens(P, x) ** a * dens(Q, x) ** (1 - a), [-mp.inf] + pts + [mp.inf])
+    I = mp.quad(lambda x: dens(P, x) ** a * dens(Q, x) ** (1 - a), [-mp.inf, *pts, mp.inf])
     return float(mp.log(I) / (a - 1))
 
 
@@ -111,7 +111,7 @@ def test_mixture_of_one_component_matches_closed_form():
     P = rpp.GaussianMixture(weights=[1.0], means=[0.4], vars=[0.3])
     Q = rpp.GaussianMixture(weights=[1.0], means=[-0.2], vars=[0.8])
     for a in [0.5, 2, 4]:
-        val, err = rpp.divergence.gaussian_noise.renyi_divergence_bound(P, Q, a, 0.1)
+        val, _err = rpp.divergence.gaussian_noise.renyi_divergence_bound(P, Q, a, 0.1)
         assert val == pytest.approx(rpp.gaussian_renyi(0.4, 0.4, -0.2, 0.9, a).value, rel=1e-11)
 
 
@@ -122,7 +122,10 @@ def test_mixture_domain_uses_widest_components():
     assert rpp.renyi_divergence(P, Q, alpha=2.0).value == np.inf
     assert np.isfinite(rpp.renyi_divergence(P, Q, alpha=1.2).value)
     # noise moves it back into the domain: (1-a)(4+t) + a(1+t) > 0 iff t > 3a - 4 = 2  (scale**2 just below 2: sqrt(2.0)**2 rounds above it)
-    assert rpp.renyi_divergence(P, Q, alpha=2.0, noise=rpp.GaussianNoise(scale=float(np.nextafter(np.sqrt(2.0), 0)))).value == np.inf
+    assert (
+        rpp.renyi_divergence(P, Q, alpha=2.0, noise=rpp.GaussianNoise(scale=float(np.nextafter(np.sqrt(2.0), 0)))).value
+        == np.inf
+    )
     assert np.isfinite(rpp.renyi_divergence(P, Q, alpha=2.0, noise=rpp.GaussianNoise(scale=np.sqrt(2.01))).value)
 
 
@@ -135,7 +138,7 @@ def test_empirical_divergences():
     assert rpp.renyi_divergence(E1, rpp.Empirical([5.0]), alpha=3).value == np.inf
     assert rpp.renyi_divergence(E1, rpp.Gaussian(mean=0, var=1), alpha=3).value == np.inf
     noisy = rpp.renyi_divergence(E1, E2, alpha=3, noise=rpp.GaussianNoise(scale=np.sqrt(0.5))).value
-    mix = rpp.renyi_divergence(E1.convolve(scale=0.5 ** 0.5), E2.convolve(scale=0.5 ** 0.5), alpha=3).value
+    mix = rpp.renyi_divergence(E1.convolve(scale=0.5**0.5), E2.convolve(scale=0.5**0.5), alpha=3).value
     assert noisy == pytest.approx(mix, rel=1e-12)
     assert noisy < ref  # post-processing can only decrease the divergence
 
@@ -153,7 +156,9 @@ def test_vectorised_gaussian_renyi_divergence():
     P, Q = rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=1, var=2)
     scales = np.sqrt([0.0, 1.0, 3.0])  # a noise object has one scale: vectorised over alpha
     a = np.array([2.0, 5.0])
-    out = np.stack([rpp.renyi_divergence(P, Q, alpha=a, noise=rpp.GaussianNoise(scale=s)).value for s in scales], axis=1)
+    out = np.stack(
+        [rpp.renyi_divergence(P, Q, alpha=a, noise=rpp.GaussianNoise(scale=s)).value for s in scales], axis=1
+    )
     assert out.shape == (2, 3)
     assert out[1, 2] == pytest.approx(rpp.gaussian_renyi(0, 4, 1, 5, 5).value)
 
@@ -163,8 +168,13 @@ def test_vectorised_gaussian_renyi_divergence():
 )
 def test_bad_input_raises(bad):
     kw = dict(alpha=2.0, scale=0.0) | bad
-    with pytest.raises(ValueError, match="alpha|scale"):
-        rpp.renyi_divergence(rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=1, var=1), alpha=kw["alpha"], noise=rpp.GaussianNoise(scale=kw["scale"]))
+    with pytest.raises(ValueError, match=r"alpha|scale"):
+        rpp.renyi_divergence(
+            rpp.Gaussian(mean=0, var=1),
+            rpp.Gaussian(mean=1, var=1),
+            alpha=kw["alpha"],
+            noise=rpp.GaussianNoise(scale=kw["scale"]),
+        )
 
 
 def test_bad_distributions_raise():
@@ -185,7 +195,7 @@ def test_bad_distributions_raise():
     with pytest.raises(ValueError, match="atoms"):
         rpp.Empirical([1.0, np.inf])
     with pytest.raises(TypeError, match="p must be"):
-        rpp.renyi_divergence("not a prior", rpp.Gaussian(mean=0, var=1), alpha=2).value
+        _ = rpp.renyi_divergence("not a prior", rpp.Gaussian(mean=0, var=1), alpha=2).value
     with pytest.raises(TypeError, match="mean"):
         rpp.Gaussian(mean="zero", var=1)
 

@@ -13,9 +13,9 @@ import warnings
 
 import numpy as np
 import pytest
-from reference_mpmath import renyi
 
 import rpp
+from reference_mpmath import renyi
 from rpp.divergence.centre import centre_of, centre_pair
 
 

@@ -5,16 +5,16 @@ import warnings
 
 import numpy as np
 import pytest
-from reference_flint import gaussian_noise_divergence, lower, upper
-from reference_grid import grid_divergence
-from reference_mpmath import renyi
 from scipy import optimize, special
 
 import rpp
-from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
-from rpp.divergence.laplace_atoms import atoms_log_integral
-from rpp.transport import optimal_plan
+from reference_flint import gaussian_noise_divergence, lower, upper
+from reference_grid import grid_divergence
+from reference_mpmath import renyi
 from rpp import rules
+from rpp.divergence.laplace_atoms import atoms_log_integral
+from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
+from rpp.transport import optimal_plan
 
 RTOL = 1e-9  # the calibration's documented round-off slack on epsilon
 
@@ -93,7 +93,7 @@ def lp_gmm_ot_condition(p, q, alpha, epsilon):
 @pytest.mark.parametrize("seed", range(4))
 def test_gmm_ot_on_samples_is_a_sort_and_matches_the_lp(seed):
     p, q = normal_pair(25 + 10 * seed, 10 + seed, shift=seed)
-    z = (rules.gmm_ot(p, q, alpha=3.0, epsilon=0.7) ** 2)
+    z = rules.gmm_ot(p, q, alpha=3.0, epsilon=0.7) ** 2
     f, ref = lp_gmm_ot_condition(p, q, 3.0, 0.7)
     assert f(z) <= 1e-12 * 2.0 * 0.7  # feasible for the LP's plan (up to round-off of the sum)
     assert ref * (1 - 1e-12) <= z <= ref * (1 + 1e-8)  # and the same root
@@ -149,5 +149,3 @@ def test_gaussian_divergence_binned_path_is_within_its_error_of_arb(t):
     ref = gaussian_noise_divergence(p, q, 2.0, t)
     assert lower(ref) - err <= val <= upper(ref) + err, (val, err, lower(ref), upper(ref))
     assert err < 1e-11
-
-

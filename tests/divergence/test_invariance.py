@@ -147,7 +147,10 @@ FAST_PAIRS = [
     (rpp.Gaussian(mean=0.5, var=1.0), rpp.Gaussian(mean=-0.25, var=2.0)),
     (rpp.Empirical([0.0, 0.25, 1.0]), rpp.Empirical([0.5, 0.75])),
     # narrow components: before the centring the w-alpha rules (both noises) moved by 5e-4 relative
-    (rpp.GaussianMixture(weights=[0.5, 0.5], means=[0.0, 1 / GRID], vars=[2.0**-12, 2.0**-12]), rpp.Gaussian(mean=1 / (2 * GRID), var=2.0**-12)),
+    (
+        rpp.GaussianMixture(weights=[0.5, 0.5], means=[0.0, 1 / GRID], vars=[2.0**-12, 2.0**-12]),
+        rpp.Gaussian(mean=1 / (2 * GRID), var=2.0**-12),
+    ),
 ]
 
 

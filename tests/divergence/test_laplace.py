@@ -10,14 +10,14 @@ from hypothesis import strategies as st
 from scipy import integrate, stats
 
 import rpp
-from rpp.noise import LaplaceNoise as LaplaceMechanism
-from rpp.sampling import InsecureNoiseWarning
 from rpp.divergence import (
     laplace_noisy_logpdf,
+    laplace_shift_divergence,
 )
-from rpp.divergence.laplace_noise import laplace_renyi_divergence
-from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
-from rpp.divergence import laplace_shift_divergence
+from rpp.divergence.laplace_noise import laplace_renyi_divergence, laplace_renyi_divergence_bound
+from rpp.noise import LaplaceNoise as LaplaceMechanism
+from rpp.sampling import InsecureNoiseWarning
+
 E, G, M = rpp.Empirical, rpp.Gaussian, rpp.GaussianMixture
 
 
@@ -27,7 +27,9 @@ def mp_atoms_divergence(p, q, alpha, b, dps=40):
     a, b = mp.mpf(alpha), mp.mpf(b)
 
     def dens(d, y):
-        return sum(mp.mpf(w) * mp.e ** (-abs(y - mp.mpf(x)) / b) for x, w in zip(d.support, d.probs)) / (2 * b)
+        return sum(mp.mpf(w) * mp.e ** (-abs(y - mp.mpf(x)) / b) for x, w in zip(d.support, d.probs, strict=True)) / (
+            2 * b
+        )
 
     pts = sorted(set(p.support.tolist()) | set(q.support.tolist()))
     edges = [-mp.inf] + [mp.mpf(x) for x in pts] + [mp.inf]
@@ -92,7 +94,7 @@ def test_gaussian_component_density_matches_numerical_convolution():
     for mu, s, b in [(0.0, 1.0, 0.5), (1.0, 0.1, 3.0), (0.0, 3.0, 0.05)]:
         for y in (-5.0, 0.3, 4.0):
             ref = integrate.quad(
-                lambda x: stats.norm.pdf(x, mu, s) * np.exp(-abs(y - x) / b) / (2 * b),
+                lambda x, mu=mu, s=s, y=y, b=b: stats.norm.pdf(x, mu, s) * np.exp(-abs(y - x) / b) / (2 * b),
                 mu - 40 * s,
                 mu + 40 * s,
                 points=[y],

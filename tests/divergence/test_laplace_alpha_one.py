@@ -16,8 +16,8 @@ import pytest
 
 import rpp
 from rpp.divergence import (
-    laplace_shift_divergence,
     laplace_rdp_scale,
+    laplace_shift_divergence,
     log_laplace_shift_integral,
 )
 from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
@@ -132,8 +132,9 @@ def test_calibrations_near_one_never_under_noise(method, alpha, eps):
         # it, and calibrate refuses, naming epsilon (it passed before only with the 1e-9 slack).
         assert oracle_min_scale(1.0, alpha, eps) > 1e150 * (1 - 1e-12)
         with pytest.raises(ValueError, match=r"epsilon=1e-300 cannot be met"):
-            rpp.calibrate(rpp.Empirical([0.0]), rpp.Empirical([1.0]), alpha=alpha, epsilon=eps, noise="laplace",
-                          method=method)
+            rpp.calibrate(
+                rpp.Empirical([0.0]), rpp.Empirical([1.0]), alpha=alpha, epsilon=eps, noise="laplace", method=method
+            )
         return
     with warnings.catch_warnings():
         warnings.simplefilter("error", rpp.PrivacyWarning)

@@ -122,5 +122,5 @@ def test_bad_arguments_are_named(kw, match):
 
 
 def test_only_samples_are_binned():
-    with pytest.raises(TypeError, match="q must be an rpp.Empirical"):
+    with pytest.raises(TypeError, match=r"q must be an rpp\.Empirical"):
         binned_laplace_divergence(rpp.Empirical([0.0]), rpp.Gaussian(mean=0, var=1), scale=1.0, alpha=2.0, rho=0.1)

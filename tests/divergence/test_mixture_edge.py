@@ -53,7 +53,12 @@ def test_chapter4_edge_is_finite_and_matches_mpmath():
     assert np.isfinite(val) and abs(val - ref) <= err < 1e-12, (val - ref, err)
     assert rpp.renyi_divergence(CH4_J, CH4_I, alpha=3.0, noise=rpp.GaussianNoise(scale=np.sqrt(17.75))).value == val
     # just below the edge (decided exactly) the integral diverges
-    assert rpp.renyi_divergence(CH4_J, CH4_I, alpha=3.0, noise=rpp.GaussianNoise(scale=np.sqrt(np.nextafter(17.75, 0)))).value == np.inf
+    assert (
+        rpp.renyi_divergence(
+            CH4_J, CH4_I, alpha=3.0, noise=rpp.GaussianNoise(scale=np.sqrt(np.nextafter(17.75, 0)))
+        ).value
+        == np.inf
+    )
 
 
 def test_edge_with_narrow_and_several_widest_components_matches_mpmath():
@@ -84,9 +89,19 @@ def test_edge_against_an_empirical_prior_matches_mpmath():
     "P, Q, alpha, t",
     [
         # widest means of P at +-1 beyond Q's single mean 0: D grows like e^{r (a+ - b+) x}
-        (rpp.GaussianMixture(weights=[0.5, 0.5], means=[-1.0, 1.0], vars=[2.0, 2.0]), rpp.Gaussian(mean=0.0, var=1.0), 3.0, 1.0),
+        (
+            rpp.GaussianMixture(weights=[0.5, 0.5], means=[-1.0, 1.0], vars=[2.0, 2.0]),
+            rpp.Gaussian(mean=0.0, var=1.0),
+            3.0,
+            1.0,
+        ),
         # equal largest means (a+ = b+ = 0): the right tail of the integrand tends to a constant
-        (rpp.Gaussian(mean=0.0, var=2.0), rpp.GaussianMixture(weights=[0.5, 0.5], means=[-5.0, 0.0], vars=[1.0, 1.0]), 3.0, 1.0),
+        (
+            rpp.Gaussian(mean=0.0, var=2.0),
+            rpp.GaussianMixture(weights=[0.5, 0.5], means=[-5.0, 0.0], vars=[1.0, 1.0]),
+            3.0,
+            1.0,
+        ),
         # finite on the left (-1 > -3), divergent on the right only (4 > 3)
         (
             rpp.GaussianMixture(weights=[0.5, 0.5], means=[-1.0, 4.0], vars=[2.0, 2.0]),
@@ -107,8 +122,7 @@ def test_edge_where_the_integral_diverges(P, Q, alpha, t):
     def f(y):
         def dens(c):
             return mp.fsum(
-                w * mp.npdf(y, m, mp.sqrt(mp.mpf(v) + t))
-                for w, m, v in zip(c.weights, c.means, c.vars, strict=True)
+                w * mp.npdf(y, m, mp.sqrt(mp.mpf(v) + t)) for w, m, v in zip(c.weights, c.means, c.vars, strict=True)
             )
 
         return dens(cp) ** alpha * dens(cq) ** (1 - alpha)
@@ -144,7 +158,7 @@ def edge_pairs(draw):
     if draw(st.booleans()):  # half the cases: Q's widest components straddle P's (finite at the edge)
         lo, hi = min(mp_[:n_wide_p]), max(mp_[:n_wide_p])
         gaps = draw(st.lists(st.integers(1, 8), min_size=2, max_size=2))
-        n_wide_q, mq_ = 2, [lo - gaps[0] / 4, hi + gaps[1] / 4] + mq_[n_wide_q:]
+        n_wide_q, mq_ = 2, [lo - gaps[0] / 4, hi + gaps[1] / 4, *mq_[n_wide_q:]]
     vp_ = [vp] * n_wide_p + [vp / 2 ** draw(st.integers(1, 3)) for _ in range(n_narrow_p)]
     vq_ = [vq] * n_wide_q + [vq / 2 ** draw(st.integers(1, 3)) for _ in range(n_narrow_q)]
     wp = draw(st.lists(st.integers(1, 4), min_size=len(vp_), max_size=len(vp_)))

@@ -28,8 +28,8 @@ import pytest
 from scipy import special, stats
 
 import rpp
-from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
 from rpp.book.bench import scaling_pair
+from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
 
 _U = 2.0**-53
 _X, _W = np.polynomial.legendre.leggauss(30)
@@ -64,7 +64,7 @@ def _dense_divergence(logp, logq, alpha, lo, hi, h):
     """(D, error estimate) of int p^a q^(1-a) over [lo, hi] by GL30 on panels of h and h/2 (see the module docstring)."""
 
     def log_integral(width):
-        n = int(math.ceil((hi - lo) / width))
+        n = math.ceil((hi - lo) / width)
         edges = np.linspace(lo, hi, n + 1)
         half = 0.5 * (edges[1:] - edges[:-1])
         y = ((edges[:-1] + half)[:, None] + half[:, None] * _X).ravel()
@@ -149,7 +149,10 @@ def _wide_range_pair(seed, index):
         lv = rng.uniform(-14, 2, 2)
         p, q = (
             rpp.GaussianMixture(
-                weights=rng.dirichlet(np.ones(k)), means=rng.normal(0, spread, k), vars=np.exp(rng.uniform(lv.min(), lv.max(), k)))
+                weights=rng.dirichlet(np.ones(k)),
+                means=rng.normal(0, spread, k),
+                vars=np.exp(rng.uniform(lv.min(), lv.max(), k)),
+            )
             for k in (k1, k2)
         )
         alpha, t = float(rng.choice([0.5, 2.0, 5.0])), float(10 ** rng.uniform(-4, 1))

@@ -16,9 +16,8 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from rpp.divergence.proved import MAX_COMPONENTS, proved_divergence
-
 from reference_mpmath import renyi as mp_renyi
+from rpp.divergence.proved import MAX_COMPONENTS, proved_divergence
 
 
 def _normalised(prior):
@@ -108,8 +107,8 @@ def test_proved_infinite_when_q_is_narrower(alpha):
     assert c.rigorous and c.value == math.inf and c.error == 0
     # the oracle's integral over growing ranges grows without bound
     with mp.workdps(30):
-        fp = lambda y: mp.npdf(y, 0.25, mp.sqrt(2))  # noqa: E731
-        fq = lambda y: (mp.npdf(y, 0, mp.sqrt(1.25)) + mp.npdf(y, 1, mp.sqrt(1.25))) / 2  # noqa: E731
+        fp = lambda y: mp.npdf(y, 0.25, mp.sqrt(2))
+        fq = lambda y: (mp.npdf(y, 0, mp.sqrt(1.25)) + mp.npdf(y, 1, mp.sqrt(1.25))) / 2
         parts = [mp.quad(lambda y: fp(y) ** alpha * fq(y) ** (1 - alpha), [r, r + 1]) for r in (20, 40)]
     assert parts[1] > parts[0] > 1
 

@@ -189,7 +189,7 @@ def _random_pair(seed):
         var = list(10 ** rng.uniform(-9, -7, k))
         w = list(rng.uniform(0.2, 1, k))
         if seed % 2 == 0:  # the shape: one wide component near 0, shared by both priors
-            means, var, w = means + [0.1], var + [1.0], w + [0.02]
+            means, var, w = [*means, 0.1], [*var, 1.0], [*w, 0.02]
         out.append(rpp.GaussianMixture(weights=np.array(w) / sum(w), means=means, vars=var))
     return out[0], out[1], float(rng.uniform(1.5, 4.0)), float(10 ** rng.uniform(-4.3, -3.3))
 

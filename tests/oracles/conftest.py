@@ -25,7 +25,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import oracle_cases as oc  # noqa: E402
+import oracle_cases as oc
 
 _ROWS: dict[str, dict] = {}
 
@@ -87,7 +87,7 @@ _FROM_WORKERS: dict[str, dict] = {}
 
 
 @pytest.hookimpl(optionalhook=True)
-def pytest_testnodedown(node, error):
+def pytest_testnodedown(node):
     rows = getattr(node, "workeroutput", {}).get("rpp_oracle_rows")
     if rows:
         _merge(_FROM_WORKERS, json.loads(rows))

@@ -387,7 +387,7 @@ def _draw_pld(rng):
     }
 
 
-def _pmf(rng, n, floor=0.0):
+def _pmf(rng, n):
     w = rng.dirichlet(np.ones(n))
     return w
 
@@ -509,9 +509,7 @@ def _component_coupling(wi, mi, vi, wj, mj, vj):
     Q = rpp.GaussianMixture(weights=wj, means=mj, vars=vj)
     plan = rpp.component_coupling(P, Q)
     ci, cj = P.components(), Q.components()
-    C = (ci.means[:, None] - cj.means[None, :]) ** 2 + (
-        np.sqrt(ci.vars)[:, None] - np.sqrt(cj.vars)[None, :]
-    ) ** 2
+    C = (ci.means[:, None] - cj.means[None, :]) ** 2 + (np.sqrt(ci.vars)[:, None] - np.sqrt(cj.vars)[None, :]) ** 2
     K, L = C.shape
     A = np.vstack([np.kron(np.eye(K), np.ones((1, L))), np.kron(np.ones((1, K)), np.eye(L))])
     res = linprog(C.ravel(), A_eq=A, b_eq=np.concatenate([ci.weights, cj.weights]), bounds=(0, None), method="highs")
@@ -606,7 +604,9 @@ def _draw_laplace_pair(rng):
 
 
 def _laplace_atoms_dpacc(delta, scale, alpha):
-    val, err = rpp.divergence.laplace_noise.laplace_renyi_divergence_bound(rpp.Empirical([0.0]), rpp.Empirical([delta]), alpha, scale)
+    val, err = rpp.divergence.laplace_noise.laplace_renyi_divergence_bound(
+        rpp.Empirical([0.0]), rpp.Empirical([delta]), alpha, scale
+    )
     ref = dpacc_laplace_rdp(scale / delta, alpha)
     return Outcome(float(val), ref, float(err) + 1e-12 * abs(ref))
 
@@ -618,7 +618,14 @@ def _draw_laplace_atoms(rng):
 def _gauss_noise_certified(mu0, var0, mu1, var1, alpha, scale):
     """GaussianNoise(scale).divergence on two Gaussians: value + error is claimed an upper bound (one-sided check
     of that claim in Outcome terms: rpp = value + error must be >= the mpmath value)."""
-    val, err = (_c := rpp.GaussianNoise(scale).divergence(rpp.Gaussian(mean=mu0, var=var0), rpp.Gaussian(mean=mu1, var=var1), alpha=alpha)).value, _c.error
+    val, err = (
+        (
+            _c := rpp.GaussianNoise(scale).divergence(
+                rpp.Gaussian(mean=mu0, var=var0), rpp.Gaussian(mean=mu1, var=var1), alpha=alpha
+            )
+        ).value,
+        _c.error,
+    )
     ref, _ = mp_gaussian_renyi_terms(mu0, var0, mu1, var1, alpha, noise_sd=scale)
     return Outcome(float(val) + float(err), ref, 0.0)
 
@@ -639,7 +646,9 @@ def pow2_rescale(prior, k: int):
     if isinstance(prior, rpp.Gaussian):
         return rpp.Gaussian(mean=prior.mean * c, var=prior.var * c * c)
     if isinstance(prior, rpp.GaussianMixture):
-        return rpp.GaussianMixture(weights=prior.weights, means=np.asarray(prior.means) * c, vars=np.asarray(prior.vars) * c * c)
+        return rpp.GaussianMixture(
+            weights=prior.weights, means=np.asarray(prior.means) * c, vars=np.asarray(prior.vars) * c * c
+        )
     return rpp.Empirical(prior.atoms * c)
 
 
@@ -716,7 +725,9 @@ def calibrate_excess(p, q, alpha, epsilon, method, noise, refusals=False):
 
 
 def _calibrate_gauss(mu0, var0, mu1, var1, alpha, epsilon, method):
-    out, _ = calibrate_excess(rpp.Gaussian(mean=mu0, var=var0), rpp.Gaussian(mean=mu1, var=var1), alpha, epsilon, method, "gaussian")
+    out, _ = calibrate_excess(
+        rpp.Gaussian(mean=mu0, var=var0), rpp.Gaussian(mean=mu1, var=var1), alpha, epsilon, method, "gaussian"
+    )
     return out
 
 

@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from test_oracle_agreement import logu
 
 import rpp
-from test_oracle_agreement import logu
 
 _HC = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]  # the oracle fixture is stateless
 FAST = settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=_HC)

@@ -1,14 +1,13 @@
 """Tests for rpp.pufferfish (chapter 7: composition for Pufferfish privacy)."""
 
-import itertools
-
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rpp.pufferfish as pf
-from rpp.book import composition_examples as examples
 from rpp.book import chain_data, topk
+from rpp.book import composition_examples as examples
 
 
 # ----------------------------------------------------------------------------- discrete_renyi_divergence
@@ -48,12 +47,12 @@ def test_discrete_renyi_limits_and_infinities():
 @pytest.mark.parametrize("alpha", [-0.5, -1.0, np.nan, [2.0, 3.0]])
 def test_discrete_renyi_bad_alpha(alpha):
     with pytest.raises(ValueError, match="alpha"):
-        pf.discrete_renyi_divergence([0.5, 0.5], [0.5, 0.5], alpha).value
+        _ = pf.discrete_renyi_divergence([0.5, 0.5], [0.5, 0.5], alpha).value
 
 
 def test_discrete_renyi_bad_input():
     with pytest.raises(ValueError, match="p must sum to 1"):
-        pf.discrete_renyi_divergence([0.5, 0.6], [0.5, 0.5], 2).value
+        _ = pf.discrete_renyi_divergence([0.5, 0.6], [0.5, 0.5], 2).value
 
 
 # ----------------------------------------------------------------------------- collapse examples
@@ -74,7 +73,10 @@ def test_example1_zero_leakage_every_alpha():
     # two runs: supports differ -> infinite for alpha >= 1
     M2 = pf.composed_output_distribution(M, 2)
     q1, q2 = pf.secret_conditionals(prior, M2, s1, ~s1)
-    assert pf.discrete_renyi_divergence(q1, q2, 1).value == np.inf and pf.discrete_renyi_divergence(q1, q2, np.inf).value == np.inf
+    assert (
+        pf.discrete_renyi_divergence(q1, q2, 1).value == np.inf
+        and pf.discrete_renyi_divergence(q1, q2, np.inf).value == np.inf
+    )
 
 
 def test_example1_simulation_matches_exact_expectation():
@@ -124,7 +126,7 @@ def test_nfc_strong_duality_and_composition_limit():
     M = np.array([[0.5, 0.5], [0.8, 0.2], [0.2, 0.8]])
     prior, s1 = np.ones(3) / 3, np.array([True, False, False])
     A = pf.nfc_matrix(M[0], M[1:])
-    vp, w = pf.nfc_primal(A)
+    vp, _w = pf.nfc_primal(A)
     vd, beta = pf.nfc_dual(A)
     assert np.isclose(vp, vd) and np.isclose(vd, np.log(1.25))
     assert np.allclose(beta, [0.5, 0.5])

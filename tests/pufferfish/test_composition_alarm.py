@@ -18,7 +18,7 @@ def to_general(net):
     for v, (parents, table) in net.items():
         cpt = np.zeros((2,) * len(parents) + (2,))
         for key, p1 in table.items():
-            cpt[key + (1,)], cpt[key + (0,)] = p1, 1 - p1
+            cpt[(*key, 1)], cpt[(*key, 0)] = p1, 1 - p1
         out[v] = (tuple(parents), cpt, ("0", "1"))
     return out
 
@@ -40,7 +40,7 @@ def brute_joint(net):
     J = np.ones(shape)
     for cell in itertools.product(*map(range, shape)):
         x = dict(zip(names, cell, strict=True))
-        J[cell] = np.prod([cpt[tuple(x[p] for p in par) + (x[v],)] for v, (par, cpt, _) in net.items()])
+        J[cell] = np.prod([cpt[(*(x[p] for p in par), x[v])] for v, (par, cpt, _) in net.items()])
     return J, names
 
 

@@ -10,8 +10,8 @@ from rpp.pufferfish.finite import (
     conditional_output_pmf,
     hockey_stick_divergence,
     posterior_odds,
-    pufferfish_epsilon,
     product_channel,
+    pufferfish_epsilon,
     randomized_response,
 )
 

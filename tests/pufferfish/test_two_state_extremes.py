@@ -7,7 +7,6 @@ leakage than there is. Judged by P^d computed in mpmath (50 digits), never by rp
 """
 
 import mpmath as mp
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st

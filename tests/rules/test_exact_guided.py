@@ -5,11 +5,12 @@ must be the same minimal scale as the unguided search (to the search's tolerance
 guide is wrong, and the check of both orders must hold at it.
 """
 
+import importlib
+
 import numpy as np
 import pytest
 
 import rpp
-import importlib
 
 ex = importlib.import_module("rpp.rules.exact")  # the module (rpp.rules.exact is also the function)
 

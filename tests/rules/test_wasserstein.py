@@ -11,18 +11,13 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import rpp
+from rpp import GaussianNoise, LaplaceNoise, rules
 from rpp.divergence import (
-    laplace_shift_divergence,
     laplace_rdp_scale,
+    laplace_shift_divergence,
     log_laplace_shift_integral,
 )
 from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
-from rpp.rules import (
-    alpha_wasserstein,
-    two_sided_geometric_renyi,
-    w_alpha_log_moment,
-)
-from rpp import GaussianNoise, LaplaceNoise, rules
 
 E, G, M = rpp.Empirical, rpp.Gaussian, rpp.GaussianMixture
 RTOL = 1e-9
@@ -64,7 +59,9 @@ def test_laplace_rdp_against_mpmath_all_orders():
             assert laplace_shift_divergence(t, 1.0, a).value == pytest.approx(float(ref), rel=1e-11, abs=1e-15)
     assert laplace_shift_divergence(2.0, 1.0, 1.0).value == pytest.approx(2 + np.exp(-2.0) - 1)  # KL
     assert laplace_shift_divergence(2.0, 0.5, np.inf).value == 4.0  # max-divergence
-    assert laplace_shift_divergence(0.0, 0.0, 3.0).value == 0.0 and laplace_shift_divergence(1.0, 0.0, 3.0).value == np.inf
+    assert (
+        laplace_shift_divergence(0.0, 0.0, 3.0).value == 0.0 and laplace_shift_divergence(1.0, 0.0, 3.0).value == np.inf
+    )
     assert np.isfinite(laplace_shift_divergence(1e6, 1e-3, 100.0).value)  # no overflow
 
 
@@ -130,7 +127,9 @@ def test_never_under_noise_300_empirical_pairs_both_noises_both_orders(chunk):
         assert s["w-alpha-tight"] <= s["w-alpha"] * (1 + 1e-12) + 1e-300
         assert s["w-alpha-tight"] <= s["pierquin"] * (1 + 1e-12) + 1e-300
         # Gaussian noise: Theorem 2 is the joint-convexity bound with exact pair divergences
-        assert rules.w_alpha(p, q, alpha=a, epsilon=e, noise="gaussian", rule="tight") == rules.w_alpha(p, q, alpha=a, epsilon=e, noise="gaussian", rule="paper")
+        assert rules.w_alpha(p, q, alpha=a, epsilon=e, noise="gaussian", rule="tight") == rules.w_alpha(
+            p, q, alpha=a, epsilon=e, noise="gaussian", rule="paper"
+        )
         # Theorem 2's scale, plus at most the round-off guard's steps (1e-13, x4: the final check
         # has no slack since issue #34, so the scale may move up by ~1e-11)
         assert gau.scale <= np.sqrt(a * rpp.w_infinity(p, q) ** 2 / (2 * e)) * (1 + 1e-10)
@@ -179,7 +178,9 @@ def test_convergence_to_w_infinity_over_eps():
     p, q = E([0.0, 0.0, 1.0, 2.0]), E([0.5, 1.0, 1.0, 4.0])
     winf, e = rpp.w_infinity(p, q), 0.7
     for a in (1e3, 1e5):
-        assert rules.w_alpha(p, q, alpha=a, epsilon=e, noise="laplace", rule="paper") == pytest.approx(winf / e, rel=20 / a)
+        assert rules.w_alpha(p, q, alpha=a, epsilon=e, noise="laplace", rule="paper") == pytest.approx(
+            winf / e, rel=20 / a
+        )
         assert float(laplace_rdp_scale(winf, a, e)) == pytest.approx(winf / e, rel=20 / a)
 
 
@@ -206,7 +207,10 @@ def quad_coupling_moment(p, q, log_cost):
         (G(mean=0.0, var=1.0), G(mean=1.0, var=1.0)),
         (G(mean=0.0, var=1.0), G(mean=0.5, var=2.0)),
         (M(weights=[0.5, 0.5], means=[-1.0, 1.0], vars=[0.3, 1.0]), G(mean=0.0, var=1.5)),
-        (M(weights=[0.4, 0.6], means=[-2.0, 2.0], vars=[0.5, 0.5]), M(weights=[0.3, 0.7], means=[-2.0, 2.5], vars=[0.5, 0.4])),
+        (
+            M(weights=[0.4, 0.6], means=[-2.0, 2.0], vars=[0.5, 0.5]),
+            M(weights=[0.3, 0.7], means=[-2.0, 2.5], vars=[0.5, 0.4]),
+        ),
     ],
 )
 def test_continuous_log_moment_matches_quadrature(p, q):
@@ -227,8 +231,13 @@ def test_gaussian_closed_form_equals_mixture_path():
     p, q = G(mean=0.3, var=0.8), G(mean=-0.2, var=2.0)
     pm = M(weights=[0.5, 0.5], means=[0.3, 0.3], vars=[0.8, 0.8])
     for noise, s in (("laplace", 0.6), ("gaussian", 4.0)):
-        assert rules.w_alpha_log_moment(pm, q, alpha=2.5, noise=(GaussianNoise if noise == "gaussian" else LaplaceNoise)(scale=s)) == pytest.approx(
-            rules.w_alpha_log_moment(p, q, alpha=2.5, noise=(GaussianNoise if noise == "gaussian" else LaplaceNoise)(scale=s)), rel=1e-9
+        assert rules.w_alpha_log_moment(
+            pm, q, alpha=2.5, noise=(GaussianNoise if noise == "gaussian" else LaplaceNoise)(scale=s)
+        ) == pytest.approx(
+            rules.w_alpha_log_moment(
+                p, q, alpha=2.5, noise=(GaussianNoise if noise == "gaussian" else LaplaceNoise)(scale=s)
+            ),
+            rel=1e-9,
         )
 
 
@@ -245,7 +254,10 @@ def test_gaussian_noise_divergence_of_the_coupling_integral():
 
 
 def test_continuous_calibrations_are_valid_and_ordered():
-    for p, q in [(G(mean=0.0, var=1.0), G(mean=0.5, var=2.0)), (M(weights=[0.5, 0.5], means=[-1.0, 1.0], vars=[0.3, 1.0]), G(mean=0.0, var=1.5))]:
+    for p, q in [
+        (G(mean=0.0, var=1.0), G(mean=0.5, var=2.0)),
+        (M(weights=[0.5, 0.5], means=[-1.0, 1.0], vars=[0.3, 1.0]), G(mean=0.0, var=1.5)),
+    ]:
         a, e = 3.0, 0.5
         lap = {
             m: rpp.calibrate(p, q, alpha=a, epsilon=e, method=m, noise="laplace")
@@ -258,10 +270,14 @@ def test_continuous_calibrations_are_valid_and_ordered():
 
 
 def test_gaussian_priors_unequal_variances_baseline_is_infinite():
-    cal = rpp.calibrate(G(mean=0.0, var=1.0), G(mean=0.5, var=2.0), alpha=2.0, epsilon=1.0, method="pierquin", noise="laplace")
+    cal = rpp.calibrate(
+        G(mean=0.0, var=1.0), G(mean=0.5, var=2.0), alpha=2.0, epsilon=1.0, method="pierquin", noise="laplace"
+    )
     assert cal.scale == np.inf
     assert np.isfinite(
-        rpp.calibrate(G(mean=0.0, var=1.0), G(mean=0.5, var=2.0), alpha=2.0, epsilon=1.0, method="w-alpha", noise="laplace").scale
+        rpp.calibrate(
+            G(mean=0.0, var=1.0), G(mean=0.5, var=2.0), alpha=2.0, epsilon=1.0, method="w-alpha", noise="laplace"
+        ).scale
     )
 
 
@@ -302,18 +318,28 @@ def test_two_sided_geometric_exact_and_eq13_valid():
             brute_geometric(p, q, a, eta_w), rel=1e-9, abs=1e-12
         )
         for rule in ("paper", "sharp"):
-            eta = min((1 / rules.exponential_family(p, q, alpha=a, epsilon=e, rule=rule)), (1 / rules.exponential_family(q, p, alpha=a, epsilon=e, rule=rule)))
+            eta = min(
+                (1 / rules.exponential_family(p, q, alpha=a, epsilon=e, rule=rule)),
+                (1 / rules.exponential_family(q, p, alpha=a, epsilon=e, rule=rule)),
+            )
             if np.isfinite(eta):
-                worst = max(rules.two_sided_geometric_renyi(p, q, alpha=a, scale=1 / eta), rules.two_sided_geometric_renyi(q, p, alpha=a, scale=1 / eta))
+                worst = max(
+                    rules.two_sided_geometric_renyi(p, q, alpha=a, scale=1 / eta),
+                    rules.two_sided_geometric_renyi(q, p, alpha=a, scale=1 / eta),
+                )
                 assert worst <= e * (1 + RTOL)
-        assert (1 / rules.exponential_family(p, q, alpha=a, epsilon=e, rule="sharp")) >= (1 / rules.exponential_family(p, q, alpha=a, epsilon=e, rule="paper"))
+        assert (1 / rules.exponential_family(p, q, alpha=a, epsilon=e, rule="sharp")) >= (
+            1 / rules.exponential_family(p, q, alpha=a, epsilon=e, rule="paper")
+        )
 
 
 def test_exponential_family_with_laplace_cost_is_theorem_1():
     p, q = E([0.0, 1.0, 3.0]), E([0.5, 0.5, 2.0])
-    eta = (1 / rules.exponential_family(p, q, alpha=2.5, epsilon=0.8))
-    assert 1 / eta == pytest.approx(rules.w_alpha(p, q, alpha=2.5, epsilon=0.8, noise="laplace", rule="paper"), rel=1e-12)
-    sqrt_cost = (1 / rules.exponential_family(p, q, alpha=2.5, epsilon=0.8, cost=lambda d: np.sqrt(np.abs(d))))
+    eta = 1 / rules.exponential_family(p, q, alpha=2.5, epsilon=0.8)
+    assert 1 / eta == pytest.approx(
+        rules.w_alpha(p, q, alpha=2.5, epsilon=0.8, noise="laplace", rule="paper"), rel=1e-12
+    )
+    sqrt_cost = 1 / rules.exponential_family(p, q, alpha=2.5, epsilon=0.8, cost=lambda d: np.sqrt(np.abs(d)))
     assert np.isfinite(sqrt_cost) and sqrt_cost > 0
 
 
@@ -323,14 +349,18 @@ def test_alpha_below_one_condition_is_sufficient():
         p, q = random_pair(rng)
         a, e = float(rng.uniform(0.05, 0.95)), float(np.exp(rng.uniform(np.log(0.05), np.log(3))))
         for rule in ("paper", "sharp"):
-            b = max(rules.alpha_below_one(p, q, alpha=a, epsilon=e, rule=rule), rules.alpha_below_one(q, p, alpha=a, epsilon=e, rule=rule))
+            b = max(
+                rules.alpha_below_one(p, q, alpha=a, epsilon=e, rule=rule),
+                rules.alpha_below_one(q, p, alpha=a, epsilon=e, rule=rule),
+            )
             if b == 0:
                 continue
             for x, y in ((p, q), (q, p)):
                 val, err = laplace_renyi_divergence_bound(x, y, a, b)
                 assert val + err <= e * (1 + RTOL)
         assert rules.alpha_below_one(p, q, alpha=a, epsilon=e, rule="sharp") <= rules.alpha_below_one(
-            p, q, alpha=a, epsilon=e, rule="paper") * (1 + 1e-12)
+            p, q, alpha=a, epsilon=e, rule="paper"
+        ) * (1 + 1e-12)
 
 
 # --------------------------------------------------------------------------------------------
@@ -342,13 +372,22 @@ def test_alpha_below_one_condition_is_sufficient():
     "call, match",
     [
         (lambda: rules.w_alpha(E([0.0]), E([1.0]), alpha=2.0, epsilon=1.0, noise="poisson"), "noise must be one of"),
-        (lambda: rules.w_alpha(E([0.0]), E([1.0]), alpha=2.0, epsilon=1.0, rule="sharp", noise="gaussian"), "rule must be one of"),
-        (lambda: rules.w_alpha(E([0.0]), G(mean=1.0, var=1.0), alpha=2.0, epsilon=1.0, noise="laplace"), "two rpp.Empirical samples or two continuous"),
+        (
+            lambda: rules.w_alpha(E([0.0]), E([1.0]), alpha=2.0, epsilon=1.0, rule="sharp", noise="gaussian"),
+            "rule must be one of",
+        ),
+        (
+            lambda: rules.w_alpha(E([0.0]), G(mean=1.0, var=1.0), alpha=2.0, epsilon=1.0, noise="laplace"),
+            "two rpp.Empirical samples or two continuous",
+        ),
         (lambda: rules.w_alpha(E([0.0]), E([1.0]), alpha=0.5, epsilon=1.0, noise="laplace"), "alpha"),
         (lambda: rules.w_alpha(E([0.0]), E([1.0]), alpha=2.0, epsilon=0.0, noise="laplace"), "epsilon"),
         (lambda: rules.w_alpha_log_moment(E([0.0]), E([1.0]), alpha=2.0, noise=LaplaceNoise(scale=-1.0)), "scale"),
-        (lambda: (1 / rules.exponential_family(E([0.0]), E([1.0]), alpha=2.0, epsilon=1.0, cost=lambda d: d + 1)), "metric"),
-        (lambda: (1 / rules.exponential_family(E([0.0]), E([1.0]), alpha=2.0, epsilon=1.0, rule="tight")), "rule"),
+        (
+            lambda: 1 / rules.exponential_family(E([0.0]), E([1.0]), alpha=2.0, epsilon=1.0, cost=lambda d: d + 1),
+            "metric",
+        ),
+        (lambda: 1 / rules.exponential_family(E([0.0]), E([1.0]), alpha=2.0, epsilon=1.0, rule="tight"), "rule"),
         (lambda: rules.two_sided_geometric_renyi(E([0.5]), E([1.0]), alpha=2.0, scale=1 / 1.0), "integer"),
         (lambda: rules.alpha_below_one(E([0.0]), E([1.0]), alpha=2.0, epsilon=1.0), "alpha must be in"),
         (lambda: laplace_rdp_scale(1.0, 1.0, 1.0), "alpha"),
@@ -395,7 +434,10 @@ def test_property_w_alpha_rules_valid(xp, xq, a, e):
     p, q = E(np.array(xp)), E(np.array(xq))
     for rule in ("paper", "sharp", "tight"):
         b = rules.w_alpha(p, q, alpha=a, epsilon=e, noise="laplace", rule=rule)
-        assert rules.w_alpha_log_moment(p, q, alpha=a, noise=LaplaceNoise(scale=b), rule=rule) <= (a - 1) * e * (1 + 1e-12) + 1e-300
+        assert (
+            rules.w_alpha_log_moment(p, q, alpha=a, noise=LaplaceNoise(scale=b), rule=rule)
+            <= (a - 1) * e * (1 + 1e-12) + 1e-300
+        )
         if b > 0:
             val, err = laplace_renyi_divergence_bound(p, q, a, b)
             assert val - err <= e * (1 + RTOL)
@@ -427,6 +469,8 @@ def test_empirical_w_alpha_scale_is_scale_free_down_to_subnormal_distances(noise
     for w in (2.225073858507203e-309, 1e-200, 1e-160, 1.0, 1e150):
         p, q = E(np.array([0.0, w])), E(np.array([w, 3 * w]))
         b = rules.w_alpha(p, q, alpha=2.0, epsilon=1.0, noise=noise, rule=rule)
-        assert rules.w_alpha_log_moment(p, q, alpha=2.0, noise=(GaussianNoise if noise == "gaussian" else LaplaceNoise)(scale=b), rule=rule) <= 1.0 * (1 + 1e-12)
+        assert rules.w_alpha_log_moment(
+            p, q, alpha=2.0, noise=(GaussianNoise if noise == "gaussian" else LaplaceNoise)(scale=b), rule=rule
+        ) <= 1.0 * (1 + 1e-12)
         ratios.append(b / w)
     np.testing.assert_allclose(ratios, ratios[3], rtol=1e-12)

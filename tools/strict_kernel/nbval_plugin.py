@@ -19,7 +19,7 @@ STARTUP = Path(__file__).resolve().with_name("startup.py")
 _SAVED: dict[str, str | None] = {}
 
 
-def pytest_configure(config):
+def pytest_configure():
     root = Path(tempfile.mkdtemp(prefix="rpp-ipython-"))
     startup = root / "profile_default" / "startup"
     startup.mkdir(parents=True)
@@ -29,7 +29,7 @@ def pytest_configure(config):
     os.environ["IPYTHONDIR"] = str(root)
 
 
-def pytest_unconfigure(config):
+def pytest_unconfigure():
     root = _SAVED.pop("root", None)
     old = _SAVED.pop("IPYTHONDIR", None)
     if old is None:

@@ -216,7 +216,7 @@ def load_heart_disease(sources: str | Sequence[str] = "cleveland", *, source: st
         chosen = list(HEART_SOURCES) if sources == "all" else [sources]
     else:
         chosen = list(sources)
-    allowed = ("all",) + HEART_SOURCES
+    allowed = ("all", *HEART_SOURCES)
     if not chosen:
         raise ValueError(f"sources must name at least one of {HEART_SOURCES}, got {sources!r}")
     for s in chosen:
