@@ -149,5 +149,5 @@ def test_curve_is_monotone_and_exact_at_the_ends():
     ],
 )
 def test_bad_input_is_refused_by_name(kwargs):
-    with pytest.raises(ValueError, match="var_i|mean_i|false_positive_rate"):
+    with pytest.raises(ValueError, match=r"var_i|mean_i|false_positive_rate"):
         gaussian_true_positive_rate(**kwargs)
