@@ -13,7 +13,8 @@ where the book treats it and what checks it. ``tools/book_results.py`` renders i
   chapters, is registered; each paper has its table on the Results page;
 - the book's own statements (issue #35): every theorem, proposition, lemma, corollary and
   conjecture of chapters 1-9 is registered with one of the four verdicts of its own ("proved and
-  searched" only with a search of ``tests/claims/``), a conjecture exactly when the box is one.
+  searched" and "checked numerically" only with a search of ``tests/claims/``), a conjecture
+  exactly when the box is one.
 
 ``test_results_extension_*`` build a small Sphinx project with the extension, and check that the
 listed numbers are the numbers the boxes show and that sphinx-proof's raw index is gone.
@@ -617,6 +618,40 @@ def test_every_label_test_and_cell_of_the_statements_exists():
             if why:
                 problems.append((s["label"], check, why))
     assert not problems, f"book/claims.yml statements: {problems}"
+
+
+def unsearched(statements: list[dict]) -> list[str]:
+    """Labels of the statements "checked numerically" that name no search of ``tests/claims/``.
+
+    A statement without a proof in the text must at least be searched for a counterexample
+    (issue #35): a node ``tests/claims/test_search.py::test_fast_search[<label>]`` or the like,
+    whose parameter, if it has one, is the statement's own label."""
+    out = []
+    for s in statements:
+        if s["verdict"] != "checked numerically":
+            continue
+        tests = [c["test"] for c in s["checked_by"] if c.get("test", "").startswith("tests/claims/")]
+        if not any("[" not in t or t.endswith(f"[{s['label']}]") for t in tests):
+            out.append(s["label"])
+    return out
+
+
+def test_a_statement_checked_numerically_names_a_search():
+    assert not unsearched(claims()["statements"]), "statements 'checked numerically' without a search of tests/claims/"
+
+
+def test_the_search_check_rejects_a_statement_without_a_search():
+    entry = {
+        "label": "thm-x",
+        "verdict": "checked numerically",
+        "checked_by": [{"notebook": "book/x.ipynb", "cell": "1"}],
+    }
+    assert unsearched([entry]) == ["thm-x"]
+    other = {"test": "tests/claims/test_search.py::test_fast_search[thm-y]"}
+    assert unsearched([{**entry, "checked_by": [other]}]) == ["thm-x"]  # another statement's search
+    own = {"test": "tests/claims/test_search.py::test_fast_search[thm-x]"}
+    assert unsearched([{**entry, "checked_by": [own]}]) == []
+    assert unsearched([{**entry, "verdict": "proved in the text"}]) == []
 
 
 def test_a_conjecture_is_written_as_one_in_the_chapter():

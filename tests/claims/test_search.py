@@ -25,10 +25,19 @@ import pytest
 from claims_lib import (
     DPS,
     Search,
+    ab_curve,
     adversarial_search,
     closed_form_x,
+    composed_leakage,
+    discrete_kl_and_max,
     discrete_renyi,
+    dp_level,
+    entry_datasets,
     gauss_renyi,
+    geometric_mixture_renyi,
+    laplace_mixture_renyi,
+    nfc_value,
+    pufferfish_level,
     squash,
     switch_T,
 )
@@ -586,6 +595,322 @@ SWITCH = Statement(
 )
 
 
+# prop-renyi-limits (finite P, Q), in a quantitative form that implies the three limits:
+# with L = log(p / q) on {p > 0} and P << Q,
+#   |D_alpha - KL| <= |alpha - 1| (max L - min L)^2 / 8   (alpha != 1; K(t) = log E_P e^(tL) has
+#                                                           K(0) = 0, K'(0) = KL, 0 <= K'' <= spread^2 / 4)
+#   D_inf + log P(L = max L) / (alpha - 1) <= D_alpha <= D_inf   (alpha > 1)
+# and, if not P << Q, for alpha < 1: D_alpha >= alpha log(1 / P(q > 0)) / (1 - alpha) -> inf = KL
+# (Hölder), while D_alpha = inf = KL for every alpha > 1 (so the limit from above holds too).
+def limits_exact(p, q, alpha):
+    alpha = mp.mpf(alpha)
+    d = discrete_renyi(p, q, alpha)
+    kl, top, at_top, spread = discrete_kl_and_max(p, q)
+    if mp.isinf(kl):
+        if alpha > 1:
+            return mp.mpf(0) if mp.isinf(d) else mp.mpf(-1)
+        pp, qq = [mp.mpf(x) for x in p], [mp.mpf(x) for x in q]
+        mass = sum(pi for pi, qi in zip(pp, qq, strict=True) if qi > 0) / sum(pp)
+        if mass == 0:  # P and Q singular: D_alpha = inf
+            return mp.mpf(0) if mp.isinf(d) else mp.mpf(-1)
+        return d - alpha * mp.log(1 / mass) / (1 - alpha)
+    margins = [abs(alpha - 1) * spread**2 / 8 - abs(d - kl)]
+    if alpha > 1:
+        margins += [top - d, d - top - mp.log(at_top) / (alpha - 1)]
+    return min(margins)
+
+
+def limits_point(z):
+    alpha = float(np.exp(np.clip(z[6], -30, 12)))
+    if abs(alpha - 1) < 1e-12:
+        alpha = 1 + 1e-12
+    return (simplex(z[0:3]), simplex(z[3:6]), alpha)
+
+
+def _limits_float(p, q, alpha):
+    with mp.workdps(30):  # 30 digits: alpha - 1 may be 1e-12
+        return float(limits_exact(p, q, alpha))
+
+
+alpha_near_one = st.one_of(
+    st.sampled_from([1 - 1e-12, 1 - 1e-9, 1 - 1e-6, 1 + 1e-12, 1 + 1e-9, 1 + 1e-6]),
+    st.floats(0.9, 1.1).filter(lambda a: abs(a - 1) > 1e-12),
+    st.floats(1e-3, 50).filter(lambda a: abs(a - 1) > 1e-12),
+    st.floats(50, 1e4),
+)
+LIMITS = Statement(
+    "prop-renyi-limits",
+    st.tuples(dist3, dist3, alpha_near_one).map(
+        lambda t: (tuple(x / sum(t[0]) for x in t[0]), tuple(x / sum(t[1]) for x in t[1]), t[2])
+    ),
+    limits_exact,
+    lambda *p: 1,
+    Search(7, limits_point, _limits_float, limits_exact),
+)
+
+
+# thm-wass-expfam (with alpha - 1 in the exponent, which implies the paper's alpha): for a coupling
+# pi of P_i and P_j and noise p_eta ∝ e^(-eta c), c a metric,
+#   log(sum pi e^((alpha - 1) eta c(x - x'))) / (alpha - 1) - D_alpha(P_i * p_eta || P_j * p_eta) >= 0.
+# Two metrics: c = |.| on R (Laplace noise, eta = 1 by scaling) and c = |.| on Z (two-sided geometric
+# noise of rate eta); the priors are the marginals of a coupling on 2 x 2 atoms (3 x 3 when sampled).
+def _coupling_eps(pairs, weights, eta, alpha):
+    alpha, eta = mp.mpf(alpha), mp.mpf(eta)
+    weights = [mp.mpf(w) for w in weights]
+    total = sum(
+        w * mp.exp((alpha - 1) * eta * abs(mp.mpf(x) - mp.mpf(y))) for (x, y), w in zip(pairs, weights, strict=True)
+    )
+    return mp.log(total / sum(weights)) / (alpha - 1)
+
+
+def _marginals(pairs, weights):
+    xs, ys = sorted({x for x, _ in pairs}), sorted({y for _, y in pairs})
+    ws = [sum(w for (a, _), w in zip(pairs, weights, strict=True) if a == x) for x in xs]
+    vs = [sum(w for (_, b), w in zip(pairs, weights, strict=True) if b == y) for y in ys]
+    return xs, ws, ys, vs
+
+
+def expfam_exact(kind, pairs, weights, eta, alpha):
+    xs, ws, ys, vs = _marginals(pairs, weights)
+    if kind == "R":
+        d = laplace_mixture_renyi(xs, ws, ys, vs, alpha)
+    else:
+        d = geometric_mixture_renyi(xs, ws, ys, vs, eta, alpha)
+    return _coupling_eps(pairs, weights, eta, alpha) - d
+
+
+_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(48)
+
+
+def _expfam_float(kind, pairs, weights, eta, alpha):
+    """The margin in floats (numpy): the same tails and pieces, Gauss-Legendre with 48 nodes."""
+    w = np.asarray(weights, dtype=float) / np.sum(weights)
+    cost = np.array([abs(x - y) for x, y in pairs], dtype=float)
+    eps_pi = np.log(np.sum(w * np.exp((alpha - 1) * eta * cost))) / (alpha - 1)
+    xs, ws, ys, vs = (np.asarray(v, dtype=float) for v in _marginals(pairs, list(w)))
+    if kind == "R":
+
+        def dens(atoms, wts, y):
+            return np.sum(wts[:, None] * np.exp(-np.abs(y[None, :] - atoms[:, None])), axis=0) / 2
+
+        cuts = np.unique(np.concatenate([xs, ys]))
+        lo, hi = cuts[0], cuts[-1]
+        total = (np.sum(ws * np.exp(xs - hi)) / 2) ** alpha * (np.sum(vs * np.exp(ys - hi)) / 2) ** (1 - alpha)
+        total += (np.sum(ws * np.exp(lo - xs)) / 2) ** alpha * (np.sum(vs * np.exp(lo - ys)) / 2) ** (1 - alpha)
+        for a, b in zip(cuts[:-1], cuts[1:], strict=True):
+            y = (b - a) / 2 * _GL_NODES + (a + b) / 2
+            total += (b - a) / 2 * np.sum(_GL_WEIGHTS * dens(xs, ws, y) ** alpha * dens(ys, vs, y) ** (1 - alpha))
+    else:
+        r = np.exp(-eta)
+        lo, hi = int(min(xs.min(), ys.min())), int(max(xs.max(), ys.max()))
+        y = np.arange(lo, hi + 1, dtype=float)
+        p = np.sum(ws[:, None] * r ** np.abs(y[None, :] - xs[:, None]), axis=0)
+        q = np.sum(vs[:, None] * r ** np.abs(y[None, :] - ys[:, None]), axis=0)
+        f = p**alpha * q ** (1 - alpha)
+        total = (np.sum(f) + (f[0] + f[-1]) * r / (1 - r)) * (1 - r) / (1 + r)
+    return float(eps_pi - np.log(total) / (alpha - 1))
+
+
+def expfam_point(z):
+    """z[0]: the metric (R or Z); z[1:5]: the atoms x_1, x_2, y_1, y_2; z[5:9] the coupling's weights
+    on the 2 x 2 pairs; z[9] eta; z[10] alpha."""
+    kind = "R" if z[0] > 0 else "Z"
+    atoms = [float(v) for v in z[1:5]] if kind == "R" else [int(np.clip(np.round(v), -6, 6)) for v in z[1:5]]
+    pairs = [(atoms[i], atoms[2 + j]) for i in range(2) for j in range(2)]
+    weights = tuple(max(w, 1e-12) for w in simplex(z[5:9]))
+    eta = 1.0 if kind == "R" else float(np.exp(np.clip(z[9], -5, 5)))
+    return (kind, pairs, weights, eta, above_one(float(np.clip(z[10], -27, 7))))
+
+
+def _expfam_sample(t):
+    kind, atoms_x, atoms_y, weights, eta, alpha = t
+    pairs = [(x, y) for x in atoms_x for y in atoms_y]
+    return (kind, pairs, tuple(weights), 1.0 if kind == "R" else eta, alpha)
+
+
+expfam_points = st.one_of(
+    st.tuples(
+        st.just("R"),
+        st.lists(st.floats(-5, 5), min_size=1, max_size=3),
+        st.lists(st.floats(-5, 5), min_size=1, max_size=3),
+        st.lists(st.floats(1e-6, 1), min_size=9, max_size=9),
+        st.just(1.0),
+        st.one_of(alpha_gt1.filter(lambda a: a < 200), st.just(50.0)),
+    ),
+    st.tuples(
+        st.just("Z"),
+        st.lists(st.integers(-4, 4), min_size=1, max_size=3),
+        st.lists(st.integers(-4, 4), min_size=1, max_size=3),
+        st.lists(st.floats(1e-6, 1), min_size=9, max_size=9),
+        st.floats(1e-3, 5),
+        st.one_of(alpha_gt1.filter(lambda a: a < 200), st.just(50.0)),
+    ),
+).map(lambda t: _expfam_sample((t[0], t[1], t[2], t[3][: len(t[1]) * len(t[2])], t[4], t[5])))
+EXPFAM = Statement(
+    "thm-wass-expfam",
+    expfam_points,
+    expfam_exact,
+    lambda *p: 1,
+    Search(11, expfam_point, _expfam_float, expfam_exact),
+)
+
+
+# thm-comp-nfc (a finite mechanism with positive output probabilities, s_1 = {D_0}, s_2 = the other
+# datasets with a prior rho): the proof's bound, which gives the theorem as r -> inf. For every D of
+# a secret and every r, with v(D) the value of the NfC game at eps = 0 (the smallest eps of an NfC
+# constraint for D), K(D) = log(1 / rho(D | s)) + (m - 1) max_l (max_j A_jl - min_j A_jl):
+#   eps(M^r) >= r v(D) - K(D),
+# so if every r-fold run is r eps-Pufferfish then v(D) <= eps: D has an NfC constraint at eps.
+def nfc_exact(rows, prior, r):
+    with mp.workdps(max(DPS, mp.mp.dps)):
+        log_rows = [[mp.log(mp.mpf(v) / sum(mp.mpf(u) for u in row)) for v in row] for row in rows]
+        s1 = [True] + [False] * (len(rows) - 1)
+        leak = composed_leakage(log_rows, s1, prior, r)
+        prior = [mp.mpf(x) for x in prior]
+        margins = []
+        for own in range(len(rows)):
+            others = [i for i in range(len(rows)) if s1[i] != s1[own]]
+            pay = [[log_rows[own][j] - log_rows[i][j] for j in range(len(rows[0]))] for i in others]
+            v = nfc_value(log_rows[own], [log_rows[i] for i in others])
+            z = sum(prior[i] for i in range(len(rows)) if s1[i] == s1[own])
+            k_const = mp.log(z / prior[own]) + (len(rows[0]) - 1) * max(max(a) - min(a) for a in pay)
+            margins.append(leak - r * v + k_const)
+        return min(margins)
+
+
+def _nfc_float(*point):
+    with mp.workdps(20):
+        return float(nfc_exact(*point))
+
+
+def nfc_point(z):
+    """Three datasets (s_1 = {D_0}), two outputs: row i = softmax(z[0:2] + e^z[8] z[2+2i:4+2i]) (the
+    common scale e^z[8] lets the search reach equal rows, where the bound is tight); z[6:8] the
+    prior of D_1, D_2 given s_2; z[9] the number of runs r in {1, ..., 40}."""
+    scale = float(np.exp(np.clip(z[8], -30, 5)))
+    rows = tuple(simplex(z[0:2] + scale * z[2 + 2 * i : 4 + 2 * i]) for i in range(3))
+    prior = (1.0, *simplex(z[6:8]))
+    return (rows, prior, 1 + int(abs(z[9]) * 10) % 40)
+
+
+NFC = Statement(
+    "thm-comp-nfc",
+    st.tuples(st.integers(2, 3), st.integers(2, 3))
+    .flatmap(
+        lambda t: st.tuples(
+            st.lists(st.lists(st.floats(1e-4, 1), min_size=t[1], max_size=t[1]), min_size=t[0] + 1, max_size=t[0] + 1),
+            st.lists(st.floats(1e-3, 1), min_size=t[0], max_size=t[0]),
+            st.sampled_from([1, 2, 3, 10, 25] if t[1] == 3 else [1, 2, 5, 20, 60]),
+        )
+    )
+    .map(lambda t: (tuple(tuple(r) for r in t[0]), (1.0, *t[1]), t[2])),
+    nfc_exact,
+    lambda rows, prior, r: r,
+    Search(10, nfc_point, _nfc_float, nfc_exact),
+)
+
+
+# thm-comp-compose (binary entries, one prior, the entry secrets X_k = 0 vs X_k = 1): for
+# mechanisms M_l with exact per-entry DP levels eps_l and points b_l, a_l = a(b_l) on the curve
+# (eps_puffer,l = a_l + b_l eps_l, the smallest the hypothesis allows), the independent joint
+# release has Pufferfish level <= max_l a_l + sum_l b_l eps_l.
+def _mechanism_log(params, n):
+    """Pr(w | D) ∝ exp(sum_k t[w][k] x_k + c[w]) on {0,1}^n: params = (t rows, c), one per output."""
+    t, c = params
+    out = []
+    for d in entry_datasets(n):
+        scores = [sum(mp.mpf(tw[k]) * d[k] for k in range(n)) + mp.mpf(cw) for tw, cw in zip(t, c, strict=True)]
+        norm = max(scores) + mp.log(sum(mp.exp(s - max(scores)) for s in scores))
+        out.append([s - norm for s in scores])
+    return out
+
+
+def _prior(h, lam, n):
+    """A log-linear prior on {0,1}^n: log J(x) = sum h_k x_k + sum_{k<l} lam_kl x_k x_l + const."""
+    pairs = [(k, m) for k in range(n) for m in range(k + 1, n)]
+    weights = [
+        mp.exp(
+            sum(mp.mpf(h[k]) * d[k] for k in range(n))
+            + sum(mp.mpf(lam[i]) * d[k] * d[m] for i, (k, m) in enumerate(pairs))
+        )
+        for d in entry_datasets(n)
+    ]
+    return [w / sum(weights) for w in weights]
+
+
+def compose_exact(n, h, lam, mechs, bs):
+    with mp.workdps(max(DPS, mp.mp.dps)):
+        prior = _prior(h, lam, n)
+        logs = [_mechanism_log(mech, n) for mech in mechs]
+        joint = [[sum(combo) for combo in _product(*(lg[i] for lg in logs))] for i in range(2**n)]
+        bound = max(ab_curve(prior, n, b) for b in bs) + sum(
+            b * dp_level(lg, n) for b, lg in zip(bs, logs, strict=True)
+        )
+        return bound - pufferfish_level(prior, joint, n)
+
+
+def _product(*lists):
+    from itertools import product
+
+    return product(*lists)
+
+
+def _compose_float(*point):
+    with mp.workdps(20):
+        return float(compose_exact(*point))
+
+
+def compose_point(z):
+    """Two entries, two binary mechanisms (output 0 scores 0, output 1 scores t . x + c): z[0:2] h,
+    z[2] lam, z[3:6] and z[6:9] the mechanisms' (t_1, t_2, c), z[9:11] b_1, b_2 in {1, 2}; lam and
+    the t are multiplied by e^z[11] (so that the search reaches independent entries and constant
+    mechanisms, where the bound is tight)."""
+    scale = float(np.exp(np.clip(z[11], -30, 5)))
+    mechs = tuple(
+        (((0.0, 0.0), (scale * float(z[s]), scale * float(z[s + 1]))), (0.0, float(z[s + 2]))) for s in (3, 6)
+    )
+    bs = tuple(1 + int(abs(v) * 2) % 2 for v in z[9:11])
+    return (2, (float(z[0]), float(z[1])), (scale * float(z[2]),), mechs, bs)
+
+
+def _compose_sample(t):
+    n, h, lam, raw, bs = t
+    mechs = tuple((tuple(tuple(row) for row in tw), tuple(cw)) for tw, cw in raw)
+    return (n, tuple(h[:n]), tuple(lam[: n * (n - 1) // 2]), mechs, tuple(min(b, n) for b in bs))
+
+
+score = st.floats(-3, 3)
+compose_points = (
+    st.integers(1, 3)
+    .flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(score, min_size=3, max_size=3),
+            st.lists(st.one_of(st.just(0.0), score), min_size=3, max_size=3),
+            st.lists(
+                st.integers(2, 3).flatmap(
+                    lambda m: st.tuples(
+                        st.lists(st.lists(score, min_size=n, max_size=n), min_size=m, max_size=m),
+                        st.lists(score, min_size=m, max_size=m),
+                    )
+                ),
+                min_size=1,
+                max_size=3,
+            ),
+            st.lists(st.integers(1, 3), min_size=3, max_size=3),
+        )
+    )
+    .map(lambda t: _compose_sample((t[0], t[1], t[2], t[3], t[4][: len(t[3])])))
+)
+COMPOSE = Statement(
+    "thm-comp-compose",
+    compose_points,
+    compose_exact,
+    lambda *p: 1,
+    Search(12, compose_point, _compose_float, compose_exact),
+)
+
+
 STATEMENTS = [
     LOG_BOUNDS,
     NOISE,
@@ -601,6 +926,10 @@ STATEMENTS = [
     COND7,
     RELEASES,
     SWITCH,
+    LIMITS,
+    EXPFAM,
+    NFC,
+    COMPOSE,
 ]
 IDS = [s.label for s in STATEMENTS]
 
