@@ -10,6 +10,7 @@ before it counts as a counterexample (a float margin within rounding decides not
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -236,7 +237,7 @@ def laplace_mixture_renyi(xs, ws, ys, vs, alpha):
         left_q = sum(v * mp.exp(-y) for y, v in zip(ys, vs, strict=True)) / 2
         total = right_p**alpha * right_q ** (1 - alpha) * mp.exp(-hi)
         total += left_p**alpha * left_q ** (1 - alpha) * mp.exp(lo)
-        for a, b in zip(cuts, cuts[1:], strict=False):
+        for a, b in itertools.pairwise(cuts):
             total += mp.quad(f, [a, b], method="gauss-legendre")
         return mp.log(total) / (alpha - 1)
 

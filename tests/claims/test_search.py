@@ -10,12 +10,15 @@ nothing. Nothing here calls ``rpp``: the statements are the book's, judged by fo
 again (``claims_lib``).
 
 Two tiers: the fast one (a few seconds per statement) runs in ``make test``; the deep one
-(``@pytest.mark.slow``) samples ten times more and searches from forty starts.
+(``@pytest.mark.slow``) samples ten times more and searches from forty starts (a statement with an
+expensive judge takes its ``deep`` share of that: at least four times the fast tier's examples and
+twelve starts).
 The label of each statement is its label in the book; ``book/claims.yml`` names these tests.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -56,6 +59,7 @@ class Statement:
     exact: Callable[..., mp.mpf]  # mpmath margin, >= 0 where the statement holds
     scale: Callable[..., mp.mpf]  # the size against which REL judges a margin of zero
     search: Search
+    deep: float = 1.0  # the deep tier's share for an expensive judge (at least 4x the fast tier)
 
 
 def refuted(s: Statement, point: tuple) -> bool:
@@ -697,7 +701,7 @@ def _expfam_float(kind, pairs, weights, eta, alpha):
         lo, hi = cuts[0], cuts[-1]
         total = (np.sum(ws * np.exp(xs - hi)) / 2) ** alpha * (np.sum(vs * np.exp(ys - hi)) / 2) ** (1 - alpha)
         total += (np.sum(ws * np.exp(lo - xs)) / 2) ** alpha * (np.sum(vs * np.exp(lo - ys)) / 2) ** (1 - alpha)
-        for a, b in zip(cuts[:-1], cuts[1:], strict=True):
+        for a, b in itertools.pairwise(cuts):
             y = (b - a) / 2 * _GL_NODES + (a + b) / 2
             total += (b - a) / 2 * np.sum(_GL_WEIGHTS * dens(xs, ws, y) ** alpha * dens(ys, vs, y) ** (1 - alpha))
     else:
@@ -807,6 +811,7 @@ NFC = Statement(
     nfc_exact,
     lambda rows, prior, r: r,
     Search(10, nfc_point, _nfc_float, nfc_exact),
+    deep=0.25,  # each point solves the NfC program over every vertex: 180 s at 1
 )
 
 
@@ -908,6 +913,7 @@ COMPOSE = Statement(
     compose_exact,
     lambda *p: 1,
     Search(12, compose_point, _compose_float, compose_exact),
+    deep=0.25,  # each point is an exact Pufferfish level over every prior of a grid: 105 s at 1
 )
 
 
@@ -953,13 +959,14 @@ def test_fast_search(s):
 @pytest.mark.slow
 @pytest.mark.parametrize("s", STATEMENTS, ids=IDS)
 def test_deep_sample(s):
-    given(data=st.data())(DEEP(lambda data: _sample(s, data)))()
+    deep = settings(DEEP, max_examples=max(4 * FAST.max_examples, int(DEEP.max_examples * s.deep)))
+    given(data=st.data())(deep(lambda data: _sample(s, data)))()
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("s", STATEMENTS, ids=IDS)
 def test_deep_search(s):
-    found = adversarial_search(s.search, starts=40, seed=3535, maxiter=600)
+    found = adversarial_search(s.search, starts=max(12, int(40 * s.deep)), seed=3535, maxiter=600)
     assert not [p for p in found if refuted(s, p)], f"{s.label}: {found[:1]}"
 
 
