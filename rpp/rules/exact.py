@@ -562,7 +562,7 @@ def _binned_order(memos, epsilon) -> tuple[int, int] | None:
 def order_probe(
     orders: Sequence[tuple[Prior, Prior]],
     *,
-    alpha: float,  # noqa: ARG001  documented but unused (the memos carry alpha): issue #37, for decision
+    alpha: float,
     epsilon: float,
     noise: str,
     memos: Sequence[DivergenceMemo],
@@ -589,7 +589,8 @@ def order_probe(
     orders : sequence of two (prior, prior) pairs
         The two orders.
     alpha : float
-        Rényi order, ``> 1``.
+        Rényi order, ``> 1``: the order the memos were made for (checked: a memo of another order
+        would answer for the wrong divergence).
     epsilon : float
         Budget, ``>= 1e-300`` (finite).
     noise : {"gaussian", "laplace"}
@@ -602,6 +603,11 @@ def order_probe(
     first, second : int
         Indices of the order to solve first and second.
 
+    Raises
+    ------
+    ValueError
+        If ``alpha`` is not an order ``> 1`` or is not the order of the ``memos``.
+
     Examples
     --------
     >>> from rpp import Empirical
@@ -611,7 +617,14 @@ def order_probe(
     (1, 0)
     >>> [len(m.known()) for m in memos]  # one probe each, kept for the root finder
     [1, 1]
+    >>> order_probe([(p, q), (q, p)], alpha=3.0, epsilon=1.0, noise="gaussian", memos=memos)
+    Traceback (most recent call last):
+    ...
+    ValueError: alpha: the memos were made for another Rényi order than alpha
     """
+    a = float(v.alpha_order(alpha))
+    if any(m.alpha != a for m in memos):
+        raise ValueError("alpha: the memos were made for another Rényi order than alpha")
     if len(orders) < 2:
         return 0, 1
     gauss = noise == "gaussian"
