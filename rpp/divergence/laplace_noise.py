@@ -62,7 +62,8 @@ from .._lib import validation as v
 from .._lib.numerics import integrate_log, lse
 from ..priors import Empirical, Prior, check_prior
 from .centre import centre_pair
-from .gaussian_noise import _discrete_pair, renyi_divergence_bound
+from .closed_forms import empirical_renyi_value
+from .gaussian_noise import renyi_divergence_bound
 from .laplace_atoms import atoms_log_integral
 from .laplace_shift import LOG_SHIFT_REL_ERR, laplace_shift_value
 
@@ -342,7 +343,7 @@ def laplace_divergence_flagged(p: Prior, q: Prior, alpha: float, scale: float) -
     if b == 0:
         pe, qe = isinstance(p, Empirical), isinstance(q, Empirical)
         if pe and qe:
-            return float(_discrete_pair(p, q, alpha)), 0.0, False
+            return float(empirical_renyi_value(p, q, alpha)), 0.0, False
         if pe or qe:
             return np.inf, 0.0, True  # a discrete law against a continuous one: mutually singular
         return (*renyi_divergence_bound(p, q, alpha, 0.0), False)

@@ -9,9 +9,9 @@ from numpy.typing import ArrayLike
 
 from .._lib import validation as v
 from ..certified import Certified
-from ..priors import Empirical, Gaussian, Prior
-from .closed_forms import gaussian_divergence_bounds, gaussian_renyi, gaussian_renyi_value
-from .gaussian_noise import _discrete_pair, _validate_pair, renyi_divergence_bound
+from ..priors import Empirical, Gaussian, Prior, check_prior
+from .closed_forms import empirical_renyi_value, gaussian_divergence_bounds, gaussian_renyi, gaussian_renyi_value
+from .gaussian_noise import renyi_divergence_bound
 from .laplace_noise import laplace_divergence_flagged
 from .proved import proved_discrete, proved_or_reason
 
@@ -73,7 +73,7 @@ def _one(p: Prior, q: Prior, alpha: float, noise: NoiseLike | None, require: str
     if family is None and (pe or qe):
         if not (pe and qe):  # a discrete law against a continuous one: mutually singular
             return Certified(np.inf, 0.0, rigorous=True)
-        fast = Certified(float(_discrete_pair(p, q, alpha)), 0.0, rigorous=False)
+        fast = Certified(float(empirical_renyi_value(p, q, alpha)), 0.0, rigorous=False)
         if require == "proved":
             return proved_discrete(p, q, alpha)
         return fast
@@ -177,7 +177,8 @@ def renyi_divergence(
     >>> round(d.value, 15), d.rigorous, bool(d.error < 1e-15)  # alpha Delta / (2 (1 + 1))
     (0.5, True, True)
     """
-    _validate_pair(prior_i, prior_j)
+    check_prior("prior_i", prior_i)
+    check_prior("prior_j", prior_j)
     v.one_of("require", require, list(REQUIRE))
     if noise is not None:
         if getattr(noise, "family", None) not in ("gaussian", "laplace"):

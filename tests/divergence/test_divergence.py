@@ -194,7 +194,7 @@ def test_bad_distributions_raise():
         rpp.Empirical([])
     with pytest.raises(ValueError, match="atoms"):
         rpp.Empirical([1.0, np.inf])
-    with pytest.raises(TypeError, match="p must be"):
+    with pytest.raises(TypeError, match="prior_i must be"):
         _ = rpp.renyi_divergence("not a prior", rpp.Gaussian(mean=0, var=1), alpha=2).value
     with pytest.raises(TypeError, match="mean"):
         rpp.Gaussian(mean="zero", var=1)
