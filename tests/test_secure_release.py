@@ -122,11 +122,18 @@ def test_budget_insecure_seed_is_reproducible_flagged_and_fresh():
 
 
 def test_budget_value_mismatch_message_holds_no_value():
-    """Issue #23 item 2: 'value=3.2555555555555555 differs from the first release's' leaked x_true + 1."""
+    """Issue #23 item 2: 'value=3.2555555555555555 differs from the first release's' leaked x_true + 1.
+
+    Since issue #36 the budget keeps no copy of the value and compares none (a comparison would be an
+    equality oracle): another value is charged like the first; a value that is not one finite number
+    is refused, and the refusal holds no value either.
+    """
     budget = rpp.ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0)
     big = 10 * budget.scale_one
     budget.release(SENTINEL, scale=big)
-    for other in (SENTINEL + 1.0, [SENTINEL, SENTINEL], np.nan, [SENTINEL, np.nan]):
+    budget.release(SENTINEL + 1.0, scale=big)  # not compared: charged as any release
+    assert len(budget.scales) == 2
+    for other in ([SENTINEL, SENTINEL], np.nan, [SENTINEL, np.nan]):
         with pytest.raises(ValueError, match="value") as exc:
             budget.release(other, scale=big)
         text = str(exc.value)
