@@ -150,3 +150,21 @@ def test_discrete_renyi_names_the_bad_pmf(fn):
         f([0.5, 0.6], [0.5, 0.5], 2.0)
     with pytest.raises(ValueError, match=r"^q\b"):
         f([0.5, 0.5], [0.5, 0.6], 2.0)
+
+
+@pytest.mark.parametrize(
+    ("p", "q"),
+    [
+        ([0.5, 0.5, 0.0], [0.25, 0.25 - 4e-10, 0.5]),  # m0 = Q(P = 0) below 1/2, q sums to 1 - 4e-10
+        ([0.5, 0.5, 0.0], [1e-12, 1e-12, 1 - 2e-12]),  # Q(supp P) = 2e-12: -log of it, not log1p(-m0)
+    ],
+)
+def test_discrete_renyi_order_zero(p, q):
+    """Kills ``/ sq`` -> ``* sq`` in the masses m0, m1 of D_0 = -log Q(supp P), and ``m0 < 0.5`` ->
+    ``m0 < 1.5`` (-log1p(-m0) loses every digit of a tiny Q(supp P)). Judge: mpmath at 60 digits,
+    -log of the exact normalised mass."""
+    with mp.workdps(60):
+        qs = [mp.mpf(float(x)) for x in q]
+        ref = -mp.log(mp.fsum(x for x, pi in zip(qs, p, strict=True) if pi > 0) / mp.fsum(qs))
+    got = rpp.discrete_renyi_divergence(p, q, 0.0).value
+    assert abs(got - ref) <= 4e-15 * ref
