@@ -124,9 +124,9 @@ test: $(STAMP)
 
 # The at-scale tier (tests marked slow: a million atoms, arb at high precision, the deep searches
 # of tests/claims/, every Jupyter-edition chapter in full from the class-room folder); minutes
-# each. .ci/run runs it after `make test`.
+# each. .ci/run runs it after `make test`; it prints its 25 slowest tests (where to cut CI time).
 test-slow: $(STAMP)
-	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto -m "slow" tests/ notebook_tests/; rc=$$?; \
+	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto -m "slow" --durations=25 tests/ notebook_tests/; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no slow tests in tests/" >&2; fi; \
 	exit $$rc
 

@@ -667,7 +667,7 @@ class BuildResultTables(SphinxPostTransform):
                 verdict += nodes.Text(": " + entry["note"])
             cells = []
             if entry.get("proof"):
-                proof = nodes.paragraph("", "", nodes.Text("Proof: after "))
+                proof = nodes.paragraph("", "", nodes.Text("Proof: after "), classes=["rpp-proof-after"])
                 proof += self._label_or_literal(entry["proof"], placeholder)
                 cells.append(proof)
             if entry["checked_by"]:
@@ -749,8 +749,8 @@ class KeepNumbersTogether(SphinxPostTransform):
     def exercises_for_latex(self) -> None:
         exercises = getattr(self.env, "sphinx_exercise_registry", {})
         for para in self.document.findall(nodes.paragraph):
-            if "rpp-results-exercises" not in para["classes"]:
-                continue
+            if not {"rpp-results-exercises", "rpp-proof-after"} & set(para["classes"]):
+                continue  # the exercise lists, and "Proof: after Exercise 1.4" in the claims table
             for ref in list(para.findall(addnodes.number_reference)):
                 label = ref.get("refuri", "").rpartition("#")[2]
                 if label in exercises:
