@@ -23,8 +23,10 @@ and a caller who does it to a prior's arrays has left the API.)
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import threading
+import warnings
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -53,12 +55,22 @@ _MIB = 1 << 20
 
 
 def _budget_from_env() -> int:
+    """Return the budget from ``$RPP_CACHE_MB`` (MiB, ``0 <= x < 1e9``); another value is refused aloud (the default)."""
     raw = os.environ.get("RPP_CACHE_MB", "")
+    if not raw.strip():
+        return 256 * _MIB
     try:
-        mb = float(raw) if raw.strip() else 256.0
+        mb = float(raw)
     except ValueError:
-        mb = 256.0
-    return int(mb * _MIB) if 0 <= mb < 1e9 else 256 * _MIB
+        mb = math.nan
+    if not 0 <= mb < 1e9:
+        warnings.warn(
+            "RPP_CACHE_MB must be a number of MiB with 0 <= RPP_CACHE_MB < 1e9: the default 256 is used",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return 256 * _MIB
+    return int(mb * _MIB)
 
 
 _BUDGET = _budget_from_env()

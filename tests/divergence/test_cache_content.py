@@ -214,3 +214,23 @@ def test_threads_share_the_gaussian_caches_without_wrong_results():
         for d in results:  # a cached path may take other bins: the enclosures must overlap
             w = want[job]
             assert abs(d.value - w.value) <= d.error + w.error, job
+
+
+@pytest.mark.parametrize(
+    ("raw", "budget", "warns"), [("64", 64 << 20, False), ("lots", 256 << 20, True), ("-1", 256 << 20, True)]
+)
+def test_the_environment_budget_is_read_or_refused_aloud(raw, budget, warns):
+    import subprocess
+    import sys
+
+    code = "import warnings, rpp; warnings.simplefilter('error'); print(rpp.cache_info().budget)"
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**__import__("os").environ, "RPP_CACHE_MB": raw},
+    )
+    if warns:
+        assert out.returncode != 0 and "RPP_CACHE_MB must be" in out.stderr
+    else:
+        assert out.returncode == 0 and int(out.stdout) == budget
