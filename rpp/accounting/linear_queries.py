@@ -149,8 +149,25 @@ def _arb_release_laws(
 
 
 def _certainly_definite(flint: Any, m: Any) -> bool:
-    """Whether every leading principal minor of the arb matrix ``m`` is certainly > 0 (Sylvester: positive definite)."""
+    r"""Whether the symmetric arb matrix ``m`` is proved positive definite.
+
+    First by congruence: with :math:`G` the inverse of the float Cholesky factor of ``m``'s midpoint (any
+    invertible float matrix will do, exactly represented in arb), :math:`R = G m G^\top` is positive definite
+    if and only if ``m`` is, and :math:`R \approx I` is proved so by Gershgorin's discs (every diagonal entry
+    above the sum of its row's off-diagonal magnitudes). Two products, :math:`O(k^3)`. Where that cannot
+    prove it (near-singular), by Sylvester's criterion: every leading principal minor certainly > 0.
+    """
     k = m.nrows()
+    mid = np.array([[float(m[r, t].mid()) for t in range(k)] for r in range(k)])
+    try:
+        g = linalg.solve_triangular(linalg.cholesky(0.5 * (mid + mid.T), lower=True), np.eye(k), lower=True)
+    except (linalg.LinAlgError, ValueError):
+        g = None
+    if g is not None and np.all(np.isfinite(g)):
+        g_arb = flint.arb_mat(g.tolist())
+        r = g_arb * m * g_arb.transpose()
+        if all(r[i, i] - sum(abs(r[i, t]) for t in range(k) if t != i) > 0 for i in range(k)):
+            return True
     for n in range(1, k + 1):
         sub = flint.arb_mat([[m[r, t] for t in range(n)] for r in range(n)])
         if not sub.det() > 0:
@@ -342,7 +359,7 @@ def linear_queries_divergence(
     scales: ArrayLike,
     alpha: float,
     both_orders: bool = True,
-) -> float:
+) -> Certified:
     r"""Exact Rényi divergence of the joint release of :math:`k` linear queries under two Gaussian secrets.
 
     .. math::
@@ -353,6 +370,13 @@ def linear_queries_divergence(
     with :func:`linear_release_law` and :func:`multivariate_gaussian_renyi` (only the first order with
     ``both_orders=False``). This is the exact composition of the :math:`k` releases: the :math:`(\alpha, D)`-RPP
     guarantee of the whole release for this secret pair and prior.
+
+    *Proved.* The two laws are formed in ball arithmetic (python-flint's ``arb_mat``) from the exact floats
+    of the arguments, :math:`A\Sigma_s A^\top + \operatorname{diag}(\theta^2)` included, and each order is
+    the enclosure of :func:`multivariate_gaussian_renyi`; the maximum of two enclosures
+    :math:`[l_1, u_1]`, :math:`[l_2, u_2]` is enclosed by :math:`[\max(l_1, l_2), \max(u_1, u_2)]`. The
+    result is a ``Certified`` with ``rigorous=True``; :math:`+\infty` where :math:`\Sigma_\alpha` cannot be
+    proved positive definite (the safe side).
 
     Parameters
     ----------
@@ -369,8 +393,9 @@ def linear_queries_divergence(
 
     Returns
     -------
-    float
-        The divergence :math:`D` of the joint release.
+    Certified
+        The divergence :math:`D` of the joint release: ``value`` and a proved ``error``
+        (``rigorous=True``).
 
     Raises
     ------
@@ -379,17 +404,71 @@ def linear_queries_divergence(
 
     Examples
     --------
-    >>> round(linear_queries_divergence(mean_i=[0.0], cov_i=[[1.0]], mean_j=[2.0], cov_j=[[1.0]],
-    ...                                 queries=[[1.0], [1.0]], scales=[1.0, 1.0], alpha=2.0), 12)
-    2.666666666667
+    >>> d = linear_queries_divergence(mean_i=[0.0], cov_i=[[1.0]], mean_j=[2.0], cov_j=[[1.0]],
+    ...                               queries=[[1.0], [1.0]], scales=[1.0, 1.0], alpha=2.0)
+    >>> round(d.value, 12), d.rigorous, bool(d.error <= 1e-15)   # 2 Delta^2 / (2 (1 + 1/2)) = 8/3
+    (2.666666666667, True, True)
     """
     a = _order(alpha)
     both = checks.flag("both_orders", both_orders)
+    mi, si, mj, sj = _checked_laws(mean_i, cov_i, mean_j, cov_j, queries, scales)
+    return _proved_release(mi, si, mj, sj, _inputs(mean_i, cov_i, mean_j, cov_j, queries, scales), a, both)
+
+
+def _checked_laws(
+    mean_i: Any, cov_i: Any, mean_j: Any, cov_j: Any, queries: Any, scales: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Return the two release laws in floats, every argument validated (named as the caller names it)."""
     _mean("mean_j", mean_j, _mean("mean_i", mean_i).size)  # same dimension d under both secrets
     mi, si = _law(mean_i, cov_i, queries, scales, "_i")
     mj, sj = _law(mean_j, cov_j, queries, scales, "_j")
-    forward = _divergence(mi, si, mj, sj, a)
-    return max(forward, _divergence(mj, sj, mi, si, a)) if both else forward
+    return mi, si, mj, sj
+
+
+def _inputs(mean_i: Any, cov_i: Any, mean_j: Any, cov_j: Any, queries: Any, scales: Any) -> tuple[np.ndarray, ...]:
+    """Return the validated arguments as float arrays (the exact floats the proved path starts from)."""
+    d = _mean("mean_i", mean_i).size
+    return (
+        _mean("mean_i", mean_i),
+        _covariance("cov_i", cov_i, d, definite=False),
+        _mean("mean_j", mean_j, d),
+        _covariance("cov_j", cov_j, d, definite=False),
+        _matrix("queries", queries),
+        _mean("scales", scales),
+    )
+
+
+def _proved_release(
+    mi: np.ndarray,
+    si: np.ndarray,
+    mj: np.ndarray,
+    sj: np.ndarray,
+    inputs: tuple[np.ndarray, ...],
+    alpha: float,
+    both: bool,
+) -> Certified:
+    """Return a proved enclosure of the joint divergence (both orders' maximum if ``both``).
+
+    +inf where the float test or arb finds the edge of the domain.
+    """
+    mean_i, cov_i, mean_j, cov_j, queries, scales = inputs
+    orders = [(mean_i, cov_i, mean_j, cov_j)]
+    if both:
+        orders.append((mean_j, cov_j, mean_i, cov_i))
+    floats = [(mi, si, mj, sj), (mj, sj, mi, si)]
+    lows, ups = [], []
+    for (m1, c1, m2, c2), law in zip(orders, floats, strict=False):
+        if math.isinf(_divergence(*law, alpha)):  # the float test's edge: +inf, the safe side
+            return Certified(math.inf, 0.0, rigorous=True)
+        enc = _proved_divergence(_arb_release_laws(m1, c1, m2, c2, queries, scales), alpha)
+        if math.isinf(enc.value):
+            return Certified(math.inf, 0.0, rigorous=True)
+        lows.append(float(enc.lower))
+        ups.append(float(enc.upper))
+    low, up = max(lows), max(ups)
+    value = low + (up - low) / 2
+    err = float(np.nextafter(max(up - value, value - low), np.inf))
+    return Certified(value, err, rigorous=True)
 
 
 class LinearCalibration(NamedTuple):
@@ -399,8 +478,8 @@ class LinearCalibration(NamedTuple):
     multiplier: float
     #: The calibrated noise standard deviations :math:`c\,\theta_0`.
     scales: np.ndarray
-    #: The exact joint divergence at ``scales`` (at most epsilon).
-    divergence: float
+    #: Proved enclosure of the exact joint divergence at ``scales``; its upper end is at most epsilon.
+    divergence: Certified
 
 
 def calibrate_linear_queries(
@@ -429,11 +508,18 @@ def calibrate_linear_queries(
     :math:`c \to \infty`, so :math:`c^\star < \infty` for :math:`\varepsilon > 0`.
 
     *Search.* A bracket :math:`[c_{lo}, c_{hi}]` by doubling/halving from 1, then bisection in
-    :math:`\log c` until :math:`c_{hi}/c_{lo} - 1 \le` ``rtol``. Only multipliers whose computed divergence is
-    :math:`\le \varepsilon(1 -` ``ACCEPT_RTOL`` :math:`)` are accepted, and the returned :math:`c_{hi}` is one of
-    them (its divergence is returned too): the result never gives less privacy than requested, and
-    overshoots :math:`c^\star` by at most the relative ``rtol`` plus the acceptance margin. A budget met at
-    every multiplier down to :math:`2^{-60}` (e.g. the same law under both secrets) returns :math:`2^{-60}`.
+    :math:`\log c` until :math:`c_{hi}/c_{lo} - 1 \le` ``rtol``, on the float divergence (eigenvalues);
+    only multipliers whose float divergence is :math:`\le \varepsilon(1 -` ``ACCEPT_RTOL`` :math:`)` are
+    accepted. A budget met at every multiplier down to :math:`2^{-60}` (e.g. the same law under both
+    secrets) returns :math:`2^{-60}`.
+
+    *Proof step.* The float search is not the guarantee: the last step encloses the divergence at
+    :math:`c_{hi}` in ball arithmetic (:func:`linear_queries_divergence`) and, while the enclosure's upper
+    end exceeds :math:`\varepsilon`, steps :math:`c_{hi}` up by factors :math:`1 + 2^m` ``rtol``
+    (:math:`m = 0, 1, \dots`) until it is proved, then bisects between the last refused and the proved
+    multiplier on the enclosures alone (monotonicity above makes that valid). The returned multiplier is
+    **proved** to meet the budget, with no slack: the returned ``divergence`` is its enclosure,
+    ``divergence.upper <= epsilon``.
 
     Parameters
     ----------
@@ -453,7 +539,8 @@ def calibrate_linear_queries(
     Returns
     -------
     LinearCalibration
-        ``(multiplier, scales, divergence)``.
+        ``(multiplier, scales, divergence)``, ``divergence`` a proved enclosure (``Certified``,
+        ``rigorous=True``) whose upper end is at most ``epsilon``.
 
     Raises
     ------
@@ -467,8 +554,8 @@ def calibrate_linear_queries(
     ...                                queries=[[1.0]], base_scales=[1.0], alpha=2.0, epsilon=1.0)
     >>> round(cal.multiplier, 6)   # alpha Delta^2 / (2 (1 + c^2)) = 4 / (1 + c^2) = 1  <=>  c = sqrt(3)
     1.732051
-    >>> cal.divergence <= 1.0
-    True
+    >>> cal.divergence.rigorous, cal.divergence.upper <= 1.0
+    (True, True)
     """
     a = _order(alpha)
     eps = checks.scalar_in_interval("epsilon", epsilon, low=0.0, low_open=True)
@@ -476,40 +563,65 @@ def calibrate_linear_queries(
     both = checks.flag("both_orders", both_orders)
     theta0 = checks.in_interval("base_scales", base_scales, low=0.0, low_open=True)
     # validate everything once (shapes, covariances) before the search
-    linear_queries_divergence(
-        mean_i=mean_i, cov_i=cov_i, mean_j=mean_j, cov_j=cov_j, queries=queries, scales=theta0, alpha=a,
-        both_orders=both,
-    )  # fmt: skip
+    inputs = _inputs(mean_i, cov_i, mean_j, cov_j, queries, theta0)
+    _checked_laws(mean_i, cov_i, mean_j, cov_j, queries, theta0)
+    mean_i, cov_i, mean_j, cov_j, queries, _ = inputs
     limit = eps * (1.0 - ACCEPT_RTOL)
 
-    def div(c: float) -> float:
-        return linear_queries_divergence(
-            mean_i=mean_i, cov_i=cov_i, mean_j=mean_j, cov_j=cov_j, queries=queries, scales=c * theta0,
-            alpha=a, both_orders=both,
-        )  # fmt: skip
+    def laws(c: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return _checked_laws(mean_i, cov_i, mean_j, cov_j, queries, c * theta0)
 
-    hi, d_hi = 1.0, div(1.0)
-    if d_hi <= limit:
+    def div(c: float) -> float:
+        mi, si, mj, sj = laws(c)
+        forward = _divergence(mi, si, mj, sj, a)
+        return max(forward, _divergence(mj, sj, mi, si, a)) if both else forward
+
+    def proved(c: float) -> Certified:
+        return _proved_release(*laws(c), (*inputs[:5], c * theta0), a, both)
+
+    hi = _search(div, limit, tol)
+    enclosure = proved(hi)
+    if not enclosure.upper <= eps:  # the float search's margin was not enough: step up, proved each time
+        lo, step = hi, tol
+        while not enclosure.upper <= eps:
+            lo, hi, step = hi, hi * (1.0 + step), 2.0 * step
+            if hi > 2.0**200:
+                raise ValueError("epsilon is too small for any finite noise multiplier (below 2^200)")
+            enclosure = proved(hi)
+        while hi / lo - 1.0 > tol:  # bisect between a refused and a proved multiplier
+            mid = math.sqrt(lo * hi)
+            if mid in (lo, hi):
+                break
+            at_mid = proved(mid)
+            if at_mid.upper <= eps:
+                hi, enclosure = mid, at_mid
+            else:
+                lo = mid
+    return LinearCalibration(hi, hi * theta0, enclosure)
+
+
+def _search(div: Callable[[float], float], limit: float, tol: float) -> float:
+    """Smallest multiplier (to the relative ``tol``) whose float divergence ``div`` is <= ``limit``."""
+    hi = 1.0
+    if div(hi) <= limit:
         lo = 0.5
-        while (d_lo := div(lo)) <= limit:
-            hi, d_hi = lo, d_lo
+        while div(lo) <= limit:
+            hi = lo
             if lo <= 2.0**-60:
-                return LinearCalibration(lo, lo * theta0, d_hi)
+                return lo
             lo *= 0.5
     else:
         lo = hi
-        while not d_hi <= limit:
+        while not div(hi) <= limit:
             lo, hi = hi, 2.0 * hi
             if hi > 2.0**200:
                 raise ValueError("epsilon is too small for any finite noise multiplier (below 2^200)")
-            d_hi = div(hi)
     while hi / lo - 1.0 > tol:
         mid = math.sqrt(lo * hi)
         if mid in (lo, hi):
             break
-        d_mid = div(mid)
-        if d_mid <= limit:
-            hi, d_hi = mid, d_mid
+        if div(mid) <= limit:
+            hi = mid
         else:
             lo = mid
-    return LinearCalibration(hi, hi * theta0, d_hi)
+    return hi

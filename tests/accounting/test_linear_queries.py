@@ -37,6 +37,30 @@ def _gil_mp(m1, s1, m2, s2, alpha):
     return a / 2 * quad - (mp.log(mp.det(Sa)) - (1 - a) * mp.log(mp.det(S1)) - a * mp.log(mp.det(S2))) / (2 * (a - 1))
 
 
+def _joint_mp(mean_i, cov_i, mean_j, cov_j, queries, scales, alpha):
+    """max of both orders of _gil_mp on the release laws A mu, A S A^T + diag(theta^2), formed in mpmath
+    from the exact floats (no rounding before the judge)."""
+    a_mp = mp.matrix(np.asarray(queries, float).tolist())
+    noise = mp.diag([mp.mpf(float(t)) ** 2 for t in scales])
+    laws = []
+    for m, c in ((mean_i, cov_i), (mean_j, cov_j)):
+        mm = a_mp * mp.matrix(np.asarray(m, float).tolist())
+        cc = a_mp * mp.matrix(np.asarray(c, float).tolist()) * a_mp.T + noise
+        laws.append((mm, cc))
+    return max(_gil_mp_exact(*laws[0], *laws[1], alpha), _gil_mp_exact(*laws[1], *laws[0], alpha))
+
+
+def _gil_mp_exact(m1, s1, m2, s2, alpha):
+    """_gil_mp for mpmath matrices."""
+    a = mp.mpf(alpha)
+    sa = a * s2 + (1 - a) * s1
+    if min(mp.eigsy(sa)[0]) <= 0:
+        return mp.inf
+    d = m1 - m2
+    quad = (d.T * mp.lu_solve(sa, d))[0]
+    return a / 2 * quad - (mp.log(mp.det(sa)) - (1 - a) * mp.log(mp.det(s1)) - a * mp.log(mp.det(s2))) / (2 * (a - 1))
+
+
 def _random_spd(rng, k, scale=1.0):
     g = rng.normal(size=(k, k))
     s = scale * (g @ g.T / k + 0.3 * np.eye(k))
@@ -136,7 +160,8 @@ def test_two_queries_against_2d_quadrature(alpha):
         mean_i=mean_i, cov_i=cov_i, mean_j=mean_j, cov_j=cov_j, queries=queries, scales=scales, alpha=alpha,
         both_orders=False,
     )  # fmt: skip
-    assert got == pytest.approx(quad, rel=1e-8)
+    assert got.rigorous
+    assert got.value == pytest.approx(quad, rel=1e-8)
 
 
 @pytest.mark.parametrize(("var_j", "alpha"), [(1.0, 3.0), (1.2, 3.0), (0.5, 2.0), (1.4, 1.5)])
@@ -148,13 +173,17 @@ def test_k_releases_of_one_query_equal_one_release_at_theta_over_sqrt_k(var_j, a
     kw = {"mean_i": [0.0], "cov_i": [[1.0]], "mean_j": [2.0], "cov_j": [[var_j]], "alpha": alpha}
     many = linear_queries_divergence(**kw, queries=np.ones((k, 1)), scales=np.full(k, theta))
     one = linear_queries_divergence(**kw, queries=[[1.0]], scales=[theta / math.sqrt(k)])
-    assert many == pytest.approx(one, rel=1e-11)
+    assert many.value == pytest.approx(one.value, rel=1e-11)
+    assert many.lower <= one.upper and one.lower <= many.upper  # two proved enclosures of one number
 
 
 def test_issue23_counterexample_values():
     """N(0, 1) against N(2, 1.2), alpha = 3, theta = 2.325: D^(k) = 1.82, 3.58, 6.92, 9.21 at k = 2, 5, 20, 100."""
     kw = {"mean_i": [0.0], "cov_i": [[1.0]], "mean_j": [2.0], "cov_j": [[1.2]], "alpha": 3.0}
-    got = [linear_queries_divergence(**kw, queries=np.ones((k, 1)), scales=np.full(k, 2.325)) for k in (2, 5, 20, 100)]
+    got = [
+        linear_queries_divergence(**kw, queries=np.ones((k, 1)), scales=np.full(k, 2.325)).value
+        for k in (2, 5, 20, 100)
+    ]
     assert np.round(got, 2).tolist() == [1.82, 3.58, 6.92, 9.21]
 
 
@@ -168,7 +197,7 @@ def test_divergence_decreases_in_the_noise_multiplier():
         values = [
             linear_queries_divergence(
                 mean_i=mean_i, cov_i=cov_i, mean_j=mean_j, cov_j=cov_j, queries=queries, scales=c * theta0, alpha=alpha
-            )
+            ).value
             for c in np.geomspace(0.05, 50, 60)
         ]
         finite = np.array([v for v in values if math.isfinite(v)])
@@ -189,17 +218,14 @@ def test_calibration_is_feasible_and_minimal_against_mpmath(var_j, alpha, eps):
     )  # fmt: skip
 
     def oracle(c):
-        out = []
-        for (ma, ca), (mb, cb) in (((mean_i, cov_i), (mean_j, cov_j)), ((mean_j, cov_j), (mean_i, cov_i))):
-            s1 = queries @ ca @ queries.T + np.diag((c * theta0) ** 2)
-            s2 = queries @ cb @ queries.T + np.diag((c * theta0) ** 2)
-            out.append(_gil_mp(queries @ ma, s1, queries @ mb, s2, alpha))
-        return max(out)
+        return _joint_mp(mean_i, cov_i, mean_j, cov_j, queries, c * theta0, alpha)
 
     assert oracle(cal.multiplier) <= eps  # never less privacy than requested (50-digit oracle)
     assert oracle(cal.multiplier * (1 - 1e-8)) > eps  # and no more noise than rtol = 1e-9 allows
     assert np.allclose(cal.scales, cal.multiplier * theta0, rtol=0)
-    assert cal.divergence == pytest.approx(float(oracle(cal.multiplier)), rel=1e-11)
+    assert cal.divergence.rigorous and cal.divergence.upper <= eps  # proved, no slack
+    truth = oracle(cal.multiplier)
+    assert cal.divergence.lower <= truth <= cal.divergence.upper  # the enclosure holds the 50-digit value
 
 
 def test_calibration_matches_the_shift_closed_form():
@@ -232,3 +258,64 @@ def test_bad_input_names_the_argument_and_never_the_value():
         calibrate_linear_queries(**good, base_scales=[1.0], alpha=2.0, epsilon=0.0)
     with pytest.raises(ValueError, match="symmetric"):
         multivariate_gaussian_renyi(mean_i=[0, 0], cov_i=[[1, 0.5], [0, 1]], mean_j=[0, 0], cov_j=np.eye(2), alpha=2.0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_joint_divergence_is_a_proved_enclosure_of_the_mpmath_value(seed):
+    """Both orders, random 3-D priors, 4 queries: the enclosure holds the 50-digit value of the laws formed
+    in mpmath from the same floats, and is no wider than 1e-14 of it."""
+    rng = np.random.default_rng(700 + seed)
+    cov_i, cov_j = _random_spd(rng, 3), _random_spd(rng, 3, 1.5)
+    mean_i, mean_j = rng.normal(size=3), rng.normal(size=3)
+    queries, scales = rng.normal(size=(4, 3)), rng.uniform(0.3, 2.0, size=4)
+    alpha = float(rng.choice([0.5, 1.5, 3.0, 8.0]))
+    got = linear_queries_divergence(
+        mean_i=mean_i, cov_i=cov_i, mean_j=mean_j, cov_j=cov_j, queries=queries, scales=scales, alpha=alpha
+    )
+    truth = _joint_mp(mean_i, cov_i, mean_j, cov_j, queries, scales, alpha)
+    assert got.rigorous
+    if truth == mp.inf:
+        assert math.isinf(got.value)
+    else:
+        assert got.lower <= truth <= got.upper
+        assert got.error <= 1e-14 * float(truth)
+
+
+def test_calibration_is_proved_even_where_the_float_search_under_reports(monkeypatch):
+    """The float search is not the guarantee: with its divergence made 3 % too small (a planted bug in the
+    eigenvalue path), the proof step still returns a multiplier whose 50-digit divergence is <= epsilon."""
+    from rpp.accounting import linear_queries as lq
+
+    real = lq._divergence
+    monkeypatch.setattr(lq, "_divergence", lambda *a: 0.97 * real(*a))
+    kw = {"mean_i": [0.0, 0.0], "cov_i": [[1.0, 0.3], [0.3, 0.8]], "mean_j": [1.0, -0.5],
+          "cov_j": [[1.2, -0.1], [-0.1, 1.3]], "queries": [[1.0, 0.0], [0.5, 0.5]]}  # fmt: skip
+    theta0, alpha, eps = np.array([1.0, 2.0]), 3.0, 0.5
+    cal = calibrate_linear_queries(**kw, base_scales=theta0, alpha=alpha, epsilon=eps, rtol=1e-6)
+    truth = _joint_mp(kw["mean_i"], kw["cov_i"], kw["mean_j"], kw["cov_j"], kw["queries"], cal.scales, alpha)
+    assert truth <= eps
+    assert cal.divergence.upper <= eps
+
+
+@pytest.mark.parametrize("log_cond", [0, 4, 8, 12, 15, 17])
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_definiteness_proof_agrees_with_mpmath_eigenvalues(log_cond, sign):
+    """_certainly_definite (Gershgorin after a float congruence, else Sylvester's minors) never says "proved"
+    of a matrix that is not positive definite, judged by mpmath's eigenvalues of the exact floats; it proves
+    every well-conditioned positive definite one."""
+    import flint
+
+    from rpp.accounting.linear_queries import _certainly_definite
+
+    rng = np.random.default_rng(log_cond)
+    q, _ = np.linalg.qr(rng.normal(size=(4, 4)))
+    m = q @ np.diag([1.0, 0.5, 2.0, sign * 10.0**-log_cond]) @ q.T
+    m = 0.5 * (m + m.T)
+    with mp.workdps(60):
+        smallest = min(mp.eigsy(mp.matrix(m.tolist()))[0])
+    with flint.ctx.workprec(128):
+        proved = _certainly_definite(flint, flint.arb_mat(m.tolist()))
+    if proved:
+        assert smallest > 0
+    if smallest > 1e-8:
+        assert proved
