@@ -27,17 +27,22 @@ How the enclosure is proved:
    integration with error bounds from the integrand's analytic continuation on complex balls,
    Johansson 2018, "Numerical integration in arbitrary-precision ball arithmetic"), on panels
    between the components' means and spreads.
-3. **Tails.**  Bounded analytically.  Gaussian noise, :math:`x \ge U \ge \max\mu`:
-   :math:`p(x) \le e^{-(x-a_P)^2/(2V_P)}/\sqrt{2\pi v_{P,\min}}` (:math:`a_P=\max_k\mu^P_k`,
-   :math:`V_P=\max_k v^P_k`, weights summing to 1); :math:`q(x)\ge w_l\,\varphi(x;\mu_l,v_l)`
-   for a component :math:`l` of largest variance (:math:`\alpha>1`) or the same upper bound as
-   for :math:`p` (:math:`\alpha<1`).  So :math:`p^\alpha q^{1-\alpha}\le e^{g(x)}` with :math:`g` a
-   concave quadratic, and if :math:`g'(U)<0`, :math:`\int_U^\infty e^{g}\le e^{g(U)}/|g'(U)|`.
+3. **Outside the windows.**  Bounded analytically.  Gaussian noise: the body is integrated on
+   windows of 12 to 128 noisy standard deviations around every component (then also around the
+   integrand's Gaussian envelope), and everything else (the two tails and the gaps between
+   windows) is bounded by exact Gaussian integrals (erfc) valid on any interval: for
+   :math:`\alpha > 1`, Jensen's inequality :math:`p^\alpha \le \sum_k w_k\varphi_k^\alpha` and
+   :math:`q \ge w_l\varphi_l` for the component :math:`l` of :math:`q` that gives the smallest bound
+   for each :math:`k`; for :math:`\alpha < 1` the smaller of the AM-GM bound
+   :math:`\alpha p + (1-\alpha) q` and the product of the subadditive bounds
+   (:func:`_gauss_outside`).  A tight cluster far from a wide component is thus bounded near each
+   of them, not by one range beyond every mean.
    Laplace noise: :math:`A\,e^{-x/b}/(2b)\ge p(x)\ge B\,e^{-x/b}/(2b)` for :math:`x\ge U` with
    :math:`A=\sum_k w_k e^{\mu_k/b+s_k^2/(2b^2)}` and
    :math:`B=\sum_k w_k e^{\mu_k/b+s_k^2/(2b^2)}\Phi((U-\mu_k)/s_k-s_k/b)`, hence the right tail is
    at most :math:`A_P^\alpha B_Q^{1-\alpha}e^{-U/b}/2` (:math:`\alpha>1`).  The left tails are the
-   mirror images.  The range grows until the tails are below :math:`2^{-80}` of the body.
+   mirror images.  The range (the windows) grows until what lies outside is below :math:`2^{-80}`
+   of the body.
 4. **Divergence.**  :math:`D = \log(I)/(\alpha-1)` in ball arithmetic; the float result's
    ``value`` is the ball's midpoint and ``error`` its distance to the farther endpoint, rounded up.
 
