@@ -4,10 +4,18 @@ The exact rule returns the *smallest* noise scale whose divergence (plus its err
 budget.  Both halves are checked against the mpmath oracle of tests/reference_mpmath.py (50
 digits, shares no code with rpp): the divergence at the returned scale is at most epsilon, and at
 a scale 1e-7 (relative) below it is above epsilon.  The helpers are checked against exact
-rational arithmetic (fractions.Fraction) or the closed form of the Gaussian Rényi divergence's
-domain written here.  Mutation score of rpp/rules/exact.py (mutmut 2.5 operators, fork-per-mutant
-runner, tests/rules/test_exact_guided.py + tests/calibration/test_exact_budget.py + the module's
-doctests): see the commit message of this file.
+rational arithmetic (fractions.Fraction) or the closed form of the Gaussian Rényi divergence
+(domain, roots: mpmath bisection) written here.
+
+Mutation score of rpp/rules/exact.py (mutmut 2.5.1 operators, fork-per-mutant runner; old tests:
+the module's doctests, tests/rules/test_exact_guided.py and tests/calibration/test_exact_budget.py
+without the slow parametrisations), on a deterministic sample of 227 of the 478 mutants (ids 0-100
+all, then every third id): 118 killed before (52.0 %, 2 by timeout), 150 after (66.1 %).  Most
+survivors are equivalent or cost-only (the binned guide of large Laplace samples, search
+tolerances and steps: they change which divergences are evaluated, not the scale returned); the
+order probe's secant branch and the binned order are not reached by these tests (listed in the
+issue #35 report).  One real defect found: test_laplace_point_masses_exactly_within_the_budget
+(xfail, strict).
 """
 
 import importlib
@@ -200,14 +208,14 @@ def test_known_bracket_reads_the_known_divergences():
 def test_wrong_arguments_are_named(call):
     """The TypeError or ValueError names the argument (a documented contract)."""
     kw = {} if call is ex.DivergenceMemo else {"epsilon": 1.0}
-    with pytest.raises(TypeError, match="prior_i"):
+    with pytest.raises(TypeError, match=r"\bprior_i\b"):
         call(object(), P2, alpha=2.0, **kw)
-    with pytest.raises(TypeError, match="prior_j"):
+    with pytest.raises(TypeError, match=r"\bprior_j\b"):
         call(P2, object(), alpha=2.0, **kw)
-    with pytest.raises(ValueError, match="noise"):
+    with pytest.raises(ValueError, match=r"\bnoise\b"):
         call(P2, Q2, alpha=2.0, noise="cauchy", **kw)
     if call is ex.search:
-        with pytest.raises(ValueError, match="above"):
+        with pytest.raises(ValueError, match=r"\babove\b"):
             call(P2, Q2, alpha=2.0, above=-1.0, **kw)
         for other in (
             ex.DivergenceMemo(P2, Q2, alpha=3.0),
@@ -215,7 +223,7 @@ def test_wrong_arguments_are_named(call):
             ex.DivergenceMemo(Q2, P2, alpha=2.0),
             ex.DivergenceMemo(P2, P2, alpha=2.0),
         ):
-            with pytest.raises(ValueError, match="memo"):
+            with pytest.raises(ValueError, match=r"\bmemo\b"):
                 call(P2, Q2, alpha=2.0, memo=other, **kw)
         equal = ex.DivergenceMemo(Empirical([0.0, 1.0]), Empirical([0.0, 3.0]), alpha=2.0)
         assert call(P2, Q2, alpha=2.0, memo=equal, **kw) > 0  # equal priors: the memo is accepted
@@ -262,7 +270,7 @@ def test_order_probe_solves_the_order_of_the_larger_root_first(gi, gj, alpha, ep
 
 
 def test_arrays_broadcast_only_for_two_gaussians():
-    with pytest.raises(ValueError, match="alpha and epsilon must be scalars"):
+    with pytest.raises(ValueError, match=r"^alpha and epsilon must be scalars \(arrays"):
         ex.exact(P2, Q2, alpha=[2.0, 3.0], epsilon=1.0)
     g, h = Gaussian(mean=0.0, var=1.0), Gaussian(mean=1.0, var=1.0)
     thetas = ex.exact(g, h, alpha=[2.0, 3.0], epsilon=1.0)

@@ -8,8 +8,12 @@ written out (Theorem 1: ``alpha |d| / b``; "sharp": ``(alpha - 1) |d| / b``; "ti
 Laplace integral ``I(s) = (alpha e^{(alpha-1)s} + (alpha-1) e^{-alpha s}) / (2 alpha - 1)``;
 Theorem 2: ``alpha (alpha - 1) d^2 / (2 sigma^2)``); for two Gaussians ``X - X' ~ N(mu_i - mu_j,
 (s_i - s_j)^2)`` and the expectation is mpmath's quadrature against the normal density.  A rule's
-scale must meet the recomputed condition and fail it 1e-8 (relative) below.  Mutation score of
-rpp/rules/w_alpha.py: see the commit message of this file.
+scale must meet the recomputed condition and fail it 1e-8 (relative) below.
+
+Mutation score of rpp/rules/w_alpha.py (mutmut 2.5.1 operators, fork-per-mutant runner; old tests:
+the module's doctests, tests/rules/test_wasserstein.py without its hypothesis property test, and
+tests/rules/test_w_alpha_grid.py), on a deterministic SAMPLE of 44 of the 658 mutants (every
+15th id): 24 killed before (54.5 %), 31 after (70.5 %); survivors listed in the issue #35 report.
 """
 
 import importlib
@@ -174,7 +178,8 @@ def test_tail_bound_bounds_the_tail_integral(kind, k, alpha, a, C, Z):
 
         tail = mp.quad(f, [Z, Z + 10, mp.inf])
     # abs and sq: the bound is the integral itself (a z + C >= 0 on the tail), up to round-off
-    assert mp.log(tail) - 1e-13 * (1 + abs(bound)) <= bound <= mp.log(tail) + 2
+    exact = kind in ("abs", "sq")
+    assert mp.log(tail) - 1e-12 * (1 + abs(bound)) <= bound <= mp.log(tail) + (1e-9 if exact else 2)
 
 
 def test_sq_cost_diverges_where_the_gaussian_expectation_does():
@@ -226,13 +231,13 @@ def test_quantised_is_the_smallest_grid_value_above():
 
 def test_wrong_arguments_are_named():
     p, q = Empirical(XS), Empirical(YS)
-    with pytest.raises(ValueError, match="rule"):
+    with pytest.raises(ValueError, match=r"\brule\b"):
         wa.w_alpha(p, q, alpha=2.0, epsilon=1.0, noise="gaussian", rule="sharp")
-    with pytest.raises(ValueError, match="noise"):
+    with pytest.raises(ValueError, match=r"\bnoise\b"):
         wa.w_alpha(p, q, alpha=2.0, epsilon=1.0, noise="cauchy")
-    with pytest.raises(TypeError, match="noise"):
+    with pytest.raises(TypeError, match=r"\bnoise\b"):
         wa.w_alpha_log_moment(p, q, alpha=2.0, noise="laplace")
     with pytest.raises(ValueError, match="Empirical"):
         wa.w_alpha(p, Gaussian(mean=0.0, var=1.0), alpha=2.0, epsilon=1.0)
-    with pytest.raises(TypeError, match="prior_j"):
+    with pytest.raises(TypeError, match=r"\bprior_j\b"):
         wa.w_alpha(p, object(), alpha=2.0, epsilon=1.0)
