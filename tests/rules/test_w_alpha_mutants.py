@@ -1,0 +1,243 @@
+"""Tests that kill the mutants of rpp/rules/w_alpha.py (issue #35, item 4), judged independently.
+
+The alpha-Wasserstein rules solve ``log E_pi c(X - X') <= (alpha - 1) epsilon`` for the smallest
+noise scale, with the monotone coupling ``pi`` and the per-pair costs of the paper (module
+docstring of rpp.rules.w_alpha).  Every expectation here is recomputed in the test at 50 digits
+(mpmath): the coupling of two equal-size uniform samples is the sorted pairing; the costs are
+written out (Theorem 1: ``alpha |d| / b``; "sharp": ``(alpha - 1) |d| / b``; "tight": the shifted
+Laplace integral ``I(s) = (alpha e^{(alpha-1)s} + (alpha-1) e^{-alpha s}) / (2 alpha - 1)``;
+Theorem 2: ``alpha (alpha - 1) d^2 / (2 sigma^2)``); for two Gaussians ``X - X' ~ N(mu_i - mu_j,
+(s_i - s_j)^2)`` and the expectation is mpmath's quadrature against the normal density.  A rule's
+scale must meet the recomputed condition and fail it 1e-8 (relative) below.
+
+Mutation score of rpp/rules/w_alpha.py (mutmut 2.5.1 operators, fork-per-mutant runner; old tests:
+the module's doctests, tests/rules/test_wasserstein.py without its hypothesis property test, and
+tests/rules/test_w_alpha_grid.py), on a deterministic SAMPLE of 44 of the 658 mutants (every
+15th id): 24 killed before (54.5 %), 31 after (70.5 %); survivors listed in the issue #35 report.
+"""
+
+import importlib
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+from rpp import Empirical, Gaussian, GaussianNoise, LaplaceNoise
+
+wa = importlib.import_module("rpp.rules.w_alpha")
+
+
+def _mp_cost(noise, rule, alpha, d, scale):
+    """log c(d) at the noise scale, at 50 digits."""
+    a, d, s = mp.mpf(alpha), abs(mp.mpf(d)), mp.mpf(scale)
+    if noise == "gaussian":
+        return a * (a - 1) * d**2 / (2 * s**2)
+    if rule == "paper":
+        return a * d / s
+    if rule == "sharp":
+        return (a - 1) * d / s
+    x = d / s
+    return mp.log(a / (2 * a - 1) * mp.exp((a - 1) * x) + (a - 1) / (2 * a - 1) * mp.exp(-a * x))
+
+
+def _mp_empirical(xs, ys, noise, rule, alpha, scale, dps=50):
+    """log of the mean cost over the sorted pairing of two uniform samples of equal size."""
+    with mp.workdps(dps):
+        pairs = zip(sorted(xs), sorted(ys), strict=True)
+        logs = [_mp_cost(noise, rule, alpha, mp.mpf(x) - mp.mpf(y), scale) for x, y in pairs]
+        terms = [mp.exp(x) for x in logs]
+        return +mp.log(mp.fsum(terms) / len(terms))
+
+
+XS, YS = [0.0, 0.3, 1.0, 2.5], [0.2, 1.4, 1.5, 4.0]
+RULE_CASES = [
+    ("laplace", "paper", 2.0, 1.0),
+    ("laplace", "sharp", 3.0, 0.5),
+    ("laplace", "tight", 1.5, 0.2),
+    ("laplace", "tight", 20.0, 3.0),
+    ("gaussian", "paper", 2.0, 1.0),
+    ("gaussian", "tight", 5.0, 0.1),
+]
+
+
+@pytest.mark.parametrize(("noise", "rule", "alpha", "eps"), RULE_CASES)
+def test_empirical_rule_is_the_smallest_scale_meeting_the_condition(noise, rule, alpha, eps):
+    p, q = Empirical(XS), Empirical(YS)
+    s = wa.w_alpha(p, q, alpha=alpha, epsilon=eps, noise=noise, rule=rule)
+    target = (mp.mpf(alpha) - 1) * mp.mpf(eps)
+    # met as evaluated in binary64: exactly, it may exceed the target by round-off (1.6e-16
+    # relative for the Gaussian case here; see the report of issue #35)
+    assert _mp_empirical(XS, YS, noise, rule, alpha, s) <= target * (1 + 1e-14)
+    assert _mp_empirical(XS, YS, noise, rule, alpha, s * (1 - 1e-8)) > target
+
+
+@pytest.mark.parametrize(("noise", "rule", "alpha", "eps"), RULE_CASES)
+def test_empirical_log_moment_is_the_mean_cost(noise, rule, alpha, eps):
+    p, q = Empirical(XS), Empirical(YS)
+    scale = 0.7 + eps
+    obj = GaussianNoise(scale=scale) if noise == "gaussian" else LaplaceNoise(scale=scale)
+    got = wa.w_alpha_log_moment(p, q, alpha=alpha, noise=obj, rule=rule)
+    want = _mp_empirical(XS, YS, noise, rule, alpha, scale)
+    assert got == pytest.approx(float(want), rel=1e-12)
+
+
+def test_many_pairs_tight_rule_meets_the_condition_and_is_minimal():
+    """Above 20000 pairs the tight rule takes the grid's bracket and the closed-form cost."""
+    n = 20_000
+    xs = np.arange(n) / n
+    ys = xs * 1.5 + 0.25  # the sorted pairing: d = -(0.5 x + 0.25)
+    alpha, eps = 2.0, 0.5
+    p, q = Empirical(xs), Empirical(ys)
+    s = wa.w_alpha(p, q, alpha=alpha, epsilon=eps, noise="laplace", rule="tight")
+    target = mp.mpf(alpha - 1) * mp.mpf(eps)  # 20000 terms: 30 digits are ample for a 1e-8 step
+    assert _mp_empirical(xs, ys, "laplace", "tight", alpha, s, dps=30) <= target
+    assert _mp_empirical(xs, ys, "laplace", "tight", alpha, s * (1 - 1e-8), dps=30) > target
+
+
+def test_point_masses_closed_forms():
+    """One atom each, shift 1: b = alpha/((alpha-1) eps), sharp 1/eps; sigma^2 = alpha/(2 eps)."""
+    p, q = Empirical([0.0]), Empirical([1.0])
+    for rule, want in (("paper", 3.0), ("sharp", 2.0)):
+        b = wa.w_alpha(p, q, alpha=3.0, epsilon=0.5, noise="laplace", rule=rule)
+        assert b == pytest.approx(want, rel=1e-12)
+    g = wa.w_alpha(p, q, alpha=3.0, epsilon=0.5, noise="gaussian")
+    assert g == pytest.approx(3.0**0.5, rel=1e-12)
+    assert wa.w_alpha(p, p, alpha=3.0, epsilon=0.5, noise="laplace") == 0.0
+
+
+def _mp_gauss_pair(mi, vi, mj, vj, noise, rule, alpha, scale, dps=50):
+    """log E c(D), D ~ N(mi - mj, (sqrt(vi) - sqrt(vj))^2), by mpmath's quadrature."""
+    with mp.workdps(dps):
+        m = mp.mpf(mi) - mp.mpf(mj)
+        sd = abs(mp.sqrt(mp.mpf(vi)) - mp.sqrt(mp.mpf(vj)))
+        if sd == 0:
+            return +_mp_cost(noise, rule, alpha, m, scale)
+
+        def f(z):
+            log_c = _mp_cost(noise, rule, alpha, m + sd * z, scale)
+            return mp.exp(log_c - z**2 / 2) / mp.sqrt(2 * mp.pi)
+
+        kink = -m / sd  # where |d| has its kink
+        return +mp.log(mp.quad(f, sorted({-mp.inf, kink, mp.inf})))
+
+
+GAUSS_CASES = [
+    (0.0, 1.0, 1.0, 0.25, "laplace", "paper", 2.0),
+    (0.0, 1.0, 1.0, 0.25, "laplace", "sharp", 3.0),
+    (0.0, 1.0, -0.5, 2.0, "laplace", "tight", 2.5),
+    (0.0, 1.0, 1.0, 1.0, "laplace", "tight", 2.0),
+    (0.0, 1.0, 1.0, 0.25, "gaussian", "paper", 2.0),
+    (0.5, 0.5, 0.0, 2.0, "gaussian", "tight", 3.0),
+]
+
+
+@pytest.mark.parametrize(("mi", "vi", "mj", "vj", "noise", "rule", "alpha"), GAUSS_CASES)
+def test_gaussian_pair_log_moment_is_the_normal_expectation(mi, vi, mj, vj, noise, rule, alpha):
+    scale = 2.0
+    obj = GaussianNoise(scale=scale) if noise == "gaussian" else LaplaceNoise(scale=scale)
+    p, q = Gaussian(mean=mi, var=vi), Gaussian(mean=mj, var=vj)
+    got = wa.w_alpha_log_moment(p, q, alpha=alpha, noise=obj, rule=rule)
+    want = _mp_gauss_pair(mi, vi, mj, vj, noise, rule, alpha, scale)
+    assert got == pytest.approx(float(want), rel=1e-10)
+
+
+@pytest.mark.parametrize(("mi", "vi", "mj", "vj", "noise", "rule", "alpha"), GAUSS_CASES[::2])
+def test_gaussian_pair_rule_is_minimal(mi, vi, mj, vj, noise, rule, alpha):
+    """The rule's scale meets the condition and 1e-8 below it does not."""
+    eps = 0.5
+    p, q = Gaussian(mean=mi, var=vi), Gaussian(mean=mj, var=vj)
+    s = wa.w_alpha(p, q, alpha=alpha, epsilon=eps, noise=noise, rule=rule)
+    target = mp.mpf(alpha - 1) * mp.mpf(eps)
+    assert _mp_gauss_pair(mi, vi, mj, vj, noise, rule, alpha, s, dps=30) <= target
+    assert _mp_gauss_pair(mi, vi, mj, vj, noise, rule, alpha, s * (1 - 1e-8), dps=30) > target
+
+
+KINDS = [("abs", 1.5, 2.0), ("lap", 1.0, 3.0), ("sq", 0.3, 2.0)]
+
+
+@pytest.mark.parametrize(("kind", "k", "alpha"), KINDS)
+@pytest.mark.parametrize(("a", "C", "Z"), [(0.5, 0.2, 3.0), (1.0, 0.0, 8.0), (0.0, 1.0, 2.0)])
+def test_tail_bound_bounds_the_tail_integral(kind, k, alpha, a, C, Z):
+    """log_tail_bound >= log int_Z^inf c(a z + C) phi(z) dz, and within a factor e^2 of it."""
+    t = 1.3
+    cost = wa._Cost(kind, k, alpha)
+    bound = cost.log_tail_bound(a, C, Z, t)
+
+    def logc(d):
+        if kind == "abs":
+            return k * t * d
+        if kind == "sq":
+            return k * t * d**2
+        s, al = t * d, mp.mpf(alpha)
+        return mp.log((al * mp.exp((al - 1) * s) + (al - 1) * mp.exp(-al * s)) / (2 * al - 1))
+
+    with mp.workdps(50):
+
+        def f(z):
+            return mp.exp(logc(a * z + C) - z**2 / 2) / mp.sqrt(2 * mp.pi)
+
+        tail = mp.quad(f, [Z, Z + 10, mp.inf])
+    # abs and sq: the bound is the integral itself (a z + C >= 0 on the tail), up to round-off
+    exact = kind in ("abs", "sq")
+    assert mp.log(tail) - 1e-12 * (1 + abs(bound)) <= bound <= mp.log(tail) + (1e-9 if exact else 2)
+
+
+def test_sq_cost_diverges_where_the_gaussian_expectation_does():
+    """E exp(c D^2), D ~ N(m, v): finite iff 2cv < 1, then (1-2cv)^(-1/2) e^(c m^2/(1-2cv))."""
+    cost = wa._Cost("sq", 1.0, 2.0)
+    assert cost.log_gauss_mean(0.3, 0.5, 1.0) == np.inf
+    assert cost.log_gauss_mean(0.3, 0.6, 1.0) == np.inf
+    with mp.workdps(50):
+        g = 1 - 2 * mp.mpf(0.4)
+        want = float(-mp.log(g) / 2 + mp.mpf(0.3) ** 2 / g)
+    assert cost.log_gauss_mean(0.3, 0.4, 1.0) == pytest.approx(want, rel=1e-13)
+    assert cost.log_tail_bound(1.0, 0.0, 1.0, 0.5) == np.inf  # 1 - 2 c a^2 = 0
+
+
+def test_alpha_wasserstein_is_the_root_of_the_mean_cost():
+    """W = (E e^{alpha|d|/b})^{1/alpha}; Gaussian (E e^{a(a-1) d^2/(2 s^2)})^{1/(a(a-1))}."""
+    p, q = Empirical(XS), Empirical(YS)
+    alpha = 3.0
+    lap = wa.alpha_wasserstein(p, q, alpha=alpha, noise=LaplaceNoise(scale=1.5))
+    want = mp.exp(_mp_empirical(XS, YS, "laplace", "paper", alpha, 1.5) / alpha)
+    assert lap == pytest.approx(float(want), rel=1e-12)
+    gau = wa.alpha_wasserstein(p, q, alpha=alpha, noise=GaussianNoise(scale=1.5))
+    want = mp.exp(_mp_empirical(XS, YS, "gaussian", "paper", alpha, 1.5) / (alpha * (alpha - 1)))
+    assert gau == pytest.approx(float(want), rel=1e-12)
+
+
+def test_zero_noise_moment():
+    """Scale 0: the condition is 0 for equal priors, +inf for different ones."""
+    g = Gaussian(mean=0.0, var=1.0)
+    for noise in (GaussianNoise(scale=0.0), LaplaceNoise(scale=0.0)):
+        assert wa.w_alpha_log_moment(g, g, alpha=2.0, noise=noise) == 0.0
+        for h in (Gaussian(mean=0.0, var=2.0), Gaussian(mean=1.0, var=1.0)):
+            assert wa.w_alpha_log_moment(g, h, alpha=2.0, noise=noise) == np.inf
+        assert wa.w_alpha_log_moment(Empirical(XS), Empirical(XS), alpha=2.0, noise=noise) == 0.0
+        assert wa.w_alpha_log_moment(Empirical(XS), Empirical(YS), alpha=2.0, noise=noise) == np.inf
+
+
+def test_quantised_is_the_smallest_grid_value_above():
+    for x, want in [
+        (0.5, 8.0),
+        (8.0, 8.0),
+        (8.1, 12.0),
+        (12.0, 12.0),
+        (12.5, 18.0),
+        (100.0, 8 * 1.5**7),
+    ]:
+        assert wa._quantised(x) == want
+
+
+def test_wrong_arguments_are_named():
+    p, q = Empirical(XS), Empirical(YS)
+    with pytest.raises(ValueError, match=r"\brule\b"):
+        wa.w_alpha(p, q, alpha=2.0, epsilon=1.0, noise="gaussian", rule="sharp")
+    with pytest.raises(ValueError, match=r"\bnoise\b"):
+        wa.w_alpha(p, q, alpha=2.0, epsilon=1.0, noise="cauchy")
+    with pytest.raises(TypeError, match=r"\bnoise\b"):
+        wa.w_alpha_log_moment(p, q, alpha=2.0, noise="laplace")
+    with pytest.raises(ValueError, match="Empirical"):
+        wa.w_alpha(p, Gaussian(mean=0.0, var=1.0), alpha=2.0, epsilon=1.0)
+    with pytest.raises(TypeError, match=r"\bprior_j\b"):
+        wa.w_alpha(p, object(), alpha=2.0, epsilon=1.0)
