@@ -11,9 +11,10 @@ students another folder, the exercise notebooks. This file reads those steps fro
   edition into the folder it gives the students (read from ``make -n book``);
 - the notebooks, written by the very commands of that recipe (into a temporary copy of those
   folders), are every chapter of ``_toc.yml``, in both folders;
-- each Jupyter-edition notebook runs from top to bottom in a fresh kernel whose working
-  directory is that folder, as JupyterLab starts it; each exercise notebook runs up to its
-  first exercise (after it, cells may use the students' answers).
+- each exercise notebook runs up to its first exercise (after it, cells may use the students'
+  answers) in a fresh kernel whose working directory is its folder, as JupyterLab starts it, and
+  the first and last chapters' Jupyter editions run from top to bottom there (the others' code
+  cells are nbval's, run in full by ``make test``).
 """
 
 from __future__ import annotations
@@ -139,8 +140,15 @@ def _run(nb: nbformat.NotebookNode, folder: Path, what: str) -> None:
         pytest.fail(f"{what} fails in a fresh kernel started in {folder}:\n{exc}", pytrace=False)
 
 
-@pytest.mark.slow  # every chapter in full, as long as the nbval phase again: `make test-slow`
-@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+# In full: the first and the last chapter. What the class folder adds to nbval's run of book/ is the
+# launch cell and the working directory; every exercise notebook runs those (with the cells up to its
+# first exercise) in `make test` below, and nbval runs every chapter's code cells in full, so running
+# all nine Jupyter editions in full again only repeated nbval (about 7 minutes of CI on 2 cores).
+FULL_RUNS = [CHAPTERS[0], CHAPTERS[-1]]
+
+
+@pytest.mark.slow  # chapters in full, as long as their nbval phase again: `make test-slow`
+@pytest.mark.parametrize("path", FULL_RUNS, ids=[p.stem for p in FULL_RUNS])
 def test_jupyter_edition_runs_top_to_bottom(classroom, path):
     folder = classroom[0]
     _run(nbformat.read(folder / path.name, as_version=4), folder, f"{path.name} (Jupyter edition)")

@@ -479,7 +479,7 @@ def _search_gaussian(prior_i, prior_j, alpha, epsilon, above, memo):
     known = {_var_of_scale(s): r for s, r in memo.known().items()}
     hi, proved, hint = _known_bracket(known, epsilon, lo, hi, proved, hint_var)
     z = min_feasible(f, lo, max(hi, lo), rtol=1e-9, step=step, hi_feasible=proved, infeasible=hint, closest=True)
-    return sqrt_up(z)
+    return sqrt_up(_checked_end(f, z))
 
 
 def _search_laplace(epsilon, above, memo):
@@ -508,9 +508,26 @@ def _search_laplace(epsilon, above, memo):
                     f(point)
     hi, proved, hint = _known_bracket(memo.known(), epsilon, 0.0, hi, proved, above)
     # the upper end is within a small factor of the root: bracket it by steps of e
-    return float(
-        min_feasible(f, 0.0, hi, rtol=_RTOL_LAPLACE, step=1.0, hi_feasible=proved, infeasible=hint, closest=True)
-    )
+    b = min_feasible(f, 0.0, hi, rtol=_RTOL_LAPLACE, step=1.0, hi_feasible=proved, infeasible=hint, closest=True)
+    return float(_checked_end(f, b))
+
+
+def _checked_end(f, x: float) -> float:
+    """``x``, checked: ``f(x) <= 0`` (the divergence plus its error within the budget), else stepped up.
+
+    A sufficient rule's scale (``hi_feasible``) is proved only as mathematics: its condition is
+    evaluated in binary64, and for two point masses the condition *is* the divergence, which then
+    exceeded epsilon by ~1e-16 relative (issue #35's mutation report).  So the search's end is checked
+    like every other point (one evaluation, memoised), and stepped up by 1e-12, x8, ... until it is
+    within the budget.
+    """
+    if x == 0 or f(x) <= 0:
+        return x
+    for k in range(40):
+        nxt = x * (1 + 1e-12 * 8.0**k)
+        if f(nxt) <= 0:
+            return nxt
+    raise RuntimeError("the exact rule's scale could not be stepped into the budget")  # pragma: no cover
 
 
 def _laplace_start(prior_i, prior_j, alpha, epsilon):

@@ -128,8 +128,18 @@ def _mp_atoms(p, q, alpha, family, scale):
             return lambda y: sum(mp.mpf(wi) * mp.exp(-abs(y - mp.mpf(mi)) / s) for wi, mi in zip(w, m, strict=True))
 
         fp, fq = density(p[0], p[1]), density(q[0], q[1])  # the normalising constants cancel in p^a q^(1-a)
-        pts = sorted({mp.mpf(x) for x in range(-300, 301)} | {mp.mpf(x) for x in p[1] + q[1]})
-        total = mp.quad(lambda y: fp(y) ** a * fq(y) ** (1 - a), [mp.ninf, *pts, mp.inf])
+        f = lambda y: fp(y) ** a * fq(y) ** (1 - a)
+        # where the integrand matters: a grid of step 1/20 over [-300, 300], kept where it is above e^-200
+        # of its largest value there and widened by 5 units; panels of one unit in that range, and the two
+        # infinite panels beyond it (tanh-sinh) for the rest
+        grid = [mp.mpf(k) / 20 for k in range(-6000, 6001)]
+        with mp.workdps(20):
+            logs = [mp.log(f(y)) if f(y) > 0 else mp.ninf for y in grid]
+        top = max(logs)
+        keep = [y for y, lf in zip(grid, logs, strict=True) if lf > top - 200]
+        lo, hi = int(mp.floor(keep[0])) - 5, int(mp.ceil(keep[-1])) + 5
+        pts = sorted({mp.mpf(x) for x in range(max(lo, -300), min(hi, 300) + 1)} | {mp.mpf(x) for x in p[1] + q[1]})
+        total = mp.quad(f, [mp.ninf, *pts, mp.inf])
         norm = mp.sqrt(2 * mp.pi) * s if family == "gaussian" else 2 * s
         return mp.log(total / norm) / (a - 1)
 

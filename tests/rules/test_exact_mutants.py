@@ -14,8 +14,7 @@ all, then every third id): 118 killed before (52.0 %, 2 by timeout), 150 after (
 survivors are equivalent or cost-only (the binned guide of large Laplace samples, search
 tolerances and steps: they change which divergences are evaluated, not the scale returned); the
 order probe's secant branch and the binned order are not reached by these tests (listed in the
-issue #35 report).  One real defect found: test_laplace_point_masses_exactly_within_the_budget
-(xfail, strict).
+issue #35 report).  One real defect found and fixed: test_laplace_point_masses_exactly_within_the_budget.
 """
 
 import importlib
@@ -85,15 +84,12 @@ def _mp_laplace_shift(b, alpha):
         return +mp.log(integral) / (a - 1)
 
 
-BUG = "issue #35 report: the proved upper end is returned unchecked"
-
-
-@pytest.mark.xfail(strict=True, reason=BUG)
 @pytest.mark.parametrize("eps", [1.5, 2.0, 4.0])
 def test_laplace_point_masses_exactly_within_the_budget(eps):
-    """KNOWN BUG (reported, not fixed here): exact() returns the "w-alpha-tight" scale, which meets
-    its condition only as evaluated in binary64; for two point masses that condition *is* the
-    divergence, and D exceeds epsilon by 1e-16 relative (at eps = 1.5, 2, 4; alpha = 2)."""
+    """Found by the mutation run: exact() returned the "w-alpha-tight" scale unchecked, which meets its
+    condition only as evaluated in binary64; for two point masses that condition *is* the divergence,
+    and D exceeded epsilon by 1e-16 relative (at eps = 1.5, 2, 4; alpha = 2). The search's end is now
+    checked (and stepped up) like every other point."""
     b = ex.exact(Empirical([0.0]), Empirical([1.0]), alpha=2.0, epsilon=eps, noise="laplace")
     assert _mp_laplace_shift(b, 2.0) <= eps
 
