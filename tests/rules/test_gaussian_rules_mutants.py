@@ -4,15 +4,44 @@ Each judge is independent of ``rpp``: mpmath at 50 digits on the exact binary in
 positive root of the quadratic condition of Theorem III.5 (``mp.polyroots``), the Rényi
 divergence of two Gaussians (Gil et al. closed form) and its root in the noise variance
 (``mp.findroot``, bisection) -- or exact rationals.
+
+Round 2 (issue #35 item 4, mutmut 2.5.1's operators, /tmp/mut35/harness.py, fork per mutant). Tests
+run on each mutant: the doctests of rpp/rules/gaussian.py, this file, tests/calibration/
+test_calibration.py (-k "not mixture_methods"), tests/test_parametrisation.py,
+tests/_lib/test_sqrt_up.py, tests/claims/test_corrections_35.py (-m "not slow"; 13 s clean).
+
+* before (this file with the 24 round-1 tests): 141 / 200 killed (70.5 %), 0 timeouts;
+* after (the round-2 tests below): 153 / 200 killed (76.5 %), 0 timeouts: the 12 survivors that
+  change behaviour (argument names of the documented ValueErrors, the rule's name, the default
+  ``tol``, the stopping rule ``R - L > tol max(1, R)`` of Algorithm 1, ``0.0`` for identical priors
+  in eq. (6)) are killed.
+* the 47 left alive do not change what the rules return beyond the exact rule's own stopping
+  tolerance: message text of ``two_gaussians`` (2); loop bounds, ``break`` -> ``continue`` and the
+  defensive RuntimeError (6); ``arrays[1].shape`` (broadcast arrays share one shape); the exact
+  rule's bracket guard (``fhi >= 0`` at a tie, its step size, its second pass -- never needed on 20 000
+  random pairs: the first step of 1e-13 (var_i + var_j + hi) always made hi feasible) and the lower
+  end ``(alpha - 2) var_i`` (a smaller, still infeasible, end); and the Illinois iteration (stopping
+  tolerances, regula-falsi point, halving, side labels, ``fc < 0`` at a tie, ``fl``/``flo`` set to
+  None, which numpy stores as NaN and the code then bisects): the bracket keeps a feasible upper
+  end, which is what is returned, so only the number of iterations and digits below the
+  1e-13 stopping tolerance move (the test above checks 2e-13 against the mpmath root).
 """
 
 import math
+from fractions import Fraction
 
 import mpmath as mp
 import numpy as np
 import pytest
 
-from rpp.rules.gaussian import closed_form_variance, gaussian_exact_variance, published_bisection_variance
+from rpp import Empirical, Gaussian
+from rpp.rules.gaussian import (
+    closed_form,
+    closed_form_variance,
+    gaussian_exact_variance,
+    published_bisection,
+    published_bisection_variance,
+)
 
 DPS = 50
 
@@ -155,3 +184,73 @@ def test_exact_variance_zero_when_no_noise_is_needed_and_domain_bound():
     assert got > 7.0
     assert _d_mp(0.0, 3.0, 0.0, 1.0, 5.0, got) <= 0.1 * (1 + 1e-12)
     assert math.isfinite(got) and not np.isnan(got)
+
+
+# ---- Round 2 (mutmut 2.5 operators, fork-per-mutant runner): the survivors of the "before" run ----
+
+
+@pytest.mark.parametrize("kernel", [closed_form_variance, published_bisection_variance, gaussian_exact_variance])
+@pytest.mark.parametrize(("name", "bad"), [("mean_i", math.nan), ("var_i", 0.0), ("mean_j", math.inf), ("var_j", -1.0)])
+def test_kernels_name_the_bad_argument(kernel, name, bad):
+    """Kills the ``"XXmean_iXX"``-style mutants of ``_check``: the kernels document that a ValueError
+    names the argument (the word itself, not a longer identifier containing it)."""
+    args = {"mean_i": 0.0, "var_i": 1.0, "mean_j": 1.0, "var_j": 1.0, name: bad}
+    with pytest.raises(ValueError, match=rf"\b{name}\b"):
+        kernel(args["mean_i"], args["var_i"], args["mean_j"], args["var_j"], alpha=2.0, epsilon=1.0)
+
+
+@pytest.mark.parametrize("rule", [closed_form, published_bisection])
+def test_rules_name_themselves_for_a_non_gaussian_prior(rule):
+    """Kills ``two_gaussians("XXclosed_formXX", ...)``: the ValueError names the rule (documented)."""
+    with pytest.raises(ValueError, match=rf"rule '{rule.__name__}' applies"):
+        rule(Empirical([0.0]), Gaussian(mean=0, var=1), alpha=2.0, epsilon=1.0)
+
+
+def test_closed_form_variance_identical_priors_small_variance():
+    """Kills ``np.where(root > 0, ..., 0.0)`` -> ``..., 1.0)``: for identical priors Delta = delta = 0,
+    eq. (6) reads theta^2 = max(0, 0 - sigma^2) = 0 (and D = 0 without noise); with sigma^2 = 1/4 the
+    mutant returns max(0, 1 - 1/4) = 3/4."""
+    assert closed_form_variance(0.5, 0.25, 0.5, 0.25, alpha=3.0, epsilon=0.5) == 0.0
+
+
+def _algorithm1_equal_variances(mi, v, mj, a, e, tol):
+    """Algorithm 1 in exact rationals for equal variances, where g(M) = a (mi - mj)^2 / (2 (v + M)).
+
+    Returns R and the smallest relative gap |g(M) - e| / e over the midpoints visited (the float
+    code takes the same branches if it is well above round-off)."""
+    mi, v, mj, a, e, tol = (Fraction(x) for x in (mi, v, mj, a, e, tol))
+    L, R, gap = Fraction(0), a * (mi - mj) ** 2 / (2 * e), math.inf
+    while R - L > tol * max(Fraction(1), R):
+        M = (L + R) / 2
+        g = a * (mi - mj) ** 2 / (2 * (v + M))
+        gap = min(gap, abs(float((g - e) / e)))
+        if g > e:
+            L = M
+        else:
+            R = M
+    return R, gap
+
+
+def test_published_bisection_default_tol_is_1e_12():
+    """Kills the default ``tol = 1e-12`` -> ``2e-12`` (in both signatures) and the relative stopping
+    rule ``tol * max(1, R)`` -> ``tol / max(1, R)`` (R ~ 11 > 1): Algorithm 1 is run in exact rationals
+    (equal variances: g(M) = alpha Delta / (2 (v + M)) exactly) with tol = 1e-12, and the float result
+    must be that R exactly (the bisection points are dyadic multiples of 12: exact in doubles). The
+    scale of ``published_bisection`` is then the smallest double whose exact square is >= R."""
+    ref, gap = _algorithm1_equal_variances(0.0, 1.0, 2.0, 3.0, 0.5, 1e-12)
+    assert gap > 1e-13  # every branch of the float run is decided far above round-off (1e-16)
+    assert Fraction(float(published_bisection_variance(0.0, 1.0, 2.0, 1.0, alpha=3.0, epsilon=0.5))) == ref
+    theta = published_bisection(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3.0, epsilon=0.5)
+    assert Fraction(theta) ** 2 >= ref > Fraction(math.nextafter(theta, 0.0)) ** 2
+
+
+def test_published_bisection_stopping_rule_at_a_tie():
+    """Kills ``R - L > tol * max(1, R)`` -> ``>=`` and ``max(1.0, R)`` -> ``max(2.0, R)``: alpha = 2,
+    Delta = 1, eps = 1 give R0 = 1 and g(M) = 1 / (v + M), root 1 - v = 0.5003 (v = 0.4997); on [0, 1]
+    the widths are 2^-k exactly and tol = 2^-10 stops at k = 10 with R = 1/2 + 2^-10 (R moves at
+    steps 2..11, the root's binary digits there being 0). The mutants stop at k = 11 (``>=``) and
+    k = 9 (``max(2, R)``). Judge: the exact-rational run of Algorithm 1."""
+    ref, gap = _algorithm1_equal_variances(0.0, 0.4997, 1.0, 2.0, 1.0, 2.0**-10)
+    assert gap > 1e-4 and ref == Fraction(1, 2) + Fraction(1, 2**10)
+    got = published_bisection_variance(0.0, 0.4997, 1.0, 0.4997, alpha=2.0, epsilon=1.0, tol=2.0**-10)
+    assert Fraction(float(got)) == ref
