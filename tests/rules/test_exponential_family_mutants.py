@@ -34,10 +34,12 @@ tests/rules/test_wasserstein.py -k "geometric or exponential or below_one or cle
   ``start <= 1e300`` / ``< 2e300`` (184, 185: largest_feasible itself returns inf past 1e300);
   ``m[d == 0].sum() > exp(target)`` (168: an exact float tie -- see the note below).
 
-Note (reported, not fixed): at that tie the rule returns b = 0 although, in exact arithmetic, the
-bound is exceeded by one rounding: alpha_below_one(Empirical([0., 1.]), Empirical([0., 5.]),
-alpha=0.5, epsilon=2 * math.log(2.0)) is 0.0, and D_alpha of the two priors without noise is
+Found and fixed: at that tie the rule returned b = 0 although, in exact arithmetic, the bound is
+exceeded by one rounding: alpha_below_one(Empirical([0., 1.]), Empirical([0., 5.]), alpha=0.5,
+epsilon=2 * math.log(2.0)) was 0.0, and D_alpha of the two priors without noise is
 2 ln 2 = epsilon + 4.6e-17 (mpmath): np.exp(target) rounds to exactly the zero-distance mass 1/2.
+The zero-noise test now keeps a margin of 4 ulps; at the tie the rule refuses
+(test_zero_noise_is_not_returned_at_a_float_tie).
 """
 
 import math
@@ -288,3 +290,17 @@ def test_alpha_below_one_refuses_a_scale_below_1e_300():
         alpha_below_one(Empirical([0.0]), Empirical([1.0]), alpha=1e-305, epsilon=1.0)
     with pytest.raises(ValueError, match="need a Laplace scale below 1e-300"):  # b = 7e-301; start 1.4e300
         alpha_below_one(Empirical([0.0]), Empirical([7e-301]), alpha=0.5, epsilon=1.0)
+
+
+def test_zero_noise_is_not_returned_at_a_float_tie():
+    """The tie of the note above: the priors without noise exceed epsilon (mpmath, 50 digits), so the
+    scale must not be 0 (it was 0.0). The rule's condition is then met in binary64 at every rate up to
+    1e300 (the same tie), so it refuses, naming alpha and epsilon: no scale is better than a wrong one."""
+    p, q, eps = Empirical([0.0, 1.0]), Empirical([0.0, 5.0]), 2 * math.log(2.0)
+    with mp.workdps(50):
+        # D_1/2 of (1/2, 1/2 at 0 and 1) against (1/2, 1/2 at 0 and 5): only the atom at 0 is shared,
+        # sum sqrt(p q) = 1/2, so D = log(1/2) / (1/2 - 1) = 2 log 2
+        d = mp.log(mp.mpf(1) / 2) / (mp.mpf(1) / 2 - 1)
+        assert d > mp.mpf(eps)
+    with pytest.raises(ValueError, match=r"alpha=0\.5 and epsilon="):
+        alpha_below_one(p, q, alpha=0.5, epsilon=eps)
