@@ -23,6 +23,8 @@ from .w_alpha import _cost, _grid_bracket, _normalised
 
 __all__ = ["gmm_ot", "gmm_ot_tight"]
 
+_EPS = float(np.finfo(float).eps)
+
 
 def _log_psi_terms(ci: Components, cj: Components, alpha: float, z: float) -> np.ndarray:
     r"""Log-cost ψ_kl(θ²) of Theorem IV.1 (eq. 8); +inf outside the pair's domain.
@@ -173,7 +175,11 @@ def _gmm_ot_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon: floa
         psi = _log_psi_terms(ci, cj, alpha, z)[mask]
         if np.isinf(psi).any():
             return np.inf
-        return lse(logw + psi) - target
+        # the condition is evaluated in binary64: a margin of 16 ulps of its terms' magnitude keeps a
+        # rounding from deciding it (the mutation run of #35 found the returned variance 8e-17 short
+        # of the printed condition in mpmath)
+        slack = 16 * _EPS * (float(np.max(np.abs(psi))) + float(np.max(np.abs(logw))) + abs(target))
+        return lse(logw + psi) - target + slack
 
     lo = max(0.0, float(np.max(((alpha - 1) * ci.vars[:, None] - alpha * cj.vars[None, :])[mask])))
     spread = float(np.max((ci.means[:, None] - cj.means[None, :]) ** 2) + np.max(ci.vars) + np.max(cj.vars))
@@ -200,8 +206,11 @@ def _empirical_ot_variance(prior_i, prior_j, alpha, epsilon):
     target = (alpha - 1) * epsilon
 
     def f(z):
-        with np.errstate(divide="ignore"):
-            return lse(logw + c / z) - target if z > 0 else np.inf
+        if not z > 0:
+            return np.inf
+        psi = c / z  # (alpha - 1) D_alpha of each coupled pair of point masses, exactly
+        slack = 16 * _EPS * (float(np.max(psi)) + float(np.max(np.abs(logw))) + abs(target))  # as in gmm_ot
+        return lse(logw + psi) - target + slack
 
     hi, below = alpha * float(d2.max()) / (2 * epsilon), None
     # many pairs: the condition is w-alpha's Gaussian one (c = k t d^2, t = w^2 / z), whose grid
