@@ -35,7 +35,7 @@ How the enclosure is proved:
    :math:`q \ge w_l\varphi_l` for the component :math:`l` of :math:`q` that gives the smallest bound
    for each :math:`k`; for :math:`\alpha < 1` the smaller of the AM-GM bound
    :math:`\alpha p + (1-\alpha) q` and the product of the subadditive bounds
-   (:func:`_gauss_outside`).  A tight cluster far from a wide component is thus bounded near each
+   (``_gauss_outside``).  A tight cluster far from a wide component is thus bounded near each
    of them, not by one range beyond every mean.
    Laplace noise: :math:`A\,e^{-x/b}/(2b)\ge p(x)\ge B\,e^{-x/b}/(2b)` for :math:`x\ge U` with
    :math:`A=\sum_k w_k e^{\mu_k/b+s_k^2/(2b^2)}` and
