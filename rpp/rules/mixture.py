@@ -176,8 +176,9 @@ def _gmm_ot_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon: floa
         if np.isinf(psi).any():
             return np.inf
         # the condition is evaluated in binary64: a margin of 16 ulps of its terms' magnitude keeps a
-        # rounding from deciding it (the mutation run of #35 found the returned variance 8e-17 short
-        # of the printed condition in mpmath)
+        # rounding of a few ulps from deciding it (the mutation run of #35 found the returned variance
+        # 8e-17 short of the printed condition in mpmath). A margin, not a proof: the rule's scale is
+        # judged by calibrate's final check
         slack = 16 * _EPS * (float(np.max(np.abs(psi))) + float(np.max(np.abs(logw))) + abs(target))
         return lse(logw + psi) - target + slack
 

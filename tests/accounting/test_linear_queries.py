@@ -24,17 +24,9 @@ def _mp_precision():
 
 
 def _gil_mp(m1, s1, m2, s2, alpha):
-    """Gil et al. (2013): alpha/2 d^T S_a^-1 d - log(|S_a| / (|S1|^(1-a) |S2|^a)) / (2 (a - 1)),
-    S_a = a S2 + (1 - a) S1, +inf unless S_a is positive definite (mpmath, no rpp)."""
-    a = mp.mpf(alpha)
-    S1, S2 = mp.matrix(s1.tolist()), mp.matrix(s2.tolist())
-    Sa = a * S2 + (1 - a) * S1
-    eig = mp.eigsy(Sa)[0]
-    if min(eig) <= 0:
-        return mp.inf
-    d = mp.matrix(np.asarray(m1, float).tolist()) - mp.matrix(np.asarray(m2, float).tolist())  # exact, in mpmath
-    quad = (d.T * mp.lu_solve(Sa, d))[0]
-    return a / 2 * quad - (mp.log(mp.det(Sa)) - (1 - a) * mp.log(mp.det(S1)) - a * mp.log(mp.det(S2))) / (2 * (a - 1))
+    """Gil et al. (2013) on float arrays, converted exactly to mpmath (:func:`_gil_mp_exact`, no rpp)."""
+    mat = lambda x: mp.matrix(np.asarray(x, float).tolist())
+    return _gil_mp_exact(mat(m1), mat(s1), mat(m2), mat(s2), alpha)
 
 
 def _joint_mp(mean_i, cov_i, mean_j, cov_j, queries, scales, alpha):
@@ -51,7 +43,8 @@ def _joint_mp(mean_i, cov_i, mean_j, cov_j, queries, scales, alpha):
 
 
 def _gil_mp_exact(m1, s1, m2, s2, alpha):
-    """_gil_mp for mpmath matrices."""
+    """Gil et al. (2013): alpha/2 d^T S_a^-1 d - log(|S_a| / (|S1|^(1-a) |S2|^a)) / (2 (a - 1)),
+    S_a = a S2 + (1 - a) S1, +inf unless S_a is positive definite (mpmath matrices, no rpp)."""
     a = mp.mpf(alpha)
     sa = a * s2 + (1 - a) * s1
     if min(mp.eigsy(sa)[0]) <= 0:
