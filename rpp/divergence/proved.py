@@ -43,7 +43,13 @@ How the enclosure is proved:
    at most :math:`A_P^\alpha B_Q^{1-\alpha}e^{-U/b}/2` (:math:`\alpha>1`).  The left tails are the
    mirror images.  The range (the windows) grows until what lies outside is below :math:`2^{-80}`
    of the body.
-4. **Divergence.**  :math:`D = \log(I)/(\alpha-1)` in ball arithmetic; the float result's
+4. **Many components under Gaussian noise** (more than ``MAX_COMPONENTS``, or where the arb
+   path refuses): :math:`\log p(x) + x^2/(2\theta^2)` is convex for every prior (the log of a
+   moment generating function), so on each panel the integrand's log lies between lines built from
+   chords and tangents; their integrals are closed, the densities are evaluated in floating point
+   with outward rounding, and what lies outside windows around the means is bounded in arb
+   (``_convex_gaussian``).  The enclosure is about 1e-5 of :math:`(\alpha-1)D` wide, not 2^-64.
+5. **Divergence.**  :math:`D = \log(I)/(\alpha-1)` in ball arithmetic; the float result's
    ``value`` is the ball's midpoint and ``error`` its distance to the farther endpoint, rounded up.
 
 Gaussian noise with :math:`\alpha > 1` and :math:`\alpha / V_P < (\alpha - 1)/V_Q` (decided in
@@ -373,9 +379,10 @@ def proved_divergence(
     Certified or None
         ``rigorous=True``: ``value ± error`` is proved to contain the divergence (``+inf`` with
         error 0 when it is proved infinite).  ``None`` when this path does not apply (an atom
-        under Gaussian noise is fine, but more than ``MAX_COMPONENTS`` components per prior is
-        not, nor the edge :math:`\alpha/V_P = (\alpha-1)/V_Q` where the tail bound fails) or the
-        enclosure could not be made finite.
+        under Gaussian noise is fine, and so are more than ``MAX_COMPONENTS`` components per prior
+        under Gaussian noise, by the convexity bounds, but not under Laplace noise, nor the edge
+        :math:`\alpha/V_P = (\alpha-1)/V_Q` where the tail bound fails) or the enclosure could
+        not be made finite.
 
     Raises
     ------
@@ -441,7 +448,7 @@ def proved_or_reason(
         raise ValueError(f"scale must be finite and > 0 (>= 0 for Gaussian noise), got {scale!r}")
     wi, mi, vi = (np.atleast_1d(np.asarray(x, float)) for x in comp_i)
     wj, mj, vj = (np.atleast_1d(np.asarray(x, float)) for x in comp_j)
-    if max(wi.size, wj.size) > MAX_COMPONENTS:
+    if max(wi.size, wj.size) > MAX_COMPONENTS and family == "laplace":
         return (
             f"the priors have {wi.size} and {wj.size} components; the arb path evaluates every component at "
             f"every node and is limited to {MAX_COMPONENTS} per prior (cost)"
@@ -549,14 +556,12 @@ def _estimate(arb, log_f, pts):
 
 def _gaussian(flint, Pf, Qf, alpha, theta):
     arb = flint.arb
-    c = _centre(Pf[1], Qf[1])
     th2 = Fraction(theta) ** 2  # the exact noise variance
-    if min(Fraction(float(x)) for x in np.concatenate([Pf[2], Qf[2]])) + th2 == 0:
+    # the max and min of floats are exact
+    if Fraction(float(min(Pf[2].min(), Qf[2].min()))) + th2 == 0:
         return "an atom without noise has no density (scale 0)"
-    P = _comps(arb, Pf[0], Pf[1], Pf[2], c, th2)
-    Q = _comps(arb, Qf[0], Qf[1], Qf[2], c, th2)
-    vpm = max(Fraction(float(x)) for x in Pf[2]) + th2
-    vqm = max(Fraction(float(x)) for x in Qf[2]) + th2
+    vpm = Fraction(float(Pf[2].max())) + th2
+    vqm = Fraction(float(Qf[2].max())) + th2
     if alpha > 1:
         cond = Fraction(alpha) / vpm - (Fraction(alpha) - 1) / vqm
         if cond < 0:
@@ -566,6 +571,29 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
                 "alpha / V_P = (alpha - 1) / V_Q exactly (V: the largest noisy component variance of each prior): "
                 "at this edge of the tail condition the Gaussian tail bound of the arb path does not apply"
             )
+    if max(Pf[0].size, Qf[0].size) > MAX_COMPONENTS:  # too many for arb: the float convexity bounds
+        return _convex_or_reason(flint, Pf, Qf, alpha, theta)
+    c = _centre(Pf[1], Qf[1])
+    P = _comps(arb, Pf[0], Pf[1], Pf[2], c, th2)
+    Q = _comps(arb, Qf[0], Qf[1], Qf[2], c, th2)
+    res = _gaussian_arb(flint, Pf, Qf, alpha, theta, c, P, Q)
+    if isinstance(res, str) and theta > 0:  # the arb path refused: the convexity bounds may still hold
+        other = _convex_gaussian(flint, Pf, Qf, alpha, theta)
+        return other if isinstance(other, Certified) else f"{res}; and {other}"
+    return res
+
+
+def _convex_or_reason(flint, Pf, Qf, alpha, theta):
+    if not theta > 0:
+        return (
+            f"the priors have more than {MAX_COMPONENTS} components (the arb path's limit) and without noise the "
+            "convexity bounds of the many-component path do not apply"
+        )
+    return _convex_gaussian(flint, Pf, Qf, alpha, theta)
+
+
+def _gaussian_arb(flint, Pf, Qf, alpha, theta, c, P, Q):
+    """Enclose by the arb path: windows around the components, acb.integral on panels (module docstring)."""
     # float views (centred) to choose panels and range
     mpf, mqf = Pf[1] - c, Qf[1] - c
     vpf, vqf = Pf[2] + theta * theta, Qf[2] + theta * theta
@@ -754,3 +782,386 @@ def proved_discrete(prior_i: Any, prior_j: Any, alpha: float) -> Certified:
         return res
     finally:
         flint.ctx.prec = old
+
+
+# ----------------------------------------------------------------------------------------
+# Gaussian noise, many components: chords and tangents of a convex function (floats)
+# ----------------------------------------------------------------------------------------
+
+_U = 2.0**-53  # the unit round-off of a double
+_PAD = 1e-12  # relative pad of every float bound below (about 4500 unit round-offs; see _convex_gaussian)
+_CHUNK = 1 << 22
+
+
+def _logpdf_bounds(t, logw, m, eta, s2, s2_lo, s2_hi):
+    r"""Float bounds of :math:`\log p(t)` and of its derivative at the points ``t`` (see :func:`_convex_gaussian`).
+
+    :math:`p = \sum_k w_k N(\mu_k, s_k^2)`: ``logw = (lower, upper)`` bounds of the logs of the
+    normalised weights, ``m`` the floats of the centred means with ``|m_k - \mu_k| <= eta_k``, ``s2``
+    the floats of the noisy variances with ``s2_lo <= s_k^2 <= s2_hi``.  Returns the rows
+    ``(lo, hi, dlo, dhi)``: each true :math:`\log p(t)` in ``[lo, hi]`` and :math:`(\log p)'(t)` in
+    ``[dlo, dhi]``.
+
+    Each exponent :math:`e_k = \log w_k - \tfrac12\log(2\pi s_k^2) - (t-\mu_k)^2/(2s_k^2)` is computed
+    once in floats, with a bound :math:`\delta_k` of its error (the means' and the variances' bounds,
+    eight unit round-offs of every product, ``_PAD`` of every log); where every :math:`\delta_k` of a
+    point is below 1e-3, :math:`e^{\pm\delta} \lessgtr 1 \pm 1.01\delta` bounds the sum without
+    exponentiating twice, else the exponents' two ends are exponentiated.
+    """
+    n = m.size
+    out = np.empty((4, t.size))
+    step = max(1, _CHUNK // max(n, 1))
+    norm = 0.5 * np.log(2 * np.pi * s2)
+    base = 0.5 * (logw[0] + logw[1]) - norm
+    base_err = 0.5 * (logw[1] - logw[0]) + _PAD * (1 + np.abs(base))
+    for i in range(0, t.size, step):
+        tt = t[i : i + step, None]
+        d = tt - m  # float; the true t - mu_k lies in [d - e, d + e]
+        e = eta + _U * np.abs(d)
+        q = d * d / (2 * s2)
+        em = base - q
+        # |q - (t - mu)^2 / (2 s^2)| <= (2|d| e + e^2) / (2 s2_lo) + q * (s2_hi / s2_lo - 1 + 8u)
+        delta = base_err + (2 * np.abs(d) * e + e * e) / (2 * s2_lo) + q * (s2_hi / s2_lo - 1 + 8 * _U)
+        delta += _PAD * (1 + np.abs(em))
+        top = em.max(axis=1, keepdims=True)
+        x = np.exp(em - top)
+        s_mid = x.sum(axis=1)
+        xd = x * delta
+        s_dn = s_mid - xd.sum(axis=1)  # e^-delta >= 1 - delta always
+        # e^delta <= 1 + 1.01 delta for delta <= 1e-3; a larger delta whose term stays below e^-700 adds at most
+        # e^-700 (a far component, its mean's rounding large against its negligible density); else exact ends
+        bad = delta > 1e-3
+        s_up = s_mid + 1.01 * xd.sum(axis=1) + math.exp(-700) * bad.sum(axis=1)
+        wide = (bad & (em - top + delta > -700)).any(axis=1)
+        if wide.any():  # the exact ends for the rows where the linear bounds of e^delta do not hold
+            s_up[wide] = np.exp(em[wide] + delta[wide] - top[wide]).sum(axis=1)
+            s_dn[wide] = np.exp(em[wide] - delta[wide] - top[wide]).sum(axis=1)
+        sum_pad = 4 * n * _U + _PAD
+        hi = top[:, 0] + np.log(s_up * (1 + sum_pad))
+        lo = top[:, 0] + np.log(s_dn * (1 - sum_pad))
+        hi += _PAD * (1 + np.abs(hi))
+        lo -= _PAD * (1 + np.abs(lo))
+        # (log p)' = sum_k pi_k (mu_k - t) / s_k^2 with pi_k = e^{e_k} / p: its float is
+        # sum x_k r_k / s_mid; each pi_k is within a factor e^{+-(delta_k + D)} of x_k / s_mid, D the log-sum's
+        # own error, and each r_k within (e_k / s2_lo + |r_k| (s2_hi / s2_lo - 1 + 8u))
+        r = -d / s2
+        ar = np.abs(r)
+        big_d = np.maximum(hi - (top[:, 0] + np.log(s_mid)), (top[:, 0] + np.log(s_mid)) - lo)[:, None]
+        rel = np.expm1(np.minimum(delta + big_d, 700.0))
+        # a term whose bound e^(em + delta - top) is below e^-700 adds at most e^-700 |r| / s_dn
+        tiny = bad & ~wide[:, None]
+        far = 2 * (math.exp(-700) * np.where(tiny, ar + e / s2_lo, 0.0)).sum(axis=1) / s_dn
+        rel = np.where(tiny, 0.0, rel)
+        r_err = e / s2_lo + ar * (s2_hi / s2_lo - 1 + 8 * _U)
+        mid = (x * r).sum(axis=1) / s_mid
+        err = ((x * (ar * rel + r_err * (1 + rel))).sum(axis=1) / s_mid) * (1 + sum_pad)
+        err += 4 * n * _U * (x * ar).sum(axis=1) / s_mid + _PAD * np.abs(mid) + far + 1e-300
+        out[0, i : i + step] = lo
+        out[1, i : i + step] = hi
+        out[2, i : i + step] = mid - err
+        out[3, i : i + step] = mid + err
+    return out
+
+
+def _line_log_integral(l0, slope, width):
+    r"""Float :math:`\log\int_0^{w} e^{l_0 + B x}\,dx = l_0 + \log w + \log(\mathrm{expm1}(Bw)/(Bw))` (unpadded)."""
+    z = slope * width
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        big = z > 30
+        small = np.abs(z) < 1e-300
+        zz = np.where(small | big, 1.0, z)
+        rel = np.where(small, 0.0, np.where(big, z - np.log(np.where(big, z, 1.0)), np.log(np.expm1(zz) / zz)))
+        # z > 30: log(expm1(z)/z) = z - log z + log(1 - e^-z), the last term below 1e-13
+        rel = np.where(big, rel + np.log1p(-np.exp(-np.where(big, z, 40.0))), rel)
+    return l0 + np.log(width) + rel
+
+
+def _chord(V, a, h, x0):
+    """Return the chord of the upper bounds ``V[1]`` at the panel ends: its value at ``x0``, slope and magnitude."""
+    slope = (V[1][1:] - V[1][:-1]) / h
+    return V[1][:-1] + slope * (x0 - a), slope, np.abs(V[1][:-1]) + np.abs(V[1][1:])
+
+
+def _tangent(M, t, h, x0, sgn):
+    """Return the lower line at the midpoints ``t`` (value ``M[0]``, slope in ``[M[2], M[3]]``): value at x0, slope, size.
+
+    The line is ``M[0] + s (x - t) - err |x - t|``: slope ``s + err`` left of ``t`` (``sgn = 1``), ``s - err`` right.
+    """
+    s = 0.5 * (M[2] + M[3])
+    err = 0.5 * (M[3] - M[2]) * (1 + 4 * _U)
+    slope = s + sgn * err
+    return M[0] + slope * (x0 - t), slope, np.abs(M[0]) + np.abs(slope) * h
+
+
+def _half_panels(alpha, ends, mids, P, Q, C):
+    """Upper and lower float bounds of the log of the integral on each half panel (padded outward).
+
+    ``P`` and ``Q`` are ``(bounds at the ends, bounds at the midpoints)`` of each log density.
+    """
+    a, b = ends[:-1], ends[1:]
+    t = mids
+    h = b - a
+    out_hi: list[np.ndarray] = []
+    out_lo: list[np.ndarray] = []
+    cst = max(alpha, 1.0) * C
+    for x0, x1, sgn in ((a, t, 1.0), (t, b, -1.0)):
+        cp, cq = _chord(P[0], a, h, x0), _chord(Q[0], a, h, x0)
+        tp, tq = _tangent(P[1], t, h, x0, sgn), _tangent(Q[1], t, h, x0, sgn)
+        if alpha > 1:
+            up, down = [(alpha, cp), (1 - alpha, tq)], [(alpha, tp), (1 - alpha, cq)]
+        else:
+            up, down = [(alpha, cp), (1 - alpha, cq)], [(alpha, tp), (1 - alpha, tq)]
+        for terms, sign, out in ((up, 1.0, out_hi), (down, -1.0, out_lo)):
+            l0 = sum(k * v[0] for k, v in terms) + sign * cst
+            slope = sum(k * v[1] for k, v in terms)
+            mag = sum(abs(k) * (v[2] + np.abs(v[1]) * h) for k, v in terms) + np.abs(cst) + np.abs(slope) * h
+            val = _line_log_integral(l0, slope, x1 - x0)
+            out.append(val + sign * (_PAD * (1 + mag + np.abs(val))))
+    return np.concatenate(out_hi), np.concatenate(out_lo)
+
+
+def _outside_bound(arb, alpha, lo, hi, Pf, Qf, th2, totals):
+    r"""Upper bound (arb) of :math:`\int_{lo}^{hi} p^\alpha q^{1-\alpha}` on an interval holding no mean, or None.
+
+    ``lo``/``hi`` are floats (None: :math:`\mp\infty`).  No component's mean lies inside, so on the
+    interval every component of a prior left of it is at most itself moved to the largest such mean,
+    and every component right of it at most itself moved to the smallest (a Gaussian density falls with
+    the distance; for :math:`\alpha<1` the moved components also hold at least the mass inside).  The
+    moved components, their weights summed per variance, bound the density; :math:`q` is bounded
+    below by any one of its components (:math:`\alpha>1`: candidates by :func:`_candidates`).
+    ``_gauss_outside`` then integrates exactly (erfc).
+    """
+    lo_b = None if lo is None else arb(lo)
+    hi_b = None if hi is None else arb(hi)
+
+    def collapsed(w, m, v, total):
+        out_w, out_m, out_v = [], [], []
+        for side, sel in (
+            ("left", m <= (lo if lo is not None else -np.inf)),
+            ("right", m >= (hi if hi is not None else np.inf)),
+        ):
+            if not sel.any():
+                continue
+            at = arb(float(m[sel].max() if side == "left" else m[sel].min()))
+            for var in np.unique(v[sel]):
+                grp = sel & (v == var)
+                s = float(w[grp].sum())
+                out_w.append(arb(s, s * (int(grp.sum()) + 2) * _U) / total)
+                out_m.append(at)
+                out_v.append(arb(float(var)) + th2)
+        return out_w, out_m, out_v
+
+    P = collapsed(Pf[0], Pf[1], Pf[2], totals[0])
+    if alpha > 1:
+        Q = _candidates(arb, Qf, th2, totals[1], lo, hi)
+    else:
+        Q = collapsed(Qf[0], Qf[1], Qf[2], totals[1])
+    return _gauss_outside(arb, alpha, lo_b, hi_b, P, Q)
+
+
+def _candidates(arb, Qf, th2, total, lo, hi):
+    """Up to 24 components of q (arb lists): the eight largest at each end of the interval and the eight widest.
+
+    Any one component bounds q from below; ``_gauss_outside`` takes the best for each component of p.
+    """
+    w, m, v = Qf
+    s2 = v + float(th2.mid())
+    picks = [np.argsort(-v)[:8]]
+    for end in (lo, hi):
+        if end is not None:
+            with np.errstate(divide="ignore"):
+                picks.append(np.argsort(-(np.log(w) - (end - m) ** 2 / (2 * s2)))[:8])
+    pick = np.unique(np.concatenate(picks))
+    return (
+        [arb(float(w[k])) / total for k in pick],
+        [arb(float(m[k])) for k in pick],
+        [arb(float(v[k])) + th2 for k in pick],
+    )
+
+
+def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19):
+    r"""Proved enclosure of :math:`D_\alpha` under Gaussian noise for priors with many components, or a refusal.
+
+    With noise :math:`N(0,\theta^2)` every noisy density :math:`p = P * N(0,\theta^2)` makes
+    :math:`g_p(x) = \log p(x) + x^2/(2\theta^2)` **convex** (it is the log of a moment generating
+    function of :math:`P`).  On a panel :math:`[a, b]` with midpoint :math:`t`, a convex :math:`g`
+    lies below its chord and above its tangent at :math:`t`, and
+    :math:`x^2/(2\theta^2)` differs from its own chord and tangent by at most
+    :math:`C = \max((t-a)^2, (b-t)^2)/(2\theta^2)`.  Writing
+    :math:`\log(p^\alpha q^{1-\alpha}) = \alpha g_p + (1-\alpha) g_q - x^2/(2\theta^2)`:
+
+    * :math:`\alpha > 1`: :math:`\alpha\,\mathrm{chord}(\log p) + (1-\alpha)\,\mathrm{tan}_t(\log q) + \alpha C`
+      bounds the log of the integrand above and
+      :math:`\alpha\,\mathrm{tan}_t(\log p) + (1-\alpha)\,\mathrm{chord}(\log q) - \alpha C` below;
+    * :math:`0 < \alpha < 1`: both chords :math:`+\,C` above, both tangents :math:`-\,C` below;
+
+    each bound is linear on the half panels, whose integral :math:`e^{l_0}(e^{Bw}-1)/B` is closed.
+    The panels cover windows of :math:`K` noisy standard deviations around every mean (merged where
+    they overlap), each window in coordinates moved by one of its own means, so a tight cluster far
+    from the rest is evaluated at its own scale.  :math:`\log p`, :math:`\log q` and their
+    derivatives are evaluated at the panel ends and midpoints in floating point with outward bounds
+    (:func:`_logpdf_bounds`: every mean's rounding after the move counted, every product's rounding
+    bounded, every exp, log and sum padded by ``_PAD``, 1e-12 relative: about 4500 unit round-offs,
+    where numpy documents at most 4 ulp for exp and log).  Panels start at a quarter of the narrowest
+    noisy standard deviation and are halved where the two bounds differ most, until the integral's
+    relative width is below 1e-5 of :math:`|\log I|` (clamped to [1e-9, 1e-6]).  Outside the windows
+    (the gaps and the tails) :func:`_outside_bound` bounds the integral in arb; :math:`K` grows until
+    that is below :math:`2^{-40}` of the body.
+    """
+    arb = flint.arb
+    (wp, mp, vp), (wq, mq, vq) = Pf, Qf
+    th2 = theta * theta
+    th2_lo = th2 * (1 - 2 * _U)
+    th2_b = arb(theta) * arb(theta)
+    tot_p, tot_q = float(wp.sum()), float(wq.sum())
+    totals = (arb(tot_p, tot_p * (wp.size + 2) * _U), arb(tot_q, tot_q * (wq.size + 2) * _U))
+
+    def logw(w, tot):
+        lw = np.log(w) - math.log(tot)
+        pad = _PAD * (1 + np.abs(lw)) + 4 * w.size * _U
+        return lw - pad, lw + pad
+
+    lw_p, lw_q = logw(wp, tot_p), logw(wq, tot_q)
+    s2p, s2q = vp + th2, vq + th2
+
+    def make_bounds(c):  # the evaluator of (lo, hi, dlo, dhi) rows in coordinates moved by c
+        def prior(lw, m, s2):
+            mc = m - c
+            return lw, mc, _U * np.abs(mc), s2, s2 * (1 - 4 * _U), s2 * (1 + 4 * _U)
+
+        pp, qq = prior(lw_p, mp, s2p), prior(lw_q, mq, s2q)
+        return lambda which, t: _logpdf_bounds(t, *(pp if which == "p" else qq))
+
+    means = np.concatenate([mp, mq])
+    sds = np.sqrt(np.concatenate([s2p, s2q]))
+    sd_min = float(sds.min())
+    found = _convex_range(arb, alpha, Pf, Qf, th2_b, totals, means, sds, make_bounds, th2_lo, max_points)
+    if isinstance(found, str):
+        return found
+    frames, out, low = found
+    # the integral to 1e-5 of |log I| = (alpha - 1) D, between 1e-9 and 1e-6 (relative): D to about 1e-5
+    rel_tol = min(1e-6, max(1e-9, 1e-5 * abs(float(low))))
+    his, los = [], []
+    budget = max_points
+    for c, L, U in frames:
+        ends = np.linspace(L, U, math.ceil((U - L) / (sd_min / 4)) + 1)
+        ends[0], ends[-1] = L, U
+        body = _convex_body(alpha, ends, make_bounds(c), th2_lo, rel_tol, budget)
+        if isinstance(body, str):
+            return body
+        his.append(body[0])
+        los.append(body[1])
+    log_hi, log_lo = _lse(np.array(his)), _lse(np.array(los))
+    pad = 4 * len(his) * _U + _PAD
+    log_hi += pad + _PAD * abs(log_hi)
+    log_lo -= pad + _PAD * abs(log_lo)
+    I_hi = arb(float(log_hi)).exp()
+    I_lo = arb(float(log_lo)).exp()
+    # D >= 0: I >= 1 when alpha > 1, I <= 1 when alpha < 1
+    lo_end = arb(I_lo.lower())
+    hi_end = arb(I_hi.upper()) + out
+    if alpha > 1 and lo_end < 1:
+        lo_end = arb(1)
+    if alpha < 1 and hi_end > 1:
+        hi_end = arb(1)
+    I = lo_end.union(hi_end)
+    return _result(flint, I, alpha)
+
+
+def _frames(arb, wins, means):
+    """Each window as ``(c, L, U)``: moved by a mean ``c`` inside it, its ends ``c + L``, ``c + U`` exact (checked in arb).
+
+    So the windows, the gaps and the tails tile the line exactly; where the sums are not exact, ``c = 0``.
+    """
+    frames = []
+    for lo, hi in wins:
+        inside = means[(means >= lo) & (means <= hi)]
+        c = float(inside[np.argmin(np.abs(inside - 0.5 * (lo + hi)))])
+        L, U = lo - c, hi - c
+        if not ((arb(L) + arb(c)) == arb(lo) and (arb(U) + arb(c)) == arb(hi)):
+            L, U, c = lo, hi, 0.0
+        frames.append((c, L, U))
+    return frames
+
+
+def _convex_range(arb, alpha, Pf, Qf, th2_b, totals, means, sds, make_bounds, th2_lo, max_points):
+    """Windows of K noisy sds around every mean, K grown until what lies outside is below 2**-40 of the body.
+
+    Returns ``(frames, outside, log_low)`` (the frames of :func:`_frames`, the arb bound of the gaps and
+    tails, a float lower bound of the log of the body from two noisy sds per panel) or a refusal.
+    """
+    sd_min = float(sds.min())
+    for K in (12.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0):
+        wins = _windows(means, sds, K)
+        if sum(math.ceil((hi - lo) / (sd_min / 4)) for lo, hi in wins) > max_points // 4:
+            return (
+                "the windows around the priors' means span more than a hundred thousand quarters of the narrowest "
+                "noisy standard deviation: the float panels of the convexity bound would not fit"
+            )
+        ends_abs = [None, *(x for w in wins for x in w), None]
+        out = arb(0)
+        for g in range(0, len(ends_abs), 2):
+            o = _outside_bound(arb, alpha, ends_abs[g], ends_abs[g + 1], Pf, Qf, th2_b, totals)
+            if o is None:
+                return _gauss_refusal(concave=False)
+            out += o
+        if not out.is_finite():
+            continue
+        frames = _frames(arb, wins, means)
+        coarse = []
+        for c, L, U in frames:
+            grid = np.linspace(L, U, max(8, int((U - L) / (2 * sd_min))))
+            coarse.append(_convex_body(alpha, grid, make_bounds(c), th2_lo, math.inf, max_points))
+            if isinstance(coarse[-1], str):
+                return coarse[-1]
+        low = _lse(np.array([x[1] for x in coarse]))
+        if out.upper() < arb(float(low)).exp() * 2.0**-40:
+            return frames, out, low
+    return _gauss_refusal(concave=True)
+
+
+def _convex_body(alpha, ends, bounds, th2_lo, rel_tol, max_points):
+    """Float bounds ``(log_hi, log_lo)`` of the integral on ``[ends[0], ends[-1]]``, panels halved where loosest."""
+    Pe, Qe = bounds("p", ends), bounds("q", ends)
+    mids = 0.5 * (ends[:-1] + ends[1:])
+    Pm, Qm = bounds("p", mids), bounds("q", mids)
+    for _ in range(16):
+        a, b = ends[:-1], ends[1:]
+        C = np.maximum((mids - a) ** 2, (b - mids) ** 2) / (2 * th2_lo) * (1 + 8 * _U)
+        hi, lo = _half_panels(alpha, ends, mids, (Pe, Pm), (Qe, Qm), C)
+        n = mids.size
+        ph, pl = np.logaddexp(hi[:n], hi[n:]), np.logaddexp(lo[:n], lo[n:])
+        if not (np.all(np.isfinite(ph)) or np.all(ph < np.inf)):
+            return "a float bound of the integrand was not finite on a panel"
+        top = float(ph.max())
+        gap = np.exp(ph - top) - np.exp(pl - top)
+        s_lo = float(np.exp(pl - top).sum())
+        if not s_lo > 0:
+            return "the float lower bound of the integral vanished on every panel"
+        if gap.sum() <= rel_tol * s_lo or 2 * ends.size + 2 * mids.size > max_points:
+            break
+        split = gap > 0.25 * rel_tol * s_lo / n
+        # the split panels' midpoints become ends; their halves' midpoints are new
+        q1 = 0.5 * (a[split] + mids[split])
+        q3 = 0.5 * (mids[split] + b[split])
+        B1, B3 = (bounds("p", q1), bounds("q", q1)), (bounds("p", q3), bounds("q", q3))
+        new_ends = np.concatenate([ends, mids[split]])
+        order = np.argsort(new_ends, kind="stable")
+        ends = new_ends[order]
+        Pe = np.concatenate([Pe, Pm[:, split]], axis=1)[:, order]
+        Qe = np.concatenate([Qe, Qm[:, split]], axis=1)[:, order]
+        starts = np.concatenate([a[~split], a[split], mids[split]])
+        new_mids = np.concatenate([mids[~split], q1, q3])
+        o2 = np.argsort(starts, kind="stable")
+        mids = new_mids[o2]
+        Pm = np.concatenate([Pm[:, ~split], B1[0], B3[0]], axis=1)[:, o2]
+        Qm = np.concatenate([Qm[:, ~split], B1[1], B3[1]], axis=1)[:, o2]
+    pad = 4 * hi.size * _U + _PAD
+    up, down = _lse(hi), _lse(lo)
+    return up + pad + _PAD * abs(up), down - pad - _PAD * abs(down)
+
+
+def _lse(x):
+    """Float log-sum-exp (padded by the caller)."""
+    top = float(x.max())
+    return top + math.log(float(np.exp(x - top).sum()))

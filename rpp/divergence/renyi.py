@@ -138,8 +138,10 @@ def renyi_divergence(
 
     With ``require="proved"`` a result that is not proved is replaced by the proved enclosure of
     ``rpp.divergence.proved`` (arb interval arithmetic: ``flint.acb.integral`` on the body,
-    analytic tail bounds; 0.02-2 s per order on few components), and where no proved path exists
-    a ValueError says for which priors and noise.
+    analytic tail bounds; 0.02-2 s per order on few components; under Gaussian noise, more than
+    64 components are bounded by the convexity of :math:`\log p + x^2/(2\theta^2)` on float panels
+    with outward rounding, about 1e-5 of :math:`(\alpha-1)D` wide, 0.3 s at 100 atoms and 1-20 s at
+    1,000-10,000), and where no proved path exists a ValueError says for which priors and noise and why.
 
     Parameters
     ----------

@@ -44,10 +44,21 @@ def test_gaussians_are_proved_by_default():
 
 
 def test_require_proved_refuses_where_no_proved_path():
+    """Laplace noise on 70 Gaussian components: no proved path (the arb path's limit), and the message says so."""
+    many = rpp.GaussianMixture(weights=np.full(70, 1 / 70), means=np.linspace(0.0, 1.0, 70), vars=np.full(70, 0.01))
+    other = rpp.GaussianMixture(weights=np.full(70, 1 / 70), means=np.linspace(0.0, 1.1, 70), vars=np.full(70, 0.01))
+    with pytest.raises(ValueError, match="no proved path for GaussianMixture against GaussianMixture with laplace noise"):
+        rpp.calibrate(many, other, alpha=2.0, epsilon=0.5, noise="laplace", require="proved")
+
+
+def test_require_proved_proves_many_atoms_under_gaussian_noise():
+    """70 atoms each (beyond the arb path): the convexity bounds prove the calibration, and mpmath agrees it meets the budget."""
     many = rpp.Empirical(np.linspace(0.0, 1.0, 70))
     other = rpp.Empirical(np.linspace(0.0, 1.1, 70))
-    with pytest.raises(ValueError, match="no proved path for Empirical against Empirical with gaussian noise"):
-        rpp.calibrate(many, other, alpha=2.0, epsilon=0.5, require="proved")
+    cal = rpp.calibrate(many, other, alpha=2.0, epsilon=0.5, require="proved")
+    assert cal.rigorous and cal.guaranteed
+    est = rpp.calibrate(many, other, alpha=2.0, epsilon=0.5, require="estimate")
+    assert est.scale <= cal.scale <= est.scale * (1 + 1e-4)  # the proof costs at most 1e-4 of the scale
     with pytest.raises(ValueError, match="require"):
         rpp.calibrate(THREE, TWO, alpha=2.0, epsilon=0.5, require="certain")
 

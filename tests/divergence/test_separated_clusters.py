@@ -201,11 +201,20 @@ def test_proved_enclosure_holds_the_truth_on_random_far_pairs(seed):
 
 
 def test_refusal_beyond_the_component_limit_names_it():
+    """Laplace noise on more Gaussian components than the arb path takes (Gaussian noise has the convexity bounds)."""
     from rpp.divergence.proved import MAX_COMPONENTS
 
-    big = rpp.Empirical(list(range(MAX_COMPONENTS + 1)))
-    msg = _proved_refusal(big, rpp.Empirical([0.5, 1.5]), 2.0, 1.0)
+    n = MAX_COMPONENTS + 1
+    big = rpp.GaussianMixture(weights=np.full(n, 1 / n), means=np.arange(n, dtype=float), vars=np.full(n, 0.5))
+    with pytest.raises(ValueError) as err:
+        rpp.renyi_divergence(big, rpp.Gaussian(mean=0.5, var=1.0), alpha=2.0, noise=rpp.LaplaceNoise(1.0), require="proved")
+    msg = str(err.value)
     assert f"limited to {MAX_COMPONENTS} per prior" in msg and "edge" not in msg
+    got = rpp.renyi_divergence(
+        rpp.Empirical(np.arange(n, dtype=float)), rpp.Empirical([0.5, 1.5]), alpha=2.0, noise=rpp.GaussianNoise(4.0),
+        require="proved",
+    )
+    assert got.rigorous
 
 
 def test_refusal_at_the_edge_names_it():
