@@ -47,7 +47,9 @@ def test_require_proved_refuses_where_no_proved_path():
     """Laplace noise on 70 Gaussian components: no proved path (the arb path's limit), and the message says so."""
     many = rpp.GaussianMixture(weights=np.full(70, 1 / 70), means=np.linspace(0.0, 1.0, 70), vars=np.full(70, 0.01))
     other = rpp.GaussianMixture(weights=np.full(70, 1 / 70), means=np.linspace(0.0, 1.1, 70), vars=np.full(70, 0.01))
-    with pytest.raises(ValueError, match="no proved path for GaussianMixture against GaussianMixture with laplace noise"):
+    with pytest.raises(
+        ValueError, match="no proved path for GaussianMixture against GaussianMixture with laplace noise"
+    ):
         rpp.calibrate(many, other, alpha=2.0, epsilon=0.5, noise="laplace", require="proved")
 
 

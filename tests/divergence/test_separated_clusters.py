@@ -207,11 +207,16 @@ def test_refusal_beyond_the_component_limit_names_it():
     n = MAX_COMPONENTS + 1
     big = rpp.GaussianMixture(weights=np.full(n, 1 / n), means=np.arange(n, dtype=float), vars=np.full(n, 0.5))
     with pytest.raises(ValueError) as err:
-        rpp.renyi_divergence(big, rpp.Gaussian(mean=0.5, var=1.0), alpha=2.0, noise=rpp.LaplaceNoise(1.0), require="proved")
+        rpp.renyi_divergence(
+            big, rpp.Gaussian(mean=0.5, var=1.0), alpha=2.0, noise=rpp.LaplaceNoise(1.0), require="proved"
+        )
     msg = str(err.value)
     assert f"limited to {MAX_COMPONENTS} per prior" in msg and "edge" not in msg
     got = rpp.renyi_divergence(
-        rpp.Empirical(np.arange(n, dtype=float)), rpp.Empirical([0.5, 1.5]), alpha=2.0, noise=rpp.GaussianNoise(4.0),
+        rpp.Empirical(np.arange(n, dtype=float)),
+        rpp.Empirical([0.5, 1.5]),
+        alpha=2.0,
+        noise=rpp.GaussianNoise(4.0),
         require="proved",
     )
     assert got.rigorous
