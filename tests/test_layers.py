@@ -263,20 +263,26 @@ def copy_root(tmp_path_factory):
     return root
 
 
-@pytest.mark.parametrize("plant", PLANTS, ids=[f"{p[0]}:{p[2] or 'allowed'}" for p in PLANTS])
-def test_the_checker_catches_a_planted_violation(copy_root, plant):
+def check_plant(copy_root: Path, plant: tuple[str, str, str | None], check) -> None:
+    """Append ``code`` to ``rpp/<rel>`` of the copy: ``check`` finds ``expected`` there (nothing if ``None``)."""
     rel, code, expected = plant
     path = copy_root / "rpp" / rel
     original = path.read_text(encoding="utf-8")
+    before = set(check(copy_root / "rpp"))
     try:
         path.write_text(original + "\n\n" + code, encoding="utf-8")
-        found = [v for v in violations(copy_root / "rpp") if v.startswith(f"rpp/{rel}:")]
+        found = [v for v in set(check(copy_root / "rpp")) - before if v.startswith(f"rpp/{rel}:")]
     finally:
         path.write_text(original, encoding="utf-8")
     if expected is None:
         assert not found, found
     else:
         assert any(expected in v for v in found), (expected, found)
+
+
+@pytest.mark.parametrize("plant", PLANTS, ids=[f"{p[0]}:{p[2] or 'allowed'}" for p in PLANTS])
+def test_the_checker_catches_a_planted_violation(copy_root, plant):
+    check_plant(copy_root, plant, violations)
 
 
 def test_import_linter_catches_a_planted_function_level_import(copy_root):
@@ -354,3 +360,131 @@ def test_the_any_check_catches_a_planted_one(copy_root):
     finally:
         path.write_text(original, encoding="utf-8")
     assert any("planted -> typing.Any" in f for f in found), found
+
+
+# ---------------------------------------------------------------------------------------------
+# No module imports another module's private names (issue #37: one owner per formula)
+# ---------------------------------------------------------------------------------------------
+
+
+def _is_private(name: str) -> bool:
+    """``_x`` (one leading underscore), not a dunder such as ``__version__``."""
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _module_name(path: Path, pkg: Path) -> str:
+    """The dotted name of the module at ``path`` (``rpp.rules`` for rpp/rules/__init__.py)."""
+    parts = path.relative_to(pkg.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_module(name: str, pkg: Path) -> bool:
+    """Whether ``name`` (``rpp.x.y``) is a module or package of the package at ``pkg``."""
+    parts = name.split(".")
+    if parts[0] != pkg.name:
+        return False
+    base = pkg.parent.joinpath(*parts)
+    return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
+
+
+def private_imports(pkg: Path = PKG) -> list[str]:  # noqa: C901  one kind of access after another
+    """Every use, in a module of ``pkg``, of a private name (``_x``) of another module of ``pkg``.
+
+    A shared helper has one owner; a module that needs another's helper imports it under a name
+    without a leading underscore, from its owner or from a private module (``_grid.py``,
+    ``rpp._lib``) that owns it (the pattern of scipy).  Importing a private module itself
+    (``from . import _sources``) is fine; what is flagged is
+
+    * ``from X import _name`` (at any depth, in ``TYPE_CHECKING`` blocks too) where ``X`` is
+      another module of the package and ``X._name`` is no module;
+    * ``module._name`` where ``module`` is bound by an import to another module of the package
+      (``from . import w_alpha`` ... ``w_alpha._cost``; ``import rpp.rules.w_alpha as w`` ...
+      ``w._cost``; ``import rpp.rules.w_alpha`` ... ``rpp.rules.w_alpha._cost``).
+    """
+    root = pkg.name
+    out = []
+    for path in sorted(pkg.rglob("*.py")):
+        rel = path.relative_to(pkg.parent)
+        here = _module_name(path, pkg)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        bound: dict[str, str] = {}  # local name -> module of the package it is bound to
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.split(".")[0] != root:
+                        continue
+                    if alias.asname:
+                        bound[alias.asname] = alias.name
+                    else:
+                        bound[root] = root
+            elif isinstance(node, ast.ImportFrom):
+                base = _absolute(node.module or "", node.level, path, pkg)
+                if base.split(".")[0] != root:
+                    continue
+                for alias in node.names:
+                    full = f"{base}.{alias.name}"
+                    if _is_module(full, pkg):
+                        bound[alias.asname or alias.name] = full
+                    elif _is_private(alias.name) and base != here:
+                        out.append(f"{rel}:{node.lineno}: imports private name {alias.name} from {base}")
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Attribute) or not _is_private(node.attr):
+                continue
+            chain, value = [], node.value
+            while isinstance(value, ast.Attribute):
+                chain.append(value.attr)
+                value = value.value
+            if not isinstance(value, ast.Name) or value.id not in bound:
+                continue
+            module = ".".join([bound[value.id], *reversed(chain)])
+            if _is_module(module, pkg) and module != here:
+                out.append(f"{rel}:{node.lineno}: uses private name {node.attr} of {module}")
+    return sorted(set(out))
+
+
+def test_no_module_imports_another_modules_private_names():
+    found = private_imports()
+    assert not found, f"{len(found)} uses of another module's private names:\n" + "\n".join(found)
+
+
+PRIVATE_PLANTS = [
+    (
+        "rules/gaussian.py",
+        "from .w_alpha import _planted  # noqa\n",
+        "imports private name _planted from rpp.rules.w_alpha",
+    ),
+    (
+        "rules/gaussian.py",
+        "from ..divergence.renyi import (\n    renyi_divergence,\n    _planted,\n)  # noqa\n",
+        "imports private name _planted from rpp.divergence.renyi",
+    ),
+    (
+        "rules/gaussian.py",
+        "def _f():\n    from .._lib.numerics import _planted  # noqa\n",
+        "imports private name _planted from rpp._lib.numerics",
+    ),
+    (
+        "rules/gaussian.py",
+        "from . import w_alpha as _w  # noqa\n_x = _w._planted\n",
+        "uses private name _planted of rpp.rules.w_alpha",
+    ),
+    (
+        "rules/gaussian.py",
+        "import rpp.rules.w_alpha  # noqa\n_x = rpp.rules.w_alpha._planted\n",
+        "uses private name _planted of rpp.rules.w_alpha",
+    ),
+    (
+        "rules/gaussian.py",
+        "from .. import rules  # noqa\n_x = rules.w_alpha._planted\n",
+        "uses private name _planted of rpp.rules.w_alpha",
+    ),
+    # allowed: a private module itself, a public name of a private module, a dunder, one's own names
+    ("book/data/__init__.py", "from . import _sources as _s  # noqa\n_x = _s.__name__\n", None),
+    ("rules/gaussian.py", "from .._lib import cache as _cache  # noqa\n", None),
+    ("rules/gaussian.py", "from .gaussian import _planted  # noqa\n", None),
+]
+
+
+@pytest.mark.parametrize("plant", PRIVATE_PLANTS, ids=[f"{p[0]}:{p[2] or 'allowed'}" for p in PRIVATE_PLANTS])
+def test_the_private_name_check_catches_a_planted_one(copy_root, plant):
+    check_plant(copy_root, plant, private_imports)

@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib import validation as checks
-from .linear_queries import _arb_release_laws, _covariance, _law, _mean, _proved_divergence, linear_release_law
+from .linear_queries import checked_gaussian_pair, linear_release_law, proved_release_curve
 
 if TYPE_CHECKING:  # the optional dependency, for the annotations only
     import dp_accounting
@@ -217,14 +217,7 @@ class RppLedger:
         d = checks.as_float_array("mean_i", mean_i).reshape(-1).size
         for mean, cov in ((mean_i, cov_i), (mean_j, cov_j)):
             linear_release_law(mean=mean, cov=cov, queries=np.eye(1, d), scales=[1.0])
-        self._model = {"mean_i": mean_i, "cov_i": cov_i, "mean_j": mean_j, "cov_j": cov_j}
-        mi, mj = _mean("mean_i", mean_i, d), _mean("mean_j", mean_j, d)
-        self._arrays = (
-            mi,
-            _covariance("cov_i", cov_i, d, definite=False),
-            mj,
-            _covariance("cov_j", cov_j, d, definite=False),
-        )
+        self._model = checked_gaussian_pair(mean_i, cov_i, mean_j, cov_j)  # the exact floats the proofs start from
         self._queries = np.zeros((0, d))
         self._scales = np.zeros(0)
         #: The wrapped ``dp_accounting.rdp.RdpAccountant``.
@@ -237,12 +230,7 @@ class RppLedger:
 
     def _joint(self, queries: np.ndarray, scales: np.ndarray) -> np.ndarray:
         """Return the upper ends of the proved enclosures of the joint curve (the exact law of y = A x + eta in arb)."""
-        _law(self._model["mean_i"], self._model["cov_i"], queries, scales, "_i")  # validates queries and scales
-        mi, ci, mj, cj = self._arrays
-        builds = [_arb_release_laws(mi, ci, mj, cj, queries, scales)]
-        if self._both:
-            builds.append(_arb_release_laws(mj, cj, mi, ci, queries, scales))
-        return np.array([max(float(_proved_divergence(b, float(a)).upper) for b in builds) for a in self._orders])
+        return proved_release_curve(self._model, queries, scales, self._orders, both=self._both)
 
     def curve(self) -> np.ndarray:
         r"""Return the joint Rényi curve :math:`J(\alpha_k)` of every release recorded so far (zeros if none).

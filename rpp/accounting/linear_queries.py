@@ -427,15 +427,93 @@ def _checked_laws(
 
 def _inputs(mean_i: Any, cov_i: Any, mean_j: Any, cov_j: Any, queries: Any, scales: Any) -> tuple[np.ndarray, ...]:
     """Return the validated arguments as float arrays (the exact floats the proved path starts from)."""
+    return (*checked_gaussian_pair(mean_i, cov_i, mean_j, cov_j), _matrix("queries", queries), _mean("scales", scales))
+
+
+def checked_gaussian_pair(
+    mean_i: ArrayLike, cov_i: ArrayLike, mean_j: ArrayLike, cov_j: ArrayLike
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Return the data's Gaussian law under each secret as validated float arrays.
+
+    The exact floats that the proved path (:func:`proved_release_curve`) starts from; also the
+    model of :class:`rpp.accounting.dp_accounting_adapter.RppLedger` (a name of the package, not in
+    ``__all__``).
+
+    Parameters
+    ----------
+    mean_i, cov_i, mean_j, cov_j : array
+        The means (d,) and covariances (d, d), symmetric positive semi-definite.
+
+    Returns
+    -------
+    (ndarray, ndarray, ndarray, ndarray)
+        ``(mean_i, cov_i, mean_j, cov_j)`` as floats (each covariance symmetrised).
+
+    Raises
+    ------
+    ValueError
+        On mismatched shapes, non-finite entries or an invalid covariance (the message names the
+        argument).
+    """
     d = _mean("mean_i", mean_i).size
     return (
         _mean("mean_i", mean_i),
         _covariance("cov_i", cov_i, d, definite=False),
         _mean("mean_j", mean_j, d),
         _covariance("cov_j", cov_j, d, definite=False),
-        _matrix("queries", queries),
-        _mean("scales", scales),
     )
+
+
+def proved_release_curve(
+    model: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    queries: ArrayLike,
+    scales: ArrayLike,
+    orders: ArrayLike,
+    *,
+    both: bool = True,
+) -> np.ndarray:
+    r"""Return upper ends of proved enclosures of the release's divergence at several orders.
+
+    At each order :math:`\alpha_k`, :math:`\max\bigl(D_{\alpha_k}(P_i\|P_j), D_{\alpha_k}(P_j\|P_i)\bigr)`
+    (:math:`D_{\alpha_k}(P_i\|P_j)` alone without ``both``) with
+    :math:`P_s = N\bigl(A\mu_s,\ A\Sigma_s A^\top + \operatorname{diag}(\theta^2)\bigr)` (:func:`linear_release_law`), each
+    the upper end of the enclosure of :func:`multivariate_gaussian_renyi`'s closed form in ball
+    arithmetic, the laws formed in arb from the exact floats of ``model``, ``queries`` and
+    ``scales``.  Unlike :func:`linear_queries_divergence` there is no float pre-test of the
+    domain's edge: :math:`+\infty` only where arb cannot prove :math:`\Sigma_\alpha` positive
+    definite.  The curve of :class:`rpp.accounting.dp_accounting_adapter.RppLedger` (a name of the
+    package, not in ``__all__``).
+
+    Parameters
+    ----------
+    model : tuple of ndarray
+        ``(mean_i, cov_i, mean_j, cov_j)`` from :func:`checked_gaussian_pair`.
+    queries : array (k, d)
+        The query matrix :math:`A`.
+    scales : array (k,)
+        Noise standard deviations :math:`> 0`.
+    orders : array
+        The orders :math:`\alpha_k > 0`.
+    both : bool
+        Both orders of the secret pair (the maximum above).
+
+    Returns
+    -------
+    ndarray
+        One upper end per order (``+inf`` where the divergence cannot be proved finite).
+
+    Raises
+    ------
+    ValueError
+        On invalid ``queries`` or ``scales`` (as :func:`linear_release_law`).
+    """
+    mean_i, cov_i, mean_j, cov_j = model
+    _law(mean_i, cov_i, queries, scales, "_i")  # validates queries and scales
+    a, theta = _matrix("queries", queries), _mean("scales", scales)
+    builds = [_arb_release_laws(mean_i, cov_i, mean_j, cov_j, a, theta)]
+    if both:
+        builds.append(_arb_release_laws(mean_j, cov_j, mean_i, cov_i, a, theta))
+    return np.array([max(float(_proved_divergence(b, float(o)).upper) for b in builds) for o in np.asarray(orders)])
 
 
 def _proved_release(

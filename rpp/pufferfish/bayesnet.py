@@ -25,8 +25,28 @@ Network = Mapping[str, tuple[Sequence[str], Mapping[tuple[int, ...], float]]]
 AnyNetwork = Mapping[str, tuple[Any, ...]]
 
 
-def _check_network(network: Any, *, binary: bool = False) -> None:
-    """TypeError unless ``network`` is a mapping ``node -> (parents, table, ...)`` over its own nodes."""
+def check_network(network: Any, *, binary: bool = False) -> None:
+    """Check that ``network`` is a mapping ``node -> (parents, table, ...)`` over its own nodes.
+
+    The one validator of a network's shape for this module and :mod:`rpp.pufferfish.bif` (a name
+    of the package, not in ``__all__``).
+
+    Parameters
+    ----------
+    network : object
+        The network to check.
+    binary : bool
+        Require the binary networks of this module (every table a dict ``parent values ->
+        Pr(node = 1)``); otherwise any table (the general networks of :mod:`rpp.pufferfish.bif`).
+
+    Raises
+    ------
+    TypeError
+        If ``network`` is not such a mapping (or a node's entry is not a ``(parents, table, ...)``
+        tuple, its parents not a sequence, or, with ``binary``, its table not a dict).
+    ValueError
+        If ``network`` is empty or a parent is not a node of it.
+    """
     kind = "dict node -> (parents, {parent values: Pr(node = 1)})" if binary else "dict node -> (parents, table, ...)"
     if not isinstance(network, Mapping):
         raise TypeError(f"network must be a {kind}, got a {type(network).__name__}")
@@ -79,7 +99,7 @@ def bn_joint(network: Network) -> tuple[np.ndarray, list[str]]:
     >>> J.shape, round(float(J.sum()), 12)
     ((2, 2, 2, 2, 2, 2, 2, 2), 1.0)
     """
-    _check_network(network, binary=True)
+    check_network(network, binary=True)
     names = list(network)
     n = len(names)
     pos = {v: k for k, v in enumerate(names)}
@@ -126,7 +146,7 @@ def moral_graph(network: AnyNetwork) -> dict[str, set[str]]:
     >>> sorted(moral_graph(ASIA)["either"])
     ['bronc', 'dysp', 'lung', 'tub', 'xray']
     """
-    _check_network(network)
+    check_network(network)
     adj: dict[str, set[str]] = {v: set() for v in network}
     for v, (parents, *_) in network.items():
         for p in parents:

@@ -29,7 +29,7 @@ from numpy.typing import ArrayLike
 
 from .._lib.validation import integers
 from .._lib.validation import uncertainty as check_uncertainty
-from .bayesnet import _check_network, bfs_neighbour_sets, moral_graph
+from .bayesnet import bfs_neighbour_sets, check_network, moral_graph
 
 __all__ = ["read_bif", "load_alarm", "bn_marginal", "bn_ab_estimate"]
 
@@ -275,7 +275,7 @@ def bn_ab_estimate(
     >>> bn_ab_estimate(net, [1, 2]).round(4).tolist()  # secret on B: log((27/41)/(3/59))
     [2.5612, 0.0]
     """
-    _check_network(network)
+    check_network(network)
     names = list(network)
     n = len(names)
     bs = integers("bs", bs, 1, n)

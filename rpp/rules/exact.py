@@ -33,9 +33,9 @@ from ..certified import Certified
 from ..divergence.laplace_binned import bin_samples, bins_are_few
 from ..noise import GaussianNoise, LaplaceNoise
 from ..priors import Empirical, Gaussian, Prior, check_prior
+from ._empirical import GRID_MIN_PAIRS, empirical_scale
 from .gaussian import gaussian_exact_variance, scale_of_variance
-from .mixture import _gmm_ot_variance
-from .w_alpha import _GRID_MIN_PAIRS, _gridded_scale, w_alpha
+from .mixture import gmm_ot_variance
 
 __all__ = ["exact", "search", "order_probe", "DivergenceMemo"]
 
@@ -109,7 +109,7 @@ class DivergenceMemo:
         starts = self._starts
         if epsilon not in starts:
             if self.noise == "gaussian":
-                var = _gmm_ot_variance(self.prior_i, self.prior_j, self.alpha, epsilon)
+                var = gmm_ot_variance(self.prior_i, self.prior_j, self.alpha, epsilon)
                 starts[epsilon] = (var, True)
             else:
                 starts[epsilon] = _laplace_start(self.prior_i, self.prior_j, self.alpha, epsilon)
@@ -536,21 +536,19 @@ def _laplace_start(prior_i, prior_j, alpha, epsilon):
     r"""``(b, proved)``: the upper end of the Laplace search.
 
     Two samples: the joint-convexity scale of ``"w-alpha-tight"`` (a sort; proved), from many
-    atoms on its distances rounded up to a grid (``rpp.rules.w_alpha._gridded_scale``: at most
+    atoms on its distances rounded up to a grid (``rpp.rules._empirical.empirical_scale``: at most
     0.27 % larger, as proved, and a fraction of the cost).  Two
     continuous priors: that rule integrates over mixture quantiles (seconds at 50 components),
     so the Laplace scale of the ``"gmm-ot"`` variance (:math:`2b^2 = \theta^2`), not proved,
     checked and grown by doubling.  Mixed priors: 1, likewise.
     """
     if isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical):
-        if prior_i.support.size + prior_j.support.size >= _GRID_MIN_PAIRS:  # its distances on a grid
-            b = _gridded_scale(prior_i, prior_j, alpha, epsilon, "laplace", "tight")
-        else:
-            b = w_alpha(prior_i, prior_j, alpha=alpha, epsilon=epsilon, noise="laplace", rule="tight")
+        grid = prior_i.support.size + prior_j.support.size >= GRID_MIN_PAIRS  # its distances on a grid
+        b = empirical_scale(prior_i, prior_j, alpha, epsilon, "laplace", "tight", grid=grid)
         return (float(b), True) if np.isfinite(b) and b > 0 else (1.0, False)
     if isinstance(prior_i, Empirical) or isinstance(prior_j, Empirical):
         return 1.0, False
-    b = float(np.sqrt(_gmm_ot_variance(prior_i, prior_j, alpha, epsilon) / 2))
+    b = float(np.sqrt(gmm_ot_variance(prior_i, prior_j, alpha, epsilon) / 2))
     return (b, False) if np.isfinite(b) and b > 0 else (1.0, False)
 
 

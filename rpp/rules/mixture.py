@@ -6,8 +6,10 @@ r"""Noise rules for Gaussian-mixture (and empirical) priors with Gaussian noise 
   the coupling that minimises :math:`\sum\pi_{kl}e^{(\alpha-1)D_\alpha(P_k\|Q_l)}`.
 
 Both protect one order and return the noise scale θ: the conditions are solved in the
-variance :math:`\theta^2` (``_gmm_ot_variance``, ``_gmm_ot_tight_variance``), and θ is
-its square root rounded up (``rpp._lib.numerics.sqrt_up``).
+variance :math:`\theta^2` (``gmm_ot_variance``, ``_gmm_ot_tight_variance``), and θ is
+its square root rounded up (``rpp._lib.numerics.sqrt_up``).  ``gmm_ot_variance``, the kernel
+of :func:`gmm_ot` on checked arguments, is also the proved start of the Gaussian search of
+:func:`~rpp.rules.exact` (a name of the package, not in ``__all__``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from .._lib.numerics import lse, min_feasible, sqrt_up
 from ..divergence.gaussian_noise import gaussian_divergence_upper
 from ..priors import Components, Empirical, Prior, check_prior
 from ..transport import component_coupling, optimal_plan, quantile_coupling
-from .w_alpha import _cost, _grid_bracket, _normalised
+from ._costs import normalised, pair_cost
+from ._empirical import grid_bracket
 
 __all__ = ["gmm_ot", "gmm_ot_tight"]
 
@@ -82,7 +85,7 @@ def gmm_ot(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float) -> f
     r"""Noise scale θ of Theorem IV.1 of Yang et al. 2026, with the domain enforced (one order).
 
     θ is the rounded-up square root of the smallest variance :math:`\theta^2` meeting the
-    condition below (solved by ``_gmm_ot_variance``).
+    condition below (solved by ``gmm_ot_variance``).
 
     Sufficient condition :math:`\sum_{kl}\pi^*_{kl}e^{\psi_{kl}(\theta)} \le e^{(\alpha-1)\varepsilon}`
     with :math:`\pi^*` the W2 component coupling and
@@ -125,10 +128,10 @@ def gmm_ot(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float) -> f
     11.0
     """
     alpha, epsilon = _args(prior_i, prior_j, alpha, epsilon)
-    return sqrt_up(_gmm_ot_variance(prior_i, prior_j, alpha, epsilon))
+    return sqrt_up(gmm_ot_variance(prior_i, prior_j, alpha, epsilon))
 
 
-def _gmm_ot_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon: float) -> float:
+def gmm_ot_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon: float) -> float:
     r"""Return the variance θ² of :func:`gmm_ot` (Theorem IV.1 with the domain enforced); arguments unchecked.
 
     Sufficient condition :math:`\sum_{kl}\pi^*_{kl}e^{\psi_{kl}(\theta)} \le e^{(\alpha-1)\varepsilon}`
@@ -160,7 +163,7 @@ def _gmm_ot_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon: floa
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> round(_gmm_ot_variance(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), 3.0, 0.5), 9)  # one component: exact
+    >>> round(gmm_ot_variance(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), 3.0, 0.5), 9)  # one component: exact
     11.0
     """
     if isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical):
@@ -216,8 +219,8 @@ def _empirical_ot_variance(prior_i, prior_j, alpha, epsilon):
     hi, below = alpha * float(d2.max()) / (2 * epsilon), None
     # many pairs: the condition is w-alpha's Gaussian one (c = k t d^2, t = w^2 / z), whose grid
     # bracket in t gives one in z; min_feasible checks both ends, so it only saves passes
-    dn, w = _normalised(x - y)
-    bracket = _grid_bracket(dn, mass, _cost("gaussian", "paper", alpha), target, epsilon / alpha)
+    dn, w = normalised(x - y)
+    bracket = grid_bracket(dn, mass, pair_cost("gaussian", "paper", alpha), target, epsilon / alpha)
     if bracket is not None:
         hi, below = min(hi, w * w / bracket[0]), w * w / bracket[1]
     return min_feasible(f, 0.0, hi, infeasible=below)
@@ -362,5 +365,5 @@ def _gmm_ot_tight_variance(prior_i: Prior, prior_j: Prior, alpha: float, epsilon
         return _tight_value(ci, cj, wi, wj, alpha, z, w2_plan) - target
 
     lo = max(0.0, float(np.min((alpha - 1) * ci.vars[:, None] - alpha * cj.vars[None, :])))
-    hi = _gmm_ot_variance(prior_i, prior_j, alpha, epsilon)
+    hi = gmm_ot_variance(prior_i, prior_j, alpha, epsilon)
     return min_feasible(f, lo, max(hi, lo))

@@ -50,136 +50,25 @@ methods ``"w-alpha"`` (rule ``"paper"``) and ``"w-alpha-tight"`` (rule ``"tight"
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
-from scipy import optimize, special
+from scipy import optimize
 
 from .._lib import validation as v
-from .._lib.numerics import integrate_log, largest_feasible, lse, min_feasible, sqrt_up, step_up
-from ..divergence.laplace_shift import log_laplace_shift_integral
+from .._lib.numerics import integrate_log, lse, min_feasible, sqrt_up
 from ..noise import GaussianNoise, LaplaceNoise
 from ..priors import Empirical, Gaussian, Prior, check_prior
 from ..transport import (
     QuantileDifference,
     mirrored,
-    quantile_coupling,
     quantile_difference_tail,
 )
+from ._costs import normalised, normalised_t, pair_cost, t_of
+from ._empirical import empirical_coupling, empirical_log_moment, empirical_scale
 
 __all__ = ["w_alpha_log_moment", "alpha_wasserstein", "w_alpha", "RULES"]
 
-_U = 2.0**-53  # unit round-off of binary64
-
 #: The rules of :func:`w_alpha` for each noise family.
 RULES = {"laplace": ("paper", "sharp", "tight"), "gaussian": ("paper", "tight")}
-
-
-# ----------------------------------------------------------------------------
-# Per-pair costs, as functions of the distance d and of t (1/b or 1/sigma^2)
-# ----------------------------------------------------------------------------
-
-
-class _Cost:
-    r"""Log of a per-pair cost :math:`\log c(d; t)`, increasing in :math:`|d|` and :math:`t`.
-
-    ``kind``: ``"abs"`` (:math:`k\,t\,|d|`), ``"sq"`` (:math:`k\,t\,d^2`) or
-    ``"lap"`` (:math:`\log I_\alpha(t|d|)`); ``k`` the rate constant.
-    """
-
-    def __init__(self, kind, k, alpha):
-        self.kind, self.k, self.alpha = kind, float(k), float(alpha)
-
-    def log(self, d, t):
-        d = np.abs(np.asarray(d, float))
-        if self.kind == "abs":
-            return self.k * t * d
-        if self.kind == "sq":
-            return self.k * t * d**2
-        return log_laplace_shift_integral(t * d, self.alpha)
-
-    def log_closed_form(self, d, t):
-        r"""``(log c(d; t), E)`` of the ``"lap"`` cost by its closed form in three passes, ``E`` bounding each value's error.
-
-        :math:`\log I_\alpha(s) = (\alpha-1)s + \log\frac{\alpha}{2\alpha-1}
-        + \operatorname{log1p}\bigl(\frac{\alpha-1}{\alpha}e^{-(2\alpha-1)s}\bigr)`, :math:`s = t|d|`
-        (Mironov 2017, Prop. 6).  With :math:`A, B, C` its three terms, each within a few ulps of
-        itself (the exponent's relative error times :math:`e^{-(2\alpha-1)s}(2\alpha-1)s \le 1/e`
-        enters :math:`C` as at most :math:`1.1u`) and two additions: at most
-        :math:`5u|A| + 6u|B| + 13u \le E = 8u(\max A + |B| + 2)` absolute.  Absolute, not
-        relative: near :math:`\alpha = 1` (a condition of order :math:`\alpha - 1`) the accurate
-        :meth:`log` is needed (:func:`_condition` decides).
-        """
-        a = self.alpha
-        s = t * np.abs(np.asarray(d, float))
-        big = (a - 1) * s
-        b_const = math.log(a / (2 * a - 1))
-        val = big + b_const + np.log1p((a - 1) / a * np.exp(-(2 * a - 1) * s))
-        err = 8 * _U * (float(np.max(big, initial=0.0)) + abs(b_const) + 2)
-        return val, err
-
-    # -- D ~ N(m, var): closed forms of log E c(D) ---------------------------------
-    @staticmethod
-    def _log_mean_exp_abs(k, m, var):
-        """Log E exp(k|D|), D ~ N(m, var) (any real k)."""
-        if var == 0:
-            return k * abs(m)
-        s = np.sqrt(var)
-        return float(
-            np.logaddexp(
-                k * m + k**2 * var / 2 + special.log_ndtr(m / s + k * s),
-                -k * m + k**2 * var / 2 + special.log_ndtr(-m / s + k * s),
-            )
-        )
-
-    def log_gauss_mean(self, m, var, t):
-        if self.kind == "abs":
-            return self._log_mean_exp_abs(self.k * t, m, var)
-        if self.kind == "sq":
-            c = self.k * t
-            g = 1 - 2 * c * var
-            if g <= 0:
-                return np.inf
-            return float(-0.5 * np.log(g) + c * m**2 / g)
-        a = self.alpha
-        la = np.log(a / (2 * a - 1)) + self._log_mean_exp_abs((a - 1) * t, m, var)
-        lb = np.log((a - 1) / (2 * a - 1)) + self._log_mean_exp_abs(-a * t, m, var)
-        return float(np.logaddexp(la, lb))
-
-    def log_tail_bound(self, a, C, Z, t):
-        r"""Log of a bound on :math:`\int_Z^\infty c(a z + C)\,\varphi(z)\,dz` (``a, C >= 0``)."""
-        if self.kind in ("abs", "lap"):
-            k = self.k * t if self.kind == "abs" else (self.alpha - 1) * t  # I_alpha(s) <= e^{(alpha-1)s}
-            return k * C + k**2 * a**2 / 2 + special.log_ndtr(-(Z - k * a))
-        c = self.k * t
-        g = 1 - 2 * c * a**2
-        if g <= 0:
-            return np.inf
-        centre = 2 * c * a * C / g
-        return -0.5 * np.log(g) + 2 * c**2 * a**2 * C**2 / g + c * C**2 + special.log_ndtr(-np.sqrt(g) * (Z - centre))
-
-
-def _cost(noise, rule, alpha):
-    if noise == "gaussian":
-        return _Cost("sq", alpha * (alpha - 1) / 2, alpha)  # t = 1/sigma^2
-    if rule == "paper":
-        return _Cost("abs", alpha, alpha)  # t = 1/b
-    if rule == "sharp":
-        return _Cost("abs", alpha - 1, alpha)
-    return _Cost("lap", 1.0, alpha)
-
-
-def _t_of(noise, scale):
-    """T = 1/b (Laplace) or 1/sigma^2 (Gaussian); +inf for scale 0."""
-    scale = np.float64(scale)
-    with np.errstate(divide="ignore", over="ignore"):
-        return float(1.0 / scale if noise == "laplace" else 1.0 / scale**2)
-
-
-def _scale_of(noise, t):
-    t = np.float64(t)
-    with np.errstate(divide="ignore"):
-        return float(1.0 / t if noise == "laplace" else 1.0 / np.sqrt(t))
 
 
 def _family_scale(noise: object) -> tuple[str, float]:
@@ -197,21 +86,16 @@ def _check_args(noise, rule):
         raise ValueError(f"rule must be one of {RULES[noise]} for noise={noise!r}, got {rule!r}")
 
 
-def _kind(prior_i, prior_j):
+def _check_priors(prior_i, prior_j):
+    """Check that the priors are two :class:`~rpp.Empirical` samples or two continuous priors."""
     check_prior("prior_i", prior_i)
     check_prior("prior_j", prior_j)
-    ei, ej = isinstance(prior_i, Empirical), isinstance(prior_j, Empirical)
-    if ei and ej:
-        return "empirical"
-    if ei or ej:
+    if isinstance(prior_i, Empirical) != isinstance(prior_j, Empirical):
         raise ValueError(
             "the alpha-Wasserstein conditions need two rpp.Empirical samples or two continuous "
             f"priors (rpp.Gaussian/rpp.GaussianMixture), got {type(prior_i).__name__} and "
             f"{type(prior_j).__name__}"
         )
-    if isinstance(prior_i, Gaussian) and isinstance(prior_j, Gaussian):
-        return "gaussian"
-    return "mixture"
 
 
 def _quantised(x):
@@ -288,147 +172,6 @@ def _continuous_log_moment(prior_i, prior_j, cost, t, dz=None):
     return log_i, rel
 
 
-def _empirical_coupling(prior_i, prior_j):
-    x, y, m = quantile_coupling(prior_i, prior_j)
-    return x - y, m
-
-
-# Many atoms: the distances rounded to a grid of _GRID_STEPS points per octave bracket the root
-# (the cost grows with |d|: rounding every distance up can only raise the condition, down only
-# lower it), so the exact condition, a pass over every pair, is solved in that narrow bracket.
-_GRID_MIN_PAIRS = 20_000
-_GRID_STEPS = 256
-
-
-def _gridded(dn, m, up):
-    """``(d, m)``: the normalised distances rounded up (``up``) or down to the grid, their masses gathered."""
-    a = np.abs(dn)
-    zero = a == 0
-    some = bool(zero.any())  # (usually none: no copies)
-    k = np.log2(a[~zero] if some else a)
-    k *= _GRID_STEPS
-    (np.ceil if up else np.floor)(k, out=k)
-    k = k.astype(np.int64)
-    k0 = int(k.min()) if k.size else 0
-    k -= k0
-    mass = np.bincount(k, weights=m[~zero] if some else m)  # integer keys in a bounded range: no sort
-    keys = np.flatnonzero(mass)
-    # the grid point is at least the distance it stands for despite the roundings of log2/ceil/exp2
-    d, mass = np.exp2((keys + k0) / _GRID_STEPS) * (1 + 1e-12 if up else 1 - 1e-12), mass[keys]
-    if np.any(zero):
-        d, mass = np.r_[0.0, d], np.r_[m[zero].sum(), mass]
-    return d, mass
-
-
-def _gridded_root(dn, m, cost, target, t0, up):
-    """Return the root of the condition on the gridded distances (:func:`_gridded`), an estimate of a bracket end."""
-    d, mass = _gridded(dn, m, up)
-    return largest_feasible(lambda t: _empirical_log_moment(d, mass, cost, t) - target, t0)
-
-
-def _gridded_scale(
-    prior_i: Empirical, prior_j: Empirical, alpha: float, epsilon: float, noise: str, rule: str
-) -> float:
-    """Return a scale that meets :func:`w_alpha`'s condition on two samples, from the distances rounded up to the grid.
-
-    The cost grows with :math:`|d|`, so the condition on the rounded-up distances implies the
-    exact one: the scale is at least :func:`w_alpha`'s (by at most about ``2**(1/256) - 1``,
-    0.27 %, of it) and as proved; it costs a pass over the pairs and a root on about a
-    thousand grid points (:func:`rpp.rules.exact`'s Laplace search starts from it).
-    """
-    cost = _cost(noise, rule, alpha)
-    target = (alpha - 1) * epsilon
-    d, m = _empirical_coupling(prior_i, prior_j)
-    if np.all(d == 0):
-        return 0.0
-    dn, w = _normalised(d)
-    dg, mg = _gridded(dn, m, up=True)
-
-    def g(t_w):
-        return _empirical_log_moment(dg, mg, cost, t_w) - target
-
-    t_w = largest_feasible(g, epsilon / alpha)
-    scale = w * _scale_of(noise, t_w)
-    return float(step_up(scale, lambda s: g(_t_w(noise, s, w)) <= 0, tiny=float(np.spacing(scale))))
-
-
-def _grid_bracket(dn, m, cost, target, t0):
-    """``(lo, hi)``, believed to hold the largest root of the condition in ``t_w``: its roots on the distances rounded up and down to the grid.
-
-    ``None`` below ``_GRID_MIN_PAIRS`` pairs (a pass over every pair is then cheap).  An estimate:
-    its users check both ends on every pair before they rely on it.
-    """
-    if dn.size < _GRID_MIN_PAIRS:
-        return None
-    lo = _gridded_root(dn, m, cost, target, t0, up=True) * (1 - 1e-9)
-    hi = _gridded_root(dn, m, cost, target, t0, up=False) * (1 + 1e-9)
-    return (lo, hi) if 0 < lo < hi < np.inf else None
-
-
-def _largest_feasible_bracketed(g, dn, m, cost, target, t0):
-    """:func:`rpp._lib.numerics.largest_feasible` of ``g`` (the condition on every pair), in the bracket of :func:`_grid_bracket`.
-
-    Below ``_GRID_MIN_PAIRS`` pairs, or if the grid's bracket fails its check at the ends, the
-    doubling search of ``largest_feasible`` itself.  Either way the result is the root of ``g``
-    found by Brent's method and stepped down until ``g <= 0`` there.  (A million pairs: a pass
-    over them costs about 10 ms even for the cheap costs, and the bracket saves most passes.)
-    """
-    return largest_feasible(g, t0, bracket=_grid_bracket(dn, m, cost, target, t0))
-
-
-def _condition(dn, m, cost, target):
-    r"""``g(t_w)``: the empirical condition on every pair minus ``target`` (increasing; the rule is its largest root).
-
-    Many pairs with the ``"lap"`` cost: the closed form of :meth:`_Cost.log_closed_form` (three
-    passes instead of a series per pair), its error bound (and the rounding of adding
-    :math:`\log m`) added to the condition, where that charge is below ``1e-12`` of the target
-    (so that the root moves by less than about that); otherwise the accurate cost.
-    """
-    logm = np.log(m)
-    if cost.kind == "lap" and dn.size >= _GRID_MIN_PAIRS:
-        top = float(np.max(np.abs(logm)))
-
-        def g_fast(t_w):
-            if np.isinf(t_w):
-                return 0.0 - target if np.all(dn == 0) else np.inf
-            val, err = cost.log_closed_form(dn, t_w)
-            terms = logm + val
-            charge = err + 2 * _U * (top + float(np.max(np.abs(terms))))
-            return float(lse(terms)) + charge - target
-
-        if 8 * _U * (abs(math.log(cost.alpha / (2 * cost.alpha - 1))) + 4 + top) <= 1e-12 * target:
-            return g_fast
-    return lambda t_w: float(_log_moment_of_logs(dn, logm, cost, t_w)) - target
-
-
-def _log_moment_of_logs(d, logm, cost, t):
-    if np.isinf(t):
-        return 0.0 if np.all(d == 0) else np.inf
-    return float(lse(logm + cost.log(d, t)))
-
-
-def _empirical_log_moment(d, m, cost, t):
-    if np.isinf(t):
-        return 0.0 if np.all(d == 0) else np.inf
-    return float(lse(np.log(m) + cost.log(d, t)))
-
-
-# The empirical condition depends on the scale only through |d|/b (Laplace) or (d/sigma)^2
-# (Gaussian). It is evaluated on distances normalised by their largest value w and on
-# t_w = w/b or (w/sigma)^2, never on t = 1/b or 1/sigma^2 themselves: those overflow for tiny
-# distances (atoms 1e-309 apart give 1/w = inf) although the condition is scale-free.
-def _normalised(d):
-    w = float(np.max(np.abs(d)))
-    return (d / w if w > 0 else d), w
-
-
-def _t_w(noise, scale, w):
-    """T * w (Laplace) or t * w**2 (Gaussian), computed as the ratio w / scale."""
-    with np.errstate(divide="ignore", over="ignore"):
-        r = np.float64(w) / np.float64(scale)
-    return float(r if noise == "laplace" else r * r)
-
-
 def w_alpha_log_moment(
     prior_i: Prior, prior_j: Prior, *, alpha: float, noise: GaussianNoise | LaplaceNoise, rule: str = "paper"
 ) -> float:
@@ -481,17 +224,17 @@ def w_alpha_log_moment(
     """
     family, scale = _family_scale(noise)
     _check_args(family, rule)
-    kind = _kind(prior_i, prior_j)
+    _check_priors(prior_i, prior_j)
     alpha = float(v.alpha_order(alpha))
     scale = float(v.positive("scale", scale, allow_zero=True))
-    cost = _cost(family, rule, alpha)
-    t = _t_of(family, scale)
-    if kind == "empirical":
-        d, m = _empirical_coupling(prior_i, prior_j)
+    cost = pair_cost(family, rule, alpha)
+    t = t_of(family, scale)
+    if isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical):
+        d, m = empirical_coupling(prior_i, prior_j)
         if np.all(d == 0):
             return 0.0
-        dn, w = _normalised(d)
-        return _empirical_log_moment(dn, m, cost, _t_w(family, scale, w))
+        dn, w = normalised(d)
+        return empirical_log_moment(dn, m, cost, normalised_t(family, scale, w))
     if np.isinf(t):
         same = (
             isinstance(prior_i, Gaussian)
@@ -599,22 +342,13 @@ def w_alpha(
     2.0
     """
     _check_args(noise, rule)
-    kind = _kind(prior_i, prior_j)
+    _check_priors(prior_i, prior_j)
     alpha = float(v.alpha_order(alpha))
     epsilon = float(v.epsilon_budget(epsilon))
-    cost = _cost(noise, rule, alpha)
+    if isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical):
+        return empirical_scale(prior_i, prior_j, alpha, epsilon, noise, rule)
+    cost = pair_cost(noise, rule, alpha)
     target = (alpha - 1) * epsilon
-    if kind == "empirical":
-        d, m = _empirical_coupling(prior_i, prior_j)
-        if np.all(d == 0):
-            return 0.0
-        dn, w = _normalised(d)
-
-        g = _condition(dn, m, cost, target)
-        t_w = _largest_feasible_bracketed(g, dn, m, cost, target, epsilon / alpha)
-        # round-off guard on the scale actually returned (in the units it is checked in)
-        scale = w * _scale_of(noise, t_w)
-        return float(step_up(scale, lambda s: g(_t_w(noise, s, w)) <= 0, tiny=float(np.spacing(scale))))
 
     ci, cj = prior_i.components(), prior_j.components()
     same = (

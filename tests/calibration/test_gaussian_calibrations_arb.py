@@ -18,7 +18,7 @@ import rpp
 from hard_pairs import sample_pairs
 
 gn = importlib.import_module("rpp.divergence.gaussian_noise")
-wa = importlib.import_module("rpp.rules.w_alpha")
+emp = importlib.import_module("rpp.rules._empirical")
 mx = importlib.import_module("rpp.rules.mixture")
 tr = importlib.import_module("rpp.transport")
 
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.slow
 def test_the_scale_meets_the_budget_in_arb_in_both_orders(name, p, q, alpha, eps, method, monkeypatch):
     from reference_flint import gaussian_noise_divergence, upper
 
-    monkeypatch.setattr(wa, "_GRID_MIN_PAIRS", 1)  # the grid bracket of w-alpha and gmm-ot
+    monkeypatch.setattr(emp, "GRID_MIN_PAIRS", 1)  # the grid bracket of w-alpha and gmm-ot
     monkeypatch.setattr(gn, "_FAST_ATOMS", 1)  # binned sums in the check, for every node
     monkeypatch.setattr(gn, "_DIRECT", 0)
     monkeypatch.setattr(gn, "MIN_ITEMS", 1)  # bins found and summed in groups, side by side
@@ -40,9 +40,9 @@ def test_the_scale_meets_the_budget_in_arb_in_both_orders(name, p, q, alpha, eps
     monkeypatch.setattr(tr, "MIN_ITEMS", 1)  # the coupling's two searches side by side
     gn._BIN_CACHE.clear()
     grid = []
-    orig = wa._grid_bracket
-    for module in (wa, mx):  # (gmm-ot's rule reads w-alpha's bracket)
-        monkeypatch.setattr(module, "_grid_bracket", lambda *a: grid.append(1) or orig(*a))
+    orig = emp.grid_bracket
+    for module in (emp, mx):  # (gmm-ot's rule reads w-alpha's bracket)
+        monkeypatch.setattr(module, "grid_bracket", lambda *a: grid.append(1) or orig(*a))
     bins = []
     orig_bins = gn._Bins.__init__
     monkeypatch.setattr(gn._Bins, "__init__", lambda self, *a: bins.append(1) or orig_bins(self, *a))

@@ -16,7 +16,7 @@ import rpp
 from hard_pairs import sample_pairs
 
 ex = importlib.import_module("rpp.rules.exact")
-wa = importlib.import_module("rpp.rules.w_alpha")
+emp = importlib.import_module("rpp.rules._empirical")
 search_mod = importlib.import_module("rpp.calibration.search")
 
 pytestmark = pytest.mark.slow
@@ -43,7 +43,7 @@ def test_the_scale_meets_the_budget_in_arb_in_both_orders(name, p, q, alpha, eps
     monkeypatch.setattr(ex, "_GUIDE_ATOMS_PER_BIN", 1)
     monkeypatch.setattr(search_mod, "_BINNED_MIN_ATOMS", 1)
     monkeypatch.setattr(search_mod, "bins_are_few", lambda *a, **k: True)
-    monkeypatch.setattr(wa, "_GRID_MIN_PAIRS", 1)
+    monkeypatch.setattr(emp, "GRID_MIN_PAIRS", 1)
     used = []
     fine, binned = ex.DivergenceMemo._fine_guess, search_mod.binned_laplace_divergence
     monkeypatch.setattr(ex.DivergenceMemo, "_fine_guess", lambda *a: used.append("guide") or fine(*a))

@@ -15,6 +15,8 @@ import rpp
 from rpp.noise import LaplaceNoise
 
 wa = importlib.import_module("rpp.rules.w_alpha")
+emp = importlib.import_module("rpp.rules._empirical")  # the condition on two samples and its grid
+costs = importlib.import_module("rpp.rules._costs")
 
 
 def _pair(n, seed=27, offset=0.0):
@@ -27,7 +29,7 @@ def test_the_bracketed_rule_is_the_unbracketed_rule(alpha, epsilon, offset, monk
     p, q = _pair(25_000, offset=offset)
     kw = dict(alpha=alpha, epsilon=epsilon, noise="laplace", rule="tight")
     bracketed = wa.w_alpha(p, q, **kw)
-    monkeypatch.setattr(wa, "_GRID_MIN_PAIRS", 10**12)
+    monkeypatch.setattr(emp, "GRID_MIN_PAIRS", 10**12)
     plain = wa.w_alpha(p, q, **kw)
     assert bracketed == pytest.approx(plain, rel=1e-13)
     for b in (bracketed, plain):  # both meet the condition as computed on every pair
@@ -39,7 +41,7 @@ def test_the_bracketed_rule_is_the_unbracketed_rule(alpha, epsilon, offset, monk
 def test_the_gridded_scale_meets_the_condition_and_is_within_0_3_percent(alpha, epsilon):
     p, q = _pair(30_000, seed=28)
     rule = wa.w_alpha(p, q, alpha=alpha, epsilon=epsilon, noise="laplace", rule="tight")
-    grid = wa._gridded_scale(p, q, alpha, epsilon, "laplace", "tight")
+    grid = emp.empirical_scale(p, q, alpha, epsilon, "laplace", "tight", grid=True)
     assert rule <= grid <= rule * (1 + 2.8e-3)
     # the condition on the exact distances holds at the grid's scale (each distance is at most its
     # grid point and the cost grows with |d|)
@@ -51,10 +53,10 @@ def test_grid_points_dominate_the_distances_up_and_are_dominated_down_within_one
     rng = np.random.default_rng(5)
     d = np.concatenate([rng.uniform(-1, 1, 5000), [0.0, 1.0, -1.0, 2.0**-40, 1e-300]])
     m = rng.uniform(0, 1, d.size)
-    a, step = np.sort(np.abs(d)), 2.0 ** (1 / wa._GRID_STEPS)
+    a, step = np.sort(np.abs(d)), 2.0 ** (1 / emp.GRID_STEPS)
     cdf = np.cumsum(m[np.argsort(np.abs(d))])
     for up in (True, False):
-        g, mass = wa._gridded(d, m, up)
+        g, mass = emp.gridded(d, m, up)
         assert mass.sum() == pytest.approx(m.sum(), rel=1e-13) and np.all(np.diff(g) > 0)
         cg = np.cumsum(mass)
         # the mass of the distances at most t, at every grid point t: rounded up, the grid holds
@@ -73,7 +75,7 @@ def test_the_closed_form_of_the_tight_cost_is_within_its_bound_of_mpmath(alpha):
 
     rng = np.random.default_rng(int(alpha * 1000))
     d = np.concatenate([[0.0, 1e-300, 1e-12, 1.0], rng.uniform(0, 1, 200), np.geomspace(1e-8, 1, 50)])
-    cost = wa._cost("laplace", "tight", alpha)
+    cost = costs.pair_cost("laplace", "tight", alpha)
     for t in (1e-3, 0.7, 30.0):
         val, err = cost.log_closed_form(d, t)
         with mpmath.workdps(60):
@@ -86,14 +88,14 @@ def test_the_closed_form_of_the_tight_cost_is_within_its_bound_of_mpmath(alpha):
 
 def test_the_condition_uses_the_closed_form_only_where_its_charge_is_negligible():
     p, q = _pair(25_000)
-    d, m = wa._empirical_coupling(p, q)
-    dn, _ = wa._normalised(d)
-    cost = wa._cost("laplace", "tight", 2.0)
-    fast = wa._condition(dn, m, cost, 1.0)
+    d, m = emp.empirical_coupling(p, q)
+    dn, _ = costs.normalised(d)
+    cost = costs.pair_cost("laplace", "tight", 2.0)
+    fast = emp.condition(dn, m, cost, 1.0)
     assert fast.__name__ == "g_fast"
     # close to the accurate condition, and above it (the charge): the root can only move up
     for t in (0.5, 3.0, 20.0):
-        accurate = wa._log_moment_of_logs(dn, np.log(m), cost, t) - 1.0
+        accurate = emp.log_moment_of_logs(dn, np.log(m), cost, t) - 1.0
         assert accurate <= fast(t) <= accurate + 1e-13
-    near_one = wa._condition(dn, m, wa._cost("laplace", "tight", 1.0001), 1e-4 * 0.01)
+    near_one = emp.condition(dn, m, costs.pair_cost("laplace", "tight", 1.0001), 1e-4 * 0.01)
     assert near_one.__name__ != "g_fast"  # a condition of order 1e-6: the accurate series

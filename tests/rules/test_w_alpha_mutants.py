@@ -25,6 +25,7 @@ import pytest
 from rpp import Empirical, Gaussian, GaussianNoise, LaplaceNoise
 
 wa = importlib.import_module("rpp.rules.w_alpha")
+costs = importlib.import_module("rpp.rules._costs")
 
 
 def _mp_cost(noise, rule, alpha, d, scale):
@@ -160,7 +161,7 @@ KINDS = [("abs", 1.5, 2.0), ("lap", 1.0, 3.0), ("sq", 0.3, 2.0)]
 def test_tail_bound_bounds_the_tail_integral(kind, k, alpha, a, C, Z):
     """log_tail_bound >= log int_Z^inf c(a z + C) phi(z) dz, and within a factor e^2 of it."""
     t = 1.3
-    cost = wa._Cost(kind, k, alpha)
+    cost = costs.Cost(kind, k, alpha)
     bound = cost.log_tail_bound(a, C, Z, t)
 
     def logc(d):
@@ -184,7 +185,7 @@ def test_tail_bound_bounds_the_tail_integral(kind, k, alpha, a, C, Z):
 
 def test_sq_cost_diverges_where_the_gaussian_expectation_does():
     """E exp(c D^2), D ~ N(m, v): finite iff 2cv < 1, then (1-2cv)^(-1/2) e^(c m^2/(1-2cv))."""
-    cost = wa._Cost("sq", 1.0, 2.0)
+    cost = costs.Cost("sq", 1.0, 2.0)
     assert cost.log_gauss_mean(0.3, 0.5, 1.0) == np.inf
     assert cost.log_gauss_mean(0.3, 0.6, 1.0) == np.inf
     with mp.workdps(50):
