@@ -153,7 +153,7 @@ def test_noise_objects():
         assert noise.variance == pytest.approx(cal.variance)
         val, err = (_c := noise.divergence(P, Q, alpha=2.0)).value, _c.error
         assert val + err <= 0.5 * (1 + 1e-9)
-        pair = rpp.calibration.pair_divergence(P, Q, alpha=2.0, scale=cal.scale, noise=name)
+        pair = rpp.calibration.pair_divergence(P, Q, alpha=2.0, scale=cal.scale, noise=name, require="proved")
         assert (pair.value, pair.error) == (cal.divergence, cal.divergence_error)
         with pytest.raises(TypeError, match="rng"):
             noise.release(0.0, rng="seed")

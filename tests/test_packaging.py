@@ -284,9 +284,17 @@ def test_the_library_works_without_its_extras_and_names_them():
         P = rpp.GaussianMixture(weights=[0.2, 0.5, 0.3], means=[-2.0, 0.0, 3.0], vars=[0.5, 1.0, 0.7])
         Q = rpp.GaussianMixture(weights=[0.6, 0.4], means=[-1.0, 2.0], vars=[0.8, 0.4])
         for method in ("exact", "gmm-ot", "gmm-ot-tight"):
-            assert rpp.calibrate(P, Q, alpha=3.0, epsilon=0.5, method=method).scale > 0
+            assert rpp.calibrate(P, Q, alpha=3.0, epsilon=0.5, method=method, require="estimate").scale > 0
+        # the proved default needs python-flint (a dependency, blocked here): an ImportError that names it
+        try:
+            rpp.calibrate(P, Q, alpha=3.0, epsilon=0.5)
+        except ImportError as exc:
+            assert "python-flint" in str(exc), exc
+        else:
+            raise AssertionError("no ImportError without python-flint")
         for call in (lambda: rpp.fit_gmm(np.linspace(0.0, 1.0, 50)),
-                     lambda: rpp.calibrate_all_pairs({{"a": P, "b": Q}}, alpha=3.0, epsilon=0.5)):
+                     lambda: rpp.calibrate_all_pairs({{"a": P, "b": Q}}, alpha=3.0, epsilon=0.5,
+                                                     require="estimate")):
             try:
                 call()
             except ImportError as exc:

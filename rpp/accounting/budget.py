@@ -37,7 +37,7 @@ from ..calibration.result import Calibration
 from ..calibration.search import pair_divergence
 from ..priors import check_prior
 from ..sampling import bit_source, sample_release
-from .releases import calibrate_releases, combined_scale
+from .releases import calibrate_releases, combined_scale, per_release_scale
 
 __all__ = ["calibrate_all_pairs", "ReleaseBudget"]
 
@@ -130,6 +130,7 @@ def calibrate_all_pairs(
     directed: bool = False,
     k: int = 1,
     executor: Executor | None = None,
+    require: str = "proved",
 ) -> tuple[Calibration, Any]:
     r"""Noise for every secret pair (and every prior of a class): the worst pair decides.
 
@@ -165,6 +166,9 @@ def calibrate_all_pairs(
         dask.distributed client's ``get_executor()`` for a class larger than one machine.  The
         results are identical to the serial run (default ``None``: in this process); the
         priors are sent to the workers (they pickle).
+    require : {"proved", "estimate"}
+        As in :func:`rpp.calibrate`: ``"proved"`` (default) proves every pair's calibration and
+        its divergence at the common scale; ``"estimate"`` is the explicit opt-in for speed.
 
     Returns
     -------
@@ -185,7 +189,7 @@ def calibrate_all_pairs(
         If a prior is not an rpp distribution, ``directed`` not a bool or ``executor`` not an
         Executor.
     ValueError
-        If ``priors``, ``pairs``, ``alpha``, ``epsilon``, ``k`` or ``method`` is out of range.
+        If ``priors``, ``pairs``, ``alpha``, ``epsilon``, ``k``, ``method`` or ``require`` is out of range, or no proved path exists (``require="proved"``).
 
     Examples
     --------
@@ -207,6 +211,7 @@ def calibrate_all_pairs(
     alpha = float(v.alpha_order(alpha))
     epsilon = float(v.epsilon_budget(epsilon))
     k = v.integer("k", k)
+    v.one_of("require", require, ["estimate", "proved"])
     plist = _pair_list(members, pairs, directed)
     # a pair of priors that recurs (the same secret-conditioned priors in several members of a
     # class, or in both orders) is calibrated and evaluated once: the work grows with the
@@ -218,12 +223,12 @@ def calibrate_all_pairs(
     executor = _executor(executor)
     left = [members[r][a] for r, a, _ in first.values()]
     right = [members[r][b] for r, _, b in first.values()]
-    options = dict(alpha=alpha, epsilon=epsilon, k=k, method=method, directed=directed)
+    options = dict(alpha=alpha, epsilon=epsilon, k=k, method=method, directed=directed, require=require)
     own = dict(zip(first, _map(executor, _calibrate_pair, left, right, itertools.repeat(options)), strict=True))
     cals = [own[key] for key in keys]
     w = int(np.argmax([float(c.scale) for c in cals]))
     scale = float(cals[w].scale)
-    at = dict(alpha=alpha, scale=scale / np.sqrt(k), directed=directed)
+    at = dict(alpha=alpha, scale=per_release_scale(scale, k), directed=directed, require=require)
     at_common = dict(zip(first, _map(executor, _pair_divergence, left, right, itertools.repeat(at)), strict=True))
     rows = []
     rigorous = True

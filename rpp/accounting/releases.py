@@ -59,7 +59,17 @@ from ..priors import check_prior
 
 __all__ = ["combined_scale", "releases_divergence", "calibrate_releases"]
 
-# Relative slack on epsilon when a returned scale is checked (round-off only), as in rpp.calibrate.
+
+def per_release_scale(scale: float, k: int) -> float:
+    """Return a float at most ``scale / sqrt(k)``: the scale of one of ``k`` releases, rounded down.
+
+    The float quotient can be half an ulp above the real one (and ``sqrt(k)`` half an ulp below);
+    two steps down make the divergence checked at it at least the true one.
+    """
+    if k == 1:
+        return float(scale)
+    x = float(scale / np.sqrt(k))
+    return float(np.nextafter(np.nextafter(x, 0.0), 0.0))
 
 
 def _gaussian_only(noise: str) -> None:
@@ -216,7 +226,15 @@ def releases_divergence(
 
 
 def _certified_point(
-    prior_i: Any, prior_j: Any, alpha: float, epsilon: float, scale: float, k: int, directed: bool, guard: bool
+    prior_i: Any,
+    prior_j: Any,
+    alpha: float,
+    epsilon: float,
+    scale: float,
+    k: int,
+    directed: bool,
+    guard: bool,
+    require: str,
 ) -> tuple[float, float, float, bool]:
     """Return (scale, value, error, rigorous) of k releases at ``scale``.
 
@@ -228,7 +246,9 @@ def _certified_point(
 
     def certified(x: float) -> Certified:
         if x not in memo:
-            memo[x] = pair_divergence(prior_i, prior_j, alpha=alpha, scale=x / np.sqrt(k), directed=directed)
+            memo[x] = pair_divergence(
+                prior_i, prior_j, alpha=alpha, scale=per_release_scale(x, k), directed=directed, require=require
+            )
         return memo[x]
 
     def ok(x: float) -> bool:
@@ -250,6 +270,7 @@ def calibrate_releases(
     method: str = "exact",
     directed: bool = False,
     noise: str = "gaussian",
+    require: str = "proved",
 ) -> Calibration:
     r"""Noise scale per release so that ``k`` releases of one query together meet (α, ε)-RPP.
 
@@ -286,6 +307,9 @@ def calibrate_releases(
         Protect :math:`D_\alpha(i\|j)` only.
     noise : {"gaussian"}
         ``"laplace"`` is refused (no sufficient statistic).
+    require : {"proved", "estimate"}
+        As in :func:`rpp.calibrate`: ``"proved"`` (default) proves the one-release calibration and
+        the joint check of the ``k`` releases; ``"estimate"`` is the explicit opt-in for speed.
 
     Returns
     -------
@@ -299,7 +323,7 @@ def calibrate_releases(
     TypeError
         If a prior is not an rpp distribution or ``directed`` not a bool.
     ValueError
-        If ``alpha``, ``epsilon``, ``k``, ``method`` or ``noise`` is out of range.
+        If ``alpha``, ``epsilon``, ``k``, ``method``, ``noise`` or ``require`` is out of range, or no proved path exists (``require="proved"``).
 
     Examples
     --------
@@ -313,7 +337,8 @@ def calibrate_releases(
     check_prior("prior_j", prior_j)
     _gaussian_only(noise)
     k = v.integer("k", k)
-    one = calibrate(prior_i, prior_j, alpha=alpha, epsilon=epsilon, method=method, directed=directed)
+    v.one_of("require", require, ["estimate", "proved"])
+    one = calibrate(prior_i, prior_j, alpha=alpha, epsilon=epsilon, method=method, directed=directed, require=require)
     a_b, e_b, s1, ok1 = np.broadcast_arrays(
         *(np.asarray(x) for x in (one.alpha, one.epsilon, one.scale, one.within_budget))
     )
@@ -321,7 +346,15 @@ def calibrate_releases(
     rigorous = True
     for idx in np.ndindex(a_b.shape):
         scale[idx], div[idx], err[idx], rig = _certified_point(
-            prior_i, prior_j, float(a_b[idx]), float(e_b[idx]), float(np.sqrt(k) * s1[idx]), k, directed, bool(ok1[idx])
+            prior_i,
+            prior_j,
+            float(a_b[idx]),
+            float(e_b[idx]),
+            float(np.sqrt(k) * s1[idx]),
+            k,
+            directed,
+            bool(ok1[idx]),
+            require,
         )
         rigorous = rigorous and rig
     within = np.asarray(at_most(div, err, e_b))

@@ -562,8 +562,8 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
         return "an atom without noise has no density (scale 0)"
     vpm = Fraction(float(Pf[2].max())) + th2
     vqm = Fraction(float(Qf[2].max())) + th2
+    cond = Fraction(alpha) / vpm - (Fraction(alpha) - 1) / vqm
     if alpha > 1:
-        cond = Fraction(alpha) / vpm - (Fraction(alpha) - 1) / vqm
         if cond < 0:
             return Certified(math.inf, 0.0, rigorous=True)
         if cond == 0:
@@ -571,7 +571,10 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
                 "alpha / V_P = (alpha - 1) / V_Q exactly (V: the largest noisy component variance of each prior): "
                 "at this edge of the tail condition the Gaussian tail bound of the arb path does not apply"
             )
-    if max(Pf[0].size, Qf[0].size) > MAX_COMPONENTS:  # too many for arb: the float convexity bounds
+    near_edge = alpha > 1 and cond < Fraction(1, 100) * Fraction(alpha) / vpm
+    if max(Pf[0].size, Qf[0].size) > MAX_COMPONENTS or (near_edge and theta > 0):
+        # too many components for arb, or near the edge of the tail condition, where the integrand's slow
+        # decay defeats the arb path's windows: the float convexity bounds
         return _convex_or_reason(flint, Pf, Qf, alpha, theta)
     c = _centre(Pf[1], Qf[1])
     P = _comps(arb, Pf[0], Pf[1], Pf[2], c, th2)
@@ -1076,7 +1079,8 @@ def _frames(arb, wins, means):
     frames = []
     for lo, hi in wins:
         inside = means[(means >= lo) & (means <= hi)]
-        c = float(inside[np.argmin(np.abs(inside - 0.5 * (lo + hi)))])
+        mid = 0.5 * lo + 0.5 * hi
+        c = float(inside[np.argmin(np.abs(inside - mid))]) if inside.size else float(mid)
         L, U = lo - c, hi - c
         if not ((arb(L) + arb(c)) == arb(lo) and (arb(U) + arb(c)) == arb(hi)):
             L, U, c = lo, hi, 0.0
@@ -1089,11 +1093,33 @@ def _convex_range(arb, alpha, Pf, Qf, th2_b, totals, means, sds, make_bounds, th
 
     Returns ``(frames, outside, log_low)`` (the frames of :func:`_frames`, the arb bound of the gaps and
     tails, a float lower bound of the log of the body from two noisy sds per panel) or a refusal.
+    Where no range tried puts the outside below 2**-40 of the body (near the edge of the tail
+    condition the integrand decays slowly), the widest one is returned: the outside's bound then
+    widens the enclosure's upper end instead of being refused.
     """
     sd_min = float(sds.min())
-    for K in (12.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0):
-        wins = _windows(means, sds, K)
+    # where alpha > 1 and the first prior is the wider, the integrand's mass can lie beyond every mean,
+    # under a Gaussian envelope: its windows join the components' where the components' do not suffice
+    env = ([], [])
+    if alpha > 1:
+        (_, mp, vp), (_, mq, vq) = Pf, Qf
+        t2 = float(th2_b.mid())
+        vpf, vqf = vp + t2, vq + t2
+        if alpha / vpf.max() + (1 - alpha) / vqf.max() > 0:
+            cr, wr = _gauss_envelope(alpha, mp, vpf, mq, vqf)
+            cl, wl = _gauss_envelope(alpha, -mp, vpf, -mq, vqf)
+            env = ([cr, -cl], [wr, wl])
+    tries = [(K, e) for K in (12.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0) for e in (False, True)]
+    last = None
+    for K, with_env in tries:
+        if with_env and not env[0]:
+            continue
+        centres = np.concatenate([means, env[0]]) if with_env else means
+        widths = np.concatenate([sds, env[1]]) if with_env else sds
+        wins = _windows(centres, widths, K)
         if sum(math.ceil((hi - lo) / (sd_min / 4)) for lo, hi in wins) > max_points // 4:
+            if last is not None:  # the widest range that fits, with its outside in the upper end
+                return last
             return (
                 "the windows around the priors' means span more than a hundred thousand quarters of the narrowest "
                 "noisy standard deviation: the float panels of the convexity bound would not fit"
@@ -1117,7 +1143,9 @@ def _convex_range(arb, alpha, Pf, Qf, th2_b, totals, means, sds, make_bounds, th
         low = _lse(np.array([x[1] for x in coarse]))
         if out.upper() < arb(float(low)).exp() * 2.0**-40:
             return frames, out, low
-    return _gauss_refusal(concave=True)
+        last = frames, out, low
+    # the widest range tried: what lies outside stays in the upper end of the enclosure (valid, only wider)
+    return last if last is not None else _gauss_refusal(concave=True)
 
 
 def _convex_body(alpha, ends, bounds, th2_lo, rel_tol, max_points):

@@ -1,10 +1,13 @@
 """calibrate(require=...): guaranteed means proved (issue #22, item 2).
 
 The issue's pair (3 against 2 Gaussian components, Gaussian noise) used to return
-guaranteed=True with a quadrature *estimate* of its error.  Now the default reports
-rigorous=False (and so guaranteed=False), and require="proved" checks the returned scale with
-the arb enclosure: rigorous=True, and the enclosure contains the mpmath value at 50 digits.
+guaranteed=True with a quadrature *estimate* of its error.  Since issue #34 the default is
+require="proved": the returned scale is checked with the proved enclosure (rigorous=True, and the
+enclosure contains the mpmath value at 50 digits); require="estimate", the explicit opt-in for
+speed, reports rigorous=False and so guaranteed=False.
 """
+
+import inspect
 
 import numpy as np
 import pytest
@@ -22,8 +25,16 @@ def _view(prior):
 
 
 def test_estimate_is_not_called_guaranteed():
-    cal = rpp.calibrate(THREE, TWO, alpha=2.0, epsilon=0.5)
+    """The explicit opt-in for speed: an estimated final check is within budget but not guaranteed."""
+    cal = rpp.calibrate(THREE, TWO, alpha=2.0, epsilon=0.5, require="estimate")
     assert cal.within_budget and not cal.rigorous and not cal.guaranteed
+
+
+def test_the_default_is_proved():
+    """Issue #34, item 1: calibrate proves its final check unless asked for an estimate."""
+    cal = rpp.calibrate(THREE, TWO, alpha=2.0, epsilon=0.5)
+    assert cal.rigorous and cal.guaranteed
+    assert inspect.signature(rpp.calibrate).parameters["require"].default == "proved"
 
 
 @pytest.mark.parametrize("noise", ["gaussian", "laplace"])
