@@ -1088,6 +1088,19 @@ def _frames(arb, wins, means):
     return frames
 
 
+def _envelopes(alpha, Pf, Qf, t2):
+    """(centres, widths) of the integrand's Gaussian envelopes beyond both ends (floats), or two empty lists."""
+    if not alpha > 1:
+        return [], []
+    (_, mp, vp), (_, mq, vq) = Pf, Qf
+    vpf, vqf = vp + t2, vq + t2
+    if not alpha / vpf.max() + (1 - alpha) / vqf.max() > 0:
+        return [], []
+    cr, wr = _gauss_envelope(alpha, mp, vpf, mq, vqf)
+    cl, wl = _gauss_envelope(alpha, -mp, vpf, -mq, vqf)
+    return [cr, -cl], [wr, wl]
+
+
 def _convex_range(arb, alpha, Pf, Qf, th2_b, totals, means, sds, make_bounds, th2_lo, max_points):
     """Windows of K noisy sds around every mean, K grown until what lies outside is below 2**-40 of the body.
 
@@ -1100,15 +1113,7 @@ def _convex_range(arb, alpha, Pf, Qf, th2_b, totals, means, sds, make_bounds, th
     sd_min = float(sds.min())
     # where alpha > 1 and the first prior is the wider, the integrand's mass can lie beyond every mean,
     # under a Gaussian envelope: its windows join the components' where the components' do not suffice
-    env = ([], [])
-    if alpha > 1:
-        (_, mp, vp), (_, mq, vq) = Pf, Qf
-        t2 = float(th2_b.mid())
-        vpf, vqf = vp + t2, vq + t2
-        if alpha / vpf.max() + (1 - alpha) / vqf.max() > 0:
-            cr, wr = _gauss_envelope(alpha, mp, vpf, mq, vqf)
-            cl, wl = _gauss_envelope(alpha, -mp, vpf, -mq, vqf)
-            env = ([cr, -cl], [wr, wl])
+    env = _envelopes(alpha, Pf, Qf, float(th2_b.mid()))
     tries = [(K, e) for K in (12.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0) for e in (False, True)]
     last = None
     for K, with_env in tries:
