@@ -86,7 +86,8 @@ Why these layers:
   that bound is *proved* (a closed form with its rounding analysis, interval arithmetic, proved
   quadrature and truncation bounds) or an *estimate*. The words of the API follow the flag:
   `Calibration.guaranteed` is true only when the budget is met with `rigorous=True`, and
-  `calibrate(..., require="proved")` refuses where no proved path exists.
+  `calibrate` proves its final check by default and refuses where no proved path exists
+  (`require="estimate"` is the explicit opt-in for speed, and `rigorous` then says which).
 - **Noise is a scale.** `GaussianNoise(scale=θ)` and `LaplaceNoise(scale=b)` are the one
   parametrisation of the mechanism; every rule returns a scale, so rules are comparable and
   the calibration's method table can take the smallest scale among those that apply.
