@@ -243,11 +243,11 @@ def _resolve(rule, priors):
     return m, p, q, label(p)
 
 
-def _point(p, q, mp, mq, alpha, epsilon, method, directed, model_check):
+def _point(p, q, mp, mq, alpha, epsilon, method, directed, model_check, require):
     """One point-by-point calibration (and the model-prior check); a top-level function so joblib can ship it."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PrivacyWarning)
-        cal = calibrate(p, q, alpha=alpha, epsilon=epsilon, method=method, directed=directed)
+        cal = calibrate(p, q, alpha=alpha, epsilon=epsilon, method=method, directed=directed, require=require)
     if model_check and np.isfinite(cal.variance):
         mdiv, merr = _model_divergence(mp, mq, alpha, cal.variance, directed)
     elif model_check:
@@ -275,6 +275,7 @@ def sweep(
     dataset: str = "",
     progress: bool = False,
     n_jobs: int = 1,
+    require: str = "proved",
 ) -> pd.DataFrame:
     r"""Calibrate one query's priors with several rules over an (α, ε) grid.
 
@@ -296,6 +297,10 @@ def sweep(
     n_jobs : int
         Worker processes for the point-by-point calibrations (joblib); the
         results do not depend on it.
+    require : {"proved", "estimate"}
+        Passed to :func:`rpp.calibrate`: ``"estimate"`` (the explicit opt-in for speed, a
+        chapter's sweep of thousands of points) makes ``within_budget`` rest on error
+        estimates for mixtures and data.
 
     Returns
     -------
@@ -352,7 +357,7 @@ def sweep(
     a_f, e_f = a_b.ravel().astype(float), e_b.ravel().astype(float)
     results, tasks = {}, []
     for rule in rules:
-        results[rule], rule_tasks = _sweep_rule(priors, rule, a_f, e_f, bool(directed))
+        results[rule], rule_tasks = _sweep_rule(priors, rule, a_f, e_f, bool(directed), require)
         tasks += rule_tasks
     if tasks:
         out = _run_tasks(tasks, progress, n_jobs, f"{dataset} {priors.query}".strip())
@@ -397,7 +402,7 @@ def sweep(
     return pd.concat(frames, ignore_index=True)[COLUMNS]
 
 
-def _sweep_rule(priors, rule, a_f, e_f, directed):
+def _sweep_rule(priors, rule, a_f, e_f, directed, require):
     """Columns of one rule computed at once (vectorised cases), or the point-by-point tasks it needs."""
     mp, mq = priors.prior_i, priors.prior_j
     method, p, q, plabel = _resolve(rule, priors)
@@ -423,7 +428,7 @@ def _sweep_rule(priors, rule, a_f, e_f, directed):
     if isinstance(p, Gaussian) and isinstance(q, Gaussian):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", PrivacyWarning)
-            cal = calibrate(p, q, alpha=a_f, epsilon=e_f, method=method, directed=directed)
+            cal = calibrate(p, q, alpha=a_f, epsilon=e_f, method=method, directed=directed, require=require)
         var = np.atleast_1d(np.asarray(cal.variance, float))
         div = np.atleast_1d(np.asarray(cal.divergence, float))
         err = np.atleast_1d(np.asarray(cal.divergence_error, float))
@@ -439,7 +444,7 @@ def _sweep_rule(priors, rule, a_f, e_f, directed):
             model_divergence=div,
             model_error=err,
         ), []
-    tasks = [(rule, k, (p, q, mp, mq, a_f[k], e_f[k], method, directed, not model)) for k in range(a_f.size)]
+    tasks = [(rule, k, (p, q, mp, mq, a_f[k], e_f[k], method, directed, not model, require)) for k in range(a_f.size)]
     return dict(method=method, prior=plabel, w_inf=w_inf), tasks
 
 
