@@ -102,7 +102,8 @@ book-fresh: $(STAMP)
 
 # pytest exits 5 when it collects no tests: that is a failure here, never a pass.
 # Three phases, about 10 minutes on 2 cores: (1) the unit, property and doctests (tests/ without
-# the tests marked slow, and the doctests of rpp); (2) nbval on every chapter; (3) the notebook
+# the tests marked slow, and the doctests of rpp); (2) nbval on every chapter (two chapters at a
+# time, each whole on one worker: --dist loadfile); (3) the notebook
 # checks of notebook_tests/ (the launch path, the student editions in fresh kernels). The tests
 # marked slow are `make test-slow` (.ci/run runs both).
 test: $(STAMP)
@@ -114,7 +115,7 @@ test: $(STAMP)
 		echo "No notebooks in book/: nbval step skipped."; \
 	else \
 		$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -p tools.strict_kernel.nbval_plugin \
-			--nbval-lax --nbval-current-env --nbval-cell-timeout=300 "$$@"; rc=$$?; \
+			-n 2 --dist loadfile --nbval-lax --nbval-current-env --nbval-cell-timeout=300 "$$@"; rc=$$?; \
 		if [ $$rc -eq 5 ]; then echo "ERROR: nbval collected no notebook cells" >&2; fi; \
 		exit $$rc; \
 	fi

@@ -128,6 +128,11 @@ def main(argv: list[str] | None = None) -> int:
                 "-p",
                 "tools.strict_kernel.nbval_plugin",
                 "-q",
+                # two chapters at a time, each whole in one kernel (a pass's thread count is per kernel)
+                "-n",
+                "2",
+                "--dist",
+                "loadfile",
                 "--nbval-lax",
                 "--nbval-current-env",
                 "--nbval-cell-timeout=300",

@@ -370,7 +370,7 @@ def _proved_check(noise_cls, orders, a, e, s, step, noise) -> tuple[float, Certi
         s = _provable(s, proved, e)
         value, error = proved(s)
         if not at_most(value, error, e) and np.isfinite(value) and value > 0:
-            # a proved enclosure can be wider than the fast path's error (the convexity bounds' 1e-6): jump
+            # a proved enclosure can be wider than the fast path's error (the convexity bounds' 1e-4 of (alpha - 1) D): jump
             # by a part of the relative excess, then by all of it, before the guard's small steps, each of
             # which costs a proof
             excess = (value + error - e) / e

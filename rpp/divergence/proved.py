@@ -48,7 +48,7 @@ How the enclosure is proved:
    moment generating function), so on each panel the integrand's log lies between lines built from
    chords and tangents; their integrals are closed, the densities are evaluated in floating point
    with outward rounding, and what lies outside windows around the means is bounded in arb
-   (``_convex_gaussian``).  The enclosure is about 1e-5 of :math:`(\alpha-1)D` wide, not 2^-64.
+   (``_convex_gaussian``).  The enclosure is about 1e-4 of :math:`(\alpha-1)D` wide, not 2^-64.
 5. **Divergence.**  :math:`D = \log(I)/(\alpha-1)` in ball arithmetic; the float result's
    ``value`` is the ball's midpoint and ``error`` its distance to the farther endpoint, rounded up.
 
@@ -76,7 +76,8 @@ __all__ = ["proved_divergence", "proved_or_reason", "proved_discrete", "flint_av
 PREC = 128  # working precision (bits) of the balls
 _REL_TOL = 2.0**-64  # target relative accuracy of each panel of the body integral
 _TAIL_REL = 2.0**-80  # the tails must be below this fraction of the body
-MAX_COMPONENTS = 64  # more components than this in one prior: no proved path (too slow)
+MAX_COMPONENTS = 64  # more components than this in one prior: no arb path (too slow)
+ARB_FIRST = 8  # Gaussian noise, up to this many components per prior: arb first (tight), else the convexity bounds
 
 
 def flint_available() -> bool:
@@ -242,6 +243,8 @@ def _gauss_envelope(alpha, m_p, v_p, m_q, v_q):
     VP, VQ = max(v_p), max(v_q)
     rate = alpha / VP + (1 - alpha) / VQ
     a, bq = max(m_p), max(m_q)
+    if not rate > 0:  # at (or past) the edge of the tail condition: no Gaussian envelope, no window for it
+        return float(a), 0.0
     centre = (alpha * a / VP + (1 - alpha) * bq / VQ) / rate
     return centre, math.sqrt(1 / rate)
 
@@ -571,9 +574,13 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
                 "alpha / V_P = (alpha - 1) / V_Q exactly (V: the largest noisy component variance of each prior): "
                 "at this edge of the tail condition the Gaussian tail bound of the arb path does not apply"
             )
-    if theta > 0:
-        # the float convexity bounds first (tens of milliseconds where arb takes seconds, about 1e-5 of
-        # (alpha - 1) D wide); arb where they refuse
+    first = None
+    # near the edge of the tail condition the integrand decays slowly, which defeats arb's windows
+    near_edge = alpha > 1 and cond < Fraction(1, 100) * Fraction(alpha) / vpm
+    if theta > 0 and (max(Pf[0].size, Qf[0].size) > ARB_FIRST or near_edge):
+        # more components than arb takes quickly: the float convexity bounds first (about 1e-4 of
+        # (alpha - 1) D wide, where arb's balls are 2^-64 wide but its cost grows with every component at
+        # every node); arb where they refuse
         first = _convex_gaussian(flint, Pf, Qf, alpha, theta)
         if isinstance(first, Certified) or max(Pf[0].size, Qf[0].size) > MAX_COMPONENTS:
             return first
@@ -583,7 +590,11 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
     P = _comps(arb, Pf[0], Pf[1], Pf[2], c, th2)
     Q = _comps(arb, Qf[0], Qf[1], Qf[2], c, th2)
     res = _gaussian_arb(flint, Pf, Qf, alpha, theta, c, P, Q)
-    if isinstance(res, str) and theta > 0:
+    if isinstance(res, str) and theta > 0:  # the arb path refused: the convexity bounds may still hold
+        if first is None:
+            first = _convex_gaussian(flint, Pf, Qf, alpha, theta)
+            if isinstance(first, Certified):
+                return first
         return f"{res}; and {first}"
     return res
 
@@ -795,7 +806,7 @@ def proved_discrete(prior_i: Any, prior_j: Any, alpha: float) -> Certified:
 
 _U = 2.0**-53  # the unit round-off of a double
 _PAD = 1e-12  # relative pad of every float bound below (about 4500 unit round-offs; see _convex_gaussian)
-_CHUNK = 1 << 22
+_CHUNK = 1 << 17
 
 
 def _logpdf_bounds(t, logw, m, eta, s2, s2_lo, s2_hi):
@@ -1009,7 +1020,7 @@ def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19):
     bounded, every exp, log and sum padded by ``_PAD``, 1e-12 relative: about 4500 unit round-offs,
     where numpy documents at most 4 ulp for exp and log).  Panels start at a quarter of the narrowest
     noisy standard deviation and are halved where the two bounds differ most, until the integral's
-    relative width is below 1e-5 of :math:`|\log I|` (clamped to [1e-9, 1e-6]).  Outside the windows
+    relative width is below 1e-4 of :math:`|\log I|` (clamped to [1e-9, 1e-5]).  Outside the windows
     (the gaps and the tails) :func:`_outside_bound` bounds the integral in arb; :math:`K` grows until
     that is below :math:`2^{-40}` of the body.
     """
@@ -1044,8 +1055,9 @@ def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19):
     if isinstance(found, str):
         return found
     frames, out, low = found
-    # the integral to 1e-5 of |log I| = (alpha - 1) D, between 1e-9 and 1e-6 (relative): D to about 1e-5
-    rel_tol = min(1e-6, max(1e-9, 1e-5 * abs(float(low))))
+    # the integral to 1e-4 of |log I| = (alpha - 1) D, between 1e-9 and 1e-5 (relative): D to about 1e-4,
+    # what a calibration's proof costs in noise (the panels' number grows like 1/sqrt of this)
+    rel_tol = min(1e-5, max(1e-9, 1e-4 * abs(float(low))))
     his, los = [], []
     # the halving stops at about 1e8 component evaluations (a few seconds): with many atoms the
     # enclosure is wider (1e-5 to 1e-4 of (alpha - 1) D at 10,000 atoms), never wrong

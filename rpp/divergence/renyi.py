@@ -140,7 +140,7 @@ def renyi_divergence(
     ``rpp.divergence.proved`` (arb interval arithmetic: ``flint.acb.integral`` on the body,
     analytic tail bounds; 0.02-2 s per order on few components; under Gaussian noise, more than
     64 components are bounded by the convexity of :math:`\log p + x^2/(2\theta^2)` on float panels
-    with outward rounding, about 1e-5 of :math:`(\alpha-1)D` wide, 0.3 s at 100 atoms and 1-20 s at
+    with outward rounding, about 1e-4 of :math:`(\alpha-1)D` wide, 0.1-0.5 s per order at 100 atoms and 1-10 s at
     1,000-10,000), and where no proved path exists a ValueError says for which priors and noise and why.
 
     Parameters

@@ -71,7 +71,7 @@ def test_require_proved_proves_many_atoms_under_gaussian_noise():
     cal = rpp.calibrate(many, other, alpha=2.0, epsilon=0.5, require="proved")
     assert cal.rigorous and cal.guaranteed
     est = rpp.calibrate(many, other, alpha=2.0, epsilon=0.5, require="estimate")
-    assert est.scale <= cal.scale <= est.scale * (1 + 1e-4)  # the proof costs at most 1e-4 of the scale
+    assert est.scale <= cal.scale <= est.scale * (1 + 1e-3)  # the proof costs at most 1e-3 of the scale
     with pytest.raises(ValueError, match="require"):
         rpp.calibrate(THREE, TWO, alpha=2.0, epsilon=0.5, require="certain")
 

@@ -93,8 +93,8 @@ def test_the_convexity_bounds_hold_the_truth(seed):
     assert isinstance(got, rpp.Certified), got
     truth = judge(P, Q, alpha, theta)
     assert got.rigorous and got.lower <= truth <= got.upper, (got, truth)
-    # and it is tight enough to calibrate with: D to about 1e-5 of (alpha - 1) D, or 1e-6 of I
-    assert got.error <= 2e-5 * max(abs(truth), 1e-6 / abs(alpha - 1)) * max(1.0, 1 / abs(alpha - 1)) + 1e-12
+    # and it is tight enough to calibrate with: D to about 1e-4 of (alpha - 1) D, or 1e-5 of I
+    assert got.error <= 2e-4 * max(abs(truth), 1e-5 / abs(alpha - 1)) * max(1.0, 1 / abs(alpha - 1)) + 1e-12
 
 
 def test_the_bounds_are_not_vacuous_where_the_truth_moves():
@@ -139,7 +139,7 @@ def test_a_far_cluster_of_many_atoms_is_proved():
         # mpmath's integral to 1e-8 (its estimate): D to 1e-8 / 2, far inside the enclosure's width checked below
         grid = np.concatenate([np.linspace(base - 8e-3, base + 9e-3, 40), np.linspace(0.1 - 8e-3, 0.1 + 8e-3, 9)])
         truth = judge((w, ca, np.zeros(70)), (w, cb, np.zeros(70)), 3.0, 3e-4, dps=30, rtol=1e-8, grid=grid)
-        assert got.rigorous and got.lower + 1e-8 <= truth <= got.upper - 1e-8 and got.error < 1e-5 * truth, (got, truth)
+        assert got.rigorous and got.lower + 1e-8 <= truth <= got.upper - 1e-8 and got.error < 1e-4 * truth, (got, truth)
 
 
 def test_the_issue_pair_as_empirical_is_calibrated_proved():

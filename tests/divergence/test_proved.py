@@ -125,7 +125,7 @@ def test_too_many_components_is_not_proved_under_laplace_noise():
     big = ([1.0 / n] * n, list(np.linspace(0, 1, n)), [0.0] * n)
     assert proved_divergence(big, ONE, alpha=2.0, family="laplace", scale=1.0) is None
     got = proved_divergence(big, ONE, alpha=2.0, family="gaussian", scale=1.0)
-    assert got is not None and got.rigorous and got.error < 1e-5
+    assert got is not None and got.rigorous and got.error < 1e-4
 
 
 def test_time_per_pair():
