@@ -1020,7 +1020,8 @@ def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19):
     bounded, every exp, log and sum padded by ``_PAD``, 1e-12 relative: about 4500 unit round-offs,
     where numpy documents at most 4 ulp for exp and log).  Panels start at a quarter of the narrowest
     noisy standard deviation and are halved where the two bounds differ most, until the integral's
-    relative width is below 1e-4 of :math:`|\log I|` (clamped to [1e-9, 1e-5]).  Outside the windows
+    relative width is below 1e-5 of :math:`|\log I|` (clamped to [1e-9, 1e-6]; 1e-4 and [1e-9, 1e-5] beyond 256
+    components in all).  Outside the windows
     (the gaps and the tails) :func:`_outside_bound` bounds the integral in arb; :math:`K` grows until
     that is below :math:`2^{-40}` of the body.
     """
@@ -1055,9 +1056,11 @@ def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19):
     if isinstance(found, str):
         return found
     frames, out, low = found
-    # the integral to 1e-4 of |log I| = (alpha - 1) D, between 1e-9 and 1e-5 (relative): D to about 1e-4,
-    # what a calibration's proof costs in noise (the panels' number grows like 1/sqrt of this)
-    rel_tol = min(1e-5, max(1e-9, 1e-4 * abs(float(low))))
+    # the integral to 1e-5 of |log I| = (alpha - 1) D, between 1e-9 and 1e-6 (relative), up to 256 components
+    # in all; to 1e-4 (between 1e-9 and 1e-5) beyond, where every point costs more: D to about 1e-5 or
+    # 1e-4, what a calibration's proof costs in noise (the panels' number grows like 1/sqrt of this)
+    few = wp.size + wq.size <= 256
+    rel_tol = min(1e-6 if few else 1e-5, max(1e-9, (1e-5 if few else 1e-4) * abs(float(low))))
     his, los = [], []
     # the halving stops at about 1e8 component evaluations (a few seconds): with many atoms the
     # enclosure is wider (1e-5 to 1e-4 of (alpha - 1) D at 10,000 atoms), never wrong
