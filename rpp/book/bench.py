@@ -201,11 +201,11 @@ def scaling_pair(family: str, size: int, seed: int = 0) -> tuple[Any, Any]:
     raise ValueError(f"family must be 'empirical' or 'mixture', got {family!r}")
 
 
-def _timed_call(conn, p, q, alpha, epsilon, method, noise):
+def _timed_call(conn, p, q, alpha, epsilon, method, noise, require):
     """Child process: one calibration, sends (status, scale, seconds, rule_s, check_s)."""
     try:
         t0 = time.perf_counter()
-        cal = calibrate(p, q, alpha=alpha, epsilon=epsilon, method=method, noise=noise)
+        cal = calibrate(p, q, alpha=alpha, epsilon=epsilon, method=method, noise=noise, require=require)
         wall = time.perf_counter() - t0
         sec = cal.details.get("seconds", {})
         conn.send(("ok", float(cal.scale), wall, sec.get("rule", np.nan), sec.get("check", np.nan)))
@@ -234,12 +234,12 @@ def _in_child(target, args, max_seconds, over):
     return out
 
 
-def _run_with_budget(p, q, alpha, epsilon, method, noise, max_seconds):
+def _run_with_budget(p, q, alpha, epsilon, method, noise, max_seconds, require="estimate"):
     """Run one calibration in a child process.
 
     Returns ``("> budget", nan, s, nan, nan)`` when it takes longer than ``max_seconds``, with ``s >= max_seconds`` the time after which it was stopped.
     """
-    args = (p, q, alpha, epsilon, method, noise)
+    args = (p, q, alpha, epsilon, method, noise, require)
     return _in_child(_timed_call, args, max_seconds, lambda s: ("> budget", np.nan, s, np.nan, np.nan))
 
 
@@ -251,6 +251,7 @@ def scaling_table(
     epsilon: float = 1.0,
     max_seconds: float = 20.0,
     seed: int = 0,
+    require: str = "estimate",
 ):
     r"""Time and tightness of every calibration method as the priors grow (issue #13, item 3).
 
@@ -278,6 +279,10 @@ def scaling_table(
         Per-call budget in seconds (> 0).
     seed : int
         Seed of the pairs.
+    require : {"estimate", "proved"}
+        Passed to :func:`rpp.calibrate`; ``"estimate"`` (default here): the fast final check whose
+        growth this table has tracked since issue #13 (the proved default's cost is in the
+        benchmark suite, ``tests/benchmarks/cases.py``).
 
     Returns
     -------
@@ -311,7 +316,14 @@ def scaling_table(
         for noise in noises:
             for method in methods(noise):
                 try:
-                    calibrate(*scaling_pair(family, 4, seed), alpha=alpha, epsilon=epsilon, method=method, noise=noise)
+                    calibrate(
+                        *scaling_pair(family, 4, seed),
+                        alpha=alpha,
+                        epsilon=epsilon,
+                        method=method,
+                        noise=noise,
+                        require=require,
+                    )
                 except ValueError:  # the method does not apply to these priors
                     pass
     rows = []
@@ -320,7 +332,7 @@ def scaling_table(
             for size in sizes:
                 p, q = scaling_pair(family, size, seed)
                 for method in methods(noise):
-                    res = _run_with_budget(p, q, alpha, epsilon, method, noise, max_seconds)
+                    res = _run_with_budget(p, q, alpha, epsilon, method, noise, max_seconds, require)
                     rows.append(dict(zip(("status", "scale", "seconds", "rule_s", "check_s"), res, strict=True)))
                     rows[-1].update(family=family, size=size, noise=noise, method=method)
     df = pd.DataFrame(
@@ -383,10 +395,10 @@ def atoms_pair(n: int, seed: int = 0) -> tuple[Empirical, Empirical]:
     return Empirical(rng.normal(0.0, 1.0, n)), Empirical(rng.normal(0.5, 1.2, n))
 
 
-def _atoms_call(conn, p, q, alpha, epsilon, method, noise):
+def _atoms_call(conn, p, q, alpha, epsilon, method, noise, require):
     """Child process: one calibration, sends a dict of its time, scale, error and flags."""
     t0, c0 = time.perf_counter(), time.process_time()
-    cal = calibrate(p, q, alpha=alpha, epsilon=epsilon, method=method, noise=noise)
+    cal = calibrate(p, q, alpha=alpha, epsilon=epsilon, method=method, noise=noise, require=require)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     sec = cal.details.get("seconds", {})
     conn.send(
@@ -418,6 +430,7 @@ def atoms_benchmark(
     epsilon: float = 1.0,
     max_seconds: float = 120.0,
     seed: int = 0,
+    require: str = "estimate",
 ):
     r"""Time ``exact``, the W-infinity baseline and the sufficient rules on large empirical pairs (issue #26).
 
@@ -438,6 +451,10 @@ def atoms_benchmark(
         Per-call budget in seconds (> 0).
     seed : int
         Seed of the pairs.
+    require : {"estimate", "proved"}
+        Passed to :func:`rpp.calibrate`; ``"estimate"`` (default here): the fast final check whose
+        cost this table has tracked since issue #26 (the proved default's cost is in the benchmark
+        suite, ``tests/benchmarks/cases.py``).
 
     Returns
     -------
@@ -464,13 +481,13 @@ def atoms_benchmark(
     if not max_seconds > 0:
         raise ValueError(f"max_seconds must be > 0, got {max_seconds}")
     for noise, method in methods_:  # warm up: the children are forked after the lazy imports
-        calibrate(*atoms_pair(40, seed), alpha=alpha, epsilon=epsilon, method=method, noise=noise)
+        calibrate(*atoms_pair(40, seed), alpha=alpha, epsilon=epsilon, method=method, noise=noise, require=require)
     rows = []
     for n in sizes:
         p, q = atoms_pair(int(n), seed)
         sort_s = _sort_seconds(p, q)
         for noise, method in methods_:
-            args = (p, q, alpha, epsilon, method, noise)
+            args = (p, q, alpha, epsilon, method, noise, require)
             row = _in_child(_atoms_call, args, max_seconds, lambda s: dict(status="> budget", seconds=s))
             row.update(size=int(n), noise=noise, method=method, sort_s=sort_s)
             rows.append(row)
