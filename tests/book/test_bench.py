@@ -63,7 +63,7 @@ def test_scaling_table_tries_every_size_after_over_budget(monkeypatch):
     """Cost is not monotone in size: a method over budget at one size is still run at the next."""
     calls = []
 
-    def fake_run(p, q, alpha, epsilon, method, noise, max_seconds):
+    def fake_run(p, q, alpha, epsilon, method, noise, max_seconds, require="estimate"):
         calls.append((p.n, method))
         if p.n == 8:  # every method over budget at the smallest size only
             return ("> budget", np.nan, max_seconds, np.nan, np.nan)

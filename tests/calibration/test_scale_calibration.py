@@ -235,14 +235,15 @@ def test_order_solved_first_does_not_change_the_scale(noise, monkeypatch):
 
     p, q = scaling_pair("empirical", 1000, 0)
     alpha, eps = 2.0, 1.0
-    probed = rpp.calibrate(p, q, alpha=alpha, epsilon=eps, noise=noise)
+    probed = rpp.calibrate(p, q, alpha=alpha, epsilon=eps, noise=noise, require="estimate")
     directed = [
-        rpp.calibrate(a, b, alpha=alpha, epsilon=eps, noise=noise, directed=True).scale for a, b in ((p, q), (q, p))
+        rpp.calibrate(a, b, alpha=alpha, epsilon=eps, noise=noise, require="estimate", directed=True).scale
+        for a, b in ((p, q), (q, p))
     ]
     scales = []
     for forced in ((0, 1), (1, 0)):
         monkeypatch.setattr(C, "order_probe", lambda *args, forced=forced, **kw: forced)
-        cal = rpp.calibrate(p, q, alpha=alpha, epsilon=eps, noise=noise)
+        cal = rpp.calibrate(p, q, alpha=alpha, epsilon=eps, noise=noise, require="estimate")
         assert cal.within_budget
         scales.append(cal.scale)
     tol = 1e-8 * max(directed)

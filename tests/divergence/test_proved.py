@@ -172,4 +172,5 @@ def test_twenty_atoms():
     for noise in ("gaussian", "laplace"):
         c = proved_divergence(P, Q, alpha=3.0, family=noise, scale=0.2)
         ref = oracle(P, Q, 3.0, noise, 0.2)
-        assert c.lower <= ref <= c.upper and c.error <= 1e-10 * c.value
+        # arb (Laplace) to 1e-10; under Gaussian noise more than 8 atoms take the convexity bounds (1e-5 of D)
+        assert c.lower <= ref <= c.upper and c.error <= (1e-10 if noise == "laplace" else 1e-5) * c.value
