@@ -255,7 +255,11 @@ def test_gaussian_exact_at_1e5_atoms_against_direct_sums():
     rng = np.random.default_rng(261)
     x, y = rng.normal(0, 1, 100_000), rng.normal(0.5, 1.2, 100_000)
     alpha, eps = 2.0, 1.0
-    cal = rpp.calibrate(rpp.Empirical(x), rpp.Empirical(y), alpha=alpha, epsilon=eps, method="exact")
+    # the estimate path at scale (issue #26): its reported error against the direct sums (the proved
+    # default at 1e5 atoms costs minutes; tests/benchmarks times it at 1e3 and 1e4)
+    cal = rpp.calibrate(
+        rpp.Empirical(x), rpp.Empirical(y), alpha=alpha, epsilon=eps, method="exact", require="estimate"
+    )
     theta = float(cal.scale)
     d_ref = max(_gauss_log_integrals_ref(x, y, alpha, theta)) / (alpha - 1)
     # GL20 on panels of theta/2 of an analytic integrand, float64 sums of 1e5 positive terms: 1e-11
