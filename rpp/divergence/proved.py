@@ -535,6 +535,11 @@ def _result(flint, I, alpha):
     D = I.log() / (arb(alpha) - 1)
     if not D.is_finite():
         return "the enclosure of the divergence was not finite at the working precision"
+    return _result_of_ball(arb, D)
+
+
+def _result_of_ball(arb, D):
+    """Certified float enclosure of the finite arb ball D: its midpoint, and the farther end rounded up."""
     value = float(D.mid())
     lo, hi = arb(D.lower()), arb(D.upper())
     err = max(hi - value, value - lo)  # exact on the ball endpoints at the working precision
@@ -574,6 +579,8 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
                 "alpha / V_P = (alpha - 1) / V_Q exactly (V: the largest noisy component variance of each prior): "
                 "at this edge of the tail condition the Gaussian tail bound of the arb path does not apply"
             )
+    if Pf[0].size == 1 and Qf[0].size == 1:  # two Gaussians after the noise: the closed form, in arb
+        return _gauss_closed(arb, Pf, Qf, alpha, th2)
     first = None
     # near the edge of the tail condition the integrand decays slowly, which defeats arb's windows
     near_edge = alpha > 1 and cond < Fraction(1, 100) * Fraction(alpha) / vpm
@@ -597,6 +604,44 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
                 return first
         return f"{res}; and {first}"
     return res
+
+
+def _gauss_closed(arb, Pf, Qf, alpha, th2):
+    r"""Enclose the closed form of :math:`D_\alpha(N(\mu_i, V_i) \| N(\mu_j, V_j))` in arb.
+
+    With :math:`V_\alpha = \alpha V_j + (1-\alpha) V_i > 0` (Gil, Alajaji and Linder 2013, Table 2),
+
+    .. math::
+
+        D_\alpha = \frac{\alpha(\mu_i-\mu_j)^2}{2V_\alpha} + \frac12\log\frac{V_j}{V_i}
+        + \frac{1}{2(\alpha-1)}\log\frac{V_j}{V_\alpha};
+
+    :math:`V_\alpha \le 0` (only for :math:`\alpha > 1`) gives :math:`+\infty`: the integrand
+    :math:`p^\alpha q^{1-\alpha}` is then the exponential of a polynomial of degree at most one.
+    The inputs are the priors' floats and :math:`\theta^2` as exact rationals, so the only roundings
+    are arb's, inside the ball; the precision grows until the ball is 1e-15 of the value (or 2^-1000).
+    """
+    a = Fraction(alpha)
+    vi = Fraction(float(Pf[2][0])) + th2
+    vj = Fraction(float(Qf[2][0])) + th2
+    va = a * vj + (1 - a) * vi  # exact
+    if va <= 0:
+        return Certified(math.inf, 0.0, rigorous=True)
+    d = Fraction(float(Pf[1][0])) - Fraction(float(Qf[1][0]))
+    quad = a * d * d / (2 * va)  # exact
+    for prec in (128, 256, 512, 1024):
+        with _flint().ctx.workprec(prec):
+            D = (
+                _arb_of(arb, quad)
+                + _arb_of(arb, vj / vi).log() / 2
+                + _arb_of(arb, vj / va).log() / (2 * (_arb_of(arb, a) - 1))
+            )
+            if not D.is_finite():
+                continue
+            res = _result_of_ball(arb, D)
+        if res.error <= 1e-15 * abs(res.value) or prec == 1024:
+            return res
+    return "the enclosure of the divergence was not finite at the working precision"
 
 
 def _convex_or_reason(flint, Pf, Qf, alpha, theta):
