@@ -193,7 +193,7 @@ pdf: $(STAMP)
 	@echo "PDF edition: $(PDF_OUT) ($$(pdfinfo $(PDF_OUT) | sed -n 's/^Pages: *//p') pages); run \`make book\` to link it from the web book"
 
 student: $(STAMP)
-	$(RUN) $(BIN)/python tools/student_edition.py --out student
+	$(BOOK_RUN) $(BIN)/python tools/jupyter_edition.py --student --out student
 
 # The Jupyter edition (MyST rewritten for Jupyter/Colab, the web book's numbers read from Sphinx's
 # environment, a first cell that installs rpp from this commit) and the student edition, shipped

@@ -41,8 +41,9 @@ _spec = importlib.util.spec_from_file_location("jupyter_edition", ROOT / "tools"
 jupyter_edition = importlib.util.module_from_spec(_spec)
 sys.modules["jupyter_edition"] = jupyter_edition
 _spec.loader.exec_module(jupyter_edition)
+import book_toc  # tools/ is on the path from here
 
-CHAPTERS = jupyter_edition.toc_chapters(ROOT)
+CHAPTERS = book_toc.toc_chapters(ROOT)
 IDS = [p.stem for p in CHAPTERS]
 MAX_SHOT_HEIGHT = 12000
 MATHJAX_TIMEOUT_MS = 60000

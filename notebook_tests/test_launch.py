@@ -37,6 +37,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
+import book_toc
 import jupyter_edition
 
 CHAPTERS = {"01_pufferfish": ["chapters"], "04_mixture_priors": ["chapters"]}
@@ -87,7 +88,7 @@ def clone(tmp_path_factory, index) -> tuple[Path, str, str]:
 def test_published_branch_holds_both_editions(clone):
     repo, sha, _ = clone
     files = set(_git("ls-tree", "-r", "--name-only", "jupyter", cwd=repo).splitlines())
-    chapters = [p.name for p in jupyter_edition.toc_chapters(ROOT)]
+    chapters = [p.name for p in book_toc.toc_chapters(ROOT)]
     assert files == {
         "README.md",
         "requirements.txt",

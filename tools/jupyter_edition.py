@@ -72,6 +72,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT / "tools") not in sys.path:
     sys.path.insert(0, str(ROOT / "tools"))
 
+from book_toc import toc_chapters  # tools/ is on the path from here
+from student_edition import after_solution_end, leaks, make_student_notebook
+
 #: Where the web book is published (links of the Jupyter edition). Override with --web-url.
 WEB_URL = "https://rpp-book.github.io/rpp-book/"
 #: The branch that holds the published Jupyter edition (``--publish``); the launch buttons of
@@ -929,8 +932,6 @@ def jupyter_notebook(
         if cell.cell_type == "markdown":
             src = cell.source
             if re.search(r"\{solution-end\}", src):
-                from student_edition import after_solution_end
-
                 src = after_solution_end(src)  # text after the directive (the next exercise) stays
                 if not src.strip():
                     continue
@@ -1011,8 +1012,6 @@ class Edition:
         original = nbformat.read(path, as_version=4)
         source = original
         if student:
-            from student_edition import leaks, make_student_notebook
-
             source = make_student_notebook(original).notebook
             found = leaks(original, source)
             if found:
@@ -1126,12 +1125,6 @@ def publish(
     commit = _git_out(root, "commit-tree", tree, *(["-p", parent] if parent else []), "-m", message)
     _git_out(root, "update-ref", f"refs/heads/{branch}", commit, *([parent] if parent else []))
     return commit
-
-
-def toc_chapters(root: Path = ROOT) -> list[Path]:
-    from student_edition import toc_chapters as chapters
-
-    return chapters(root)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def toc_notebooks(root: Path = ROOT) -> list[str]:
     """The notebooks of ``_toc.yml`` (``book/NN_slug.ipynb``), in its order."""
-    from student_edition import toc_chapters
+    from book_toc import toc_chapters
 
     return [p.resolve().relative_to(root.resolve()).as_posix() for p in toc_chapters(root)]
 

@@ -1,17 +1,11 @@
-#!/usr/bin/env python
-"""Write the student edition of The RPP Book: the Jupyter edition of every chapter without its
-solutions.
+"""The student edition's source step: a chapter notebook without its solutions, checked for leaks.
 
-Usage (from the repository root, with the book's environment)::
-
-    .venv/bin/python tools/student_edition.py                  # every chapter of _toc.yml -> student/
-    .venv/bin/python tools/student_edition.py --out /tmp/class book/03_gaussian_priors.ipynb
-
-(``make student`` runs the first form.) For each chapter notebook ``book/NN_slug.ipynb`` it writes
-``<out>/NN_slug.ipynb``: first the solutions are taken out of the MyST source
-(:func:`make_student_notebook`, checked for leaks by :func:`leaks`), then the result is written
-as the Jupyter edition (``tools/jupyter_edition.py``: MyST turned into Markdown that Jupyter and
-Colab render, the web book's numbers, the launch cell of the commit). In the source step
+The student edition of The RPP Book is the Jupyter edition of every chapter without its
+solutions. ``tools/jupyter_edition.py --student`` writes it (``make student`` into ``student/``,
+``make notebooks`` into ``_build/html/notebooks/student/``); this module is the step it takes
+first, on the MyST source: :func:`make_student_notebook` takes the solutions out and
+:func:`leaks` checks that none is left. It imports nothing of the other tools (the Jupyter edition
+imports it, never the other way round). In the source step
 
 - every solution block (the markdown cell ``:::{solution-start} <label>``, the cells after it,
   and the markdown cell ``:::{solution-end}``) is replaced by **one empty code cell** holding only
@@ -27,9 +21,11 @@ Colab render, the web book's numbers, the launch cell of the commit). In the sou
 
 Before writing, each student notebook is checked for leaks: no solution cell, no solution tag or
 directive, and no line of solution text (a line that occurs only inside the solutions of the
-original) may be left. ``tests/book/test_student_edition.py`` repeats these checks, and
-``notebook_tests/test_student_runs.py`` (the notebook phase of ``make test``, after nbval) runs
-every student notebook in a fresh kernel up to its first exercise.
+original) may be left (the Jupyter edition refuses to write a notebook that leaks).
+``tests/book/test_student_edition.py`` repeats these checks, and
+``notebook_tests/test_classroom.py`` (the notebook phase of ``make test``, after nbval) runs
+every student notebook, written as the class-room steps write it, in a fresh kernel up to its first
+exercise.
 
 The output folder ``student/`` is generated (git-ignored) and is not part of the web book
 (``_config.yml`` excludes it).
@@ -37,17 +33,11 @@ The output folder ``student/`` is generated (git-ignored) and is not part of the
 
 from __future__ import annotations
 
-import argparse
 import copy
 import re
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import nbformat
-import yaml
-
-ROOT = Path(__file__).resolve().parents[1]
 
 SOLUTION_TAG = "solution"
 PROMPT_TAG = "exercise-prompt"
@@ -219,59 +209,3 @@ def first_exercise_index(nb: nbformat.NotebookNode) -> int | None:
         ),
         None,
     )
-
-
-def toc_chapters(root: Path = ROOT) -> list[Path]:
-    """The chapter notebooks listed in ``_toc.yml``, in reading order."""
-
-    def names(node):
-        if isinstance(node, dict):
-            for key in ("root", "file"):
-                if isinstance(node.get(key), str):
-                    yield node[key]
-            for value in node.values():
-                if isinstance(value, (list, dict)):
-                    yield from names(value)
-        elif isinstance(node, list):
-            for item in node:
-                yield from names(item)
-
-    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
-    paths = (root / f"{name.removesuffix('.ipynb')}.ipynb" for name in names(toc))
-    return list(dict.fromkeys(p for p in paths if p.is_file()))
-
-
-def write_student_edition(notebooks: list[Path], out_dir: Path, *, root: Path = ROOT, **edition_options) -> list[Path]:
-    """Write the student edition of ``notebooks`` into ``out_dir``; return the written paths.
-
-    ``edition_options`` go to ``jupyter_edition.Edition`` (``web_url``, ``repo_url``, ``commit``).
-
-    Raises
-    ------
-    ValueError
-        If a student notebook would still contain solution text (nothing is written for it).
-    """
-    if str(ROOT / "tools") not in sys.path:
-        sys.path.insert(0, str(ROOT / "tools"))
-    from jupyter_edition import Edition
-
-    return Edition(root, **edition_options).write(notebooks, out_dir, student=True)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "notebooks", nargs="*", type=Path, help="chapter notebooks (default: every notebook of _toc.yml)"
-    )
-    parser.add_argument("--out", type=Path, default=ROOT / "student", help="output folder (default: student/)")
-    args = parser.parse_args(argv)
-    notebooks = args.notebooks or toc_chapters()
-    if not notebooks:
-        parser.error("no chapter notebook found in _toc.yml")
-    for path in write_student_edition(notebooks, args.out):
-        print(f"wrote {path}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

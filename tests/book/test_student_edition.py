@@ -11,7 +11,7 @@ What is checked:
 - for every chapter notebook of ``_toc.yml``: the student notebook has no solution text, tag,
   directive or output; it keeps every other cell unchanged and in order, with one prompt per
   solution (that it also **runs in a fresh kernel up to its first exercise** is a notebook check:
-  ``notebook_tests/test_student_runs.py``, in the notebook phase of ``make test``);
+  ``notebook_tests/test_classroom.py``, in the notebook phase of ``make test``);
 - the student notebooks are Jupyter-edition notebooks: exercise prompts numbered as on the web
   ("# Exercise 3.2: ..."), no raw MyST, the macros defined in the first Markdown cell, and a
   first cell that installs this commit of ``rpp-book`` with the extras the chapter imports (the
@@ -47,11 +47,12 @@ def _load(name: str):
     return module
 
 
+book_toc = _load("book_toc")
 student_edition = _load("student_edition")
 new_chapter = _load("new_chapter")
 jupyter_edition = _load("jupyter_edition")
 
-CHAPTERS = student_edition.toc_chapters(ROOT)
+CHAPTERS = book_toc.toc_chapters(ROOT)
 IDS = [p.name for p in CHAPTERS]
 
 md = nbformat.v4.new_markdown_cell
@@ -154,7 +155,7 @@ def test_leak_check_finds_planted_solution_text():
 def test_cli_writes_student_notebooks(tmp_path):
     chapter = CHAPTERS[0]
     out = tmp_path / "class"
-    assert student_edition.main(["--out", str(out), str(chapter)]) == 0
+    assert jupyter_edition.main(["--student", "--out", str(out), str(chapter)]) == 0
     student = nbformat.read(out / chapter.name, as_version=4)
     assert student_edition.leaks(nbformat.read(chapter, as_version=4), student) == []
     assert student.metadata["rpp_book"]["edition"] == "student"
@@ -167,7 +168,7 @@ def test_toc_has_chapters():
 @pytest.fixture(scope="module")
 def edition(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("student")
-    student_edition.write_student_edition(CHAPTERS, out)
+    jupyter_edition.Edition(ROOT).write(CHAPTERS, out, student=True)
     return out
 
 
