@@ -756,13 +756,20 @@ def gauss_atoms_logpdf(
     out = np.empty(x.size)
     lo_part = np.zeros(x.size) if x_lo is None else x_lo
     j = np.searchsorted(atoms, x)
-    d_near = np.minimum(
-        np.abs((x - atoms[np.clip(j - 1, 0, atoms.size - 1)]) + lo_part),
-        np.abs((atoms[np.clip(j, 0, atoms.size - 1)] - x) - lo_part),
-    )
-    reach = np.sqrt(d_near**2 + (_REACH * theta) ** 2)
-    # the window of atoms summed: widened by the low part and the rounding of x -+ reach (2 ulps)
-    slack = np.zeros(x.size) if x_lo is None else np.abs(x_lo) + 4 * np.spacing(np.abs(x) + reach)
+    i_left, i_right = np.clip(j - 1, 0, atoms.size - 1), np.clip(j, 0, atoms.size - 1)
+    d_left = np.abs((x - atoms[i_left]) + lo_part)
+    d_right = np.abs((atoms[i_right] - x) - lo_part)
+    d_near = np.minimum(d_left, d_right)
+    lw_near = np.where(d_left <= d_right, logw[i_left], logw[i_right])
+    # far from every atom (d > 1e4 reach units) sqrt(d^2 + R^2 t) rounds to d: the window then
+    # reaches R theta beyond the nearest atom instead, so that what it leaves out stays e^-50 below
+    far = d_near > 1e4 * _REACH * theta
+    reach = np.where(far, d_near + _REACH * theta, np.sqrt(d_near**2 + (_REACH * theta) ** 2))
+    # the window of atoms summed: widened by the low part and the rounding of the distance and of
+    # x -+ reach (a few ulps), with or without low parts: far from every atom (a node between a
+    # cluster at 1e9 and an atom near 0) the rounded x - reach lay beyond the nearest atom, the window
+    # was empty and the density -inf (issue #34: the estimate's error turned infinite)
+    slack = 4 * np.spacing(np.abs(x) + reach) + (0.0 if x_lo is None else np.abs(x_lo))
     lo = np.searchsorted(atoms, x - (reach + slack), side="left")
     hi = np.searchsorted(atoms, x + (reach + slack), side="right")
     dropped = cw[lo] + (cw[-1] - cw[hi])  # weight outside each node's window
@@ -815,6 +822,14 @@ def gauss_atoms_logpdf(
             i0 = i1
     with np.errstate(divide="ignore"):
         log_drop = np.log(np.maximum(dropped, 0.0)) - 0.5 * (reach / theta) ** 2 - lnorm - out
+        # far nodes: the difference of two numbers near (d / theta)^2 / 2 > 5e9 keeps none of its
+        # digits; bound the sum from below by the nearest atom's term instead (it is in the window):
+        # reach^2 - d^2 = R theta (2 d + R theta), taken without cancellation
+        log_drop = np.where(
+            far,
+            np.log(np.maximum(dropped, 0.0)) - lw_near - 0.5 * _REACH * (2 * d_near / theta + _REACH),
+            log_drop,
+        )
     if log_drop.size:
         rel += float(np.exp(min(float(np.max(log_drop)), 700.0)))
     return out, rel
