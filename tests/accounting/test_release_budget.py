@@ -64,6 +64,7 @@ def test_all_pairs_worst_pair_is_the_largest_single_calibration(priors):
         assert worst.divergence <= eps
 
 
+@pytest.mark.deep
 def test_a_class_calibrates_each_distinct_pair_once(monkeypatch):
     """50 members drawn from 4 distinct priors: 6 distinct pairs (either order) are calibrated and
     evaluated once each, and every row equals an independent call for its own pair."""

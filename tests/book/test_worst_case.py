@@ -151,6 +151,7 @@ def test_every_method_within_budget(case):
 @pytest.mark.parametrize(
     "index", [152, pytest.param(1, marks=pytest.mark.slow), pytest.param(5, marks=pytest.mark.slow)]
 )
+@pytest.mark.deep
 def test_quantile_difference_tail_bounds_the_difference(index):
     """|F_i^-1(Phi(z)) - F_j^-1(Phi(z))| <= a z + C for z >= Z, both tails, by the mpmath quantiles.
 

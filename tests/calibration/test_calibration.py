@@ -257,6 +257,7 @@ def test_gmm_ot_as_printed_fails_domain_counterexample():
     assert cal.variance > (a - 1) * 1.0 - a * 0.25 and cal.within_budget
 
 
+@pytest.mark.deep
 def test_empirical_priors_all_methods():
     rng = np.random.default_rng(5)
     for _ in range(20):
@@ -375,6 +376,7 @@ def test_gaussian_noise_release():
 
 
 @pytest.mark.parametrize("method", ["gmm-ot", "gmm-ot-tight", "pierquin"])
+@pytest.mark.deep
 def test_never_under_noise_gaussian_pairs_mixture_methods(method):
     """The mixture rules (and the W_inf baseline) applied to single Gaussians, checked in mpmath."""
     mi, vi, mj, vj, a, e = random_gauss_pairs(200, seed=99 + len(method))

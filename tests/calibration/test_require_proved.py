@@ -38,6 +38,7 @@ def test_the_default_is_proved():
 
 
 @pytest.mark.parametrize("noise", ["gaussian", "laplace"])
+@pytest.mark.deep
 def test_proved_final_check_contains_mpmath(noise):
     cal = rpp.calibrate(THREE, TWO, alpha=2.0, epsilon=0.5, noise=noise, require="proved")
     assert cal.rigorous and cal.guaranteed and cal.divergence + cal.divergence_error <= 0.5

@@ -445,6 +445,7 @@ def _nasty_laplace_cases():
 @pytest.mark.parametrize(
     "name, p, q, alpha, b", list(_nasty_laplace_cases()), ids=lambda v: v if isinstance(v, str) else ""
 )
+@pytest.mark.deep
 def test_laplace_on_samples_is_within_its_proved_error_of_arb(name, p, q, alpha, b, monkeypatch):
     """value +- error (proved) contains the arb ball of the independent reference (tests/reference_flint.py),
     both orders; the midpoint panels are used wherever the gaps allow."""

@@ -64,6 +64,7 @@ def test_the_prefix_sums_do_not_depend_on_the_chunk_size(monkeypatch):
 
 
 @pytest.mark.parametrize("alpha, b", [(2.0, 0.05), (1.01, 0.3), (8.0, 0.02)])
+@pytest.mark.deep
 def test_the_quadrature_in_chunks_matches_one_chunk_and_its_error_covers_the_dense_reference(alpha, b, monkeypatch):
     p, q = _sample_pair(2_500, seed=int(alpha * 10), ties=alpha == 2.0)
     P, Q = p.components(), q.components()

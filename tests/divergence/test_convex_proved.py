@@ -77,6 +77,7 @@ def _random_pair(rng, n, atoms):
 
 
 @pytest.mark.parametrize("seed", range(8))
+@pytest.mark.deep
 def test_the_convexity_bounds_hold_the_truth(seed):
     """Random atoms and mixtures, orders below and above 1, narrow and wide noise: the enclosure holds mpmath's value."""
     rng = np.random.default_rng(seed)

@@ -54,6 +54,7 @@ def _params():
 
 
 @pytest.mark.parametrize("case, offset, noise", _params())
+@pytest.mark.deep
 def test_divergence_far_from_zero_within_its_error(case, offset, noise):
     """|value - D| <= error at offsets 1e8 and 1e12 (spreads 1e-4).
 

@@ -44,6 +44,7 @@ def _tup(c):
 @pytest.mark.parametrize("k", range(3))
 @pytest.mark.parametrize("b", [0.05, 1.0, 30.0])
 @pytest.mark.parametrize("alpha", [1.5, 8.0])
+@pytest.mark.deep
 def test_prefix_sums_match_mpmath_within_the_reported_error(k, b, alpha):
     P, Q = (d.components() for d in PAIRS[k])
     fast, fast_err = atoms_log_integral(P, Q, alpha, b)
@@ -141,6 +142,7 @@ def test_binned_gauss_sums_agree_with_dense_sums_within_their_bound(t):
 
 
 @pytest.mark.parametrize("t", [0.01, 0.2])
+@pytest.mark.deep
 def test_gaussian_divergence_binned_path_is_within_its_error_of_arb(t):
     """40 atoms (more than gaussian_noise._FAST_ATOMS = 30): the binned sums, against arb's enclosure."""
     assert rpp.divergence.gaussian_noise._FAST_ATOMS < 40  # the binned path is the one tested

@@ -156,6 +156,7 @@ FAST_PAIRS = [
 
 @pytest.mark.parametrize("pair", range(len(FAST_PAIRS)))
 @pytest.mark.parametrize("noise, method", [(n, m) for n in ("gaussian", "laplace") for m in rpp.methods(n)])
+@pytest.mark.deep
 def test_every_method_invariant(noise, method, pair):
     """Every method, both noises: offset 2^39 + 1/64 (~5.5e11) and factors 2^-20 and 2^20."""
     p, q = FAST_PAIRS[pair]

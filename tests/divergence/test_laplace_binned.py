@@ -40,6 +40,7 @@ def _cases():
     "rho", [1e-3, pytest.param(0.05, marks=pytest.mark.slow), pytest.param(1.0, marks=pytest.mark.slow)]
 )
 @pytest.mark.parametrize("name, p, q, alpha, b", list(_cases()), ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.deep
 def test_the_binned_enclosure_contains_the_arb_reference(name, p, q, alpha, b, rho):
     from reference_flint import laplace_noise_divergence, lower, upper
 

@@ -160,6 +160,7 @@ def _wide_range_pair(seed, index):
 
 
 @pytest.mark.parametrize("index", [6, 2, 4, 7])
+@pytest.mark.deep
 def test_gaussian_noise_window_edges_of_narrow_components(index):
     # index 6: a component of sd 0.05 left of all others; with the dyadic grids stopping short of
     # m - 12 s, the tail peak of p^2/q beyond it fell into a panel of width 42 that GL20 and GL10 both

@@ -137,6 +137,7 @@ def test_never_under_noise_300_empirical_pairs_both_noises_both_orders(chunk):
 
 @pytest.mark.parametrize("delta", [0.5, 1.0, 7.0])
 @pytest.mark.parametrize("a, e", [(1.2, 0.1), (2.0, 1.0), (10.0, 0.5), (100.0, 3.0)])
+@pytest.mark.deep
 def test_point_masses_by_hand(delta, a, e):
     """Deterministic data: every rule is computable by hand."""
     p, q = E([0.0]), E([delta])
@@ -427,6 +428,7 @@ def test_pierquin_laplace_on_mixtures_explains():
 # 1e-9 relative slack; the rule is still valid (value - error <= epsilon), and calibrate's
 # check, which needs value + error <= epsilon, steps such a scale up.
 @example(xp=[0.0, 1.0], xq=[1.0, 1.87e-165], a=1.01, e=0.0625)
+@pytest.mark.deep
 def test_property_w_alpha_rules_valid(xp, xq, a, e):
     """Each rule's scale satisfies its condition, and is not refuted by the proved enclosure
     of the exact divergence (Laplace noise on atoms: value +- error contains D_alpha); a rule
