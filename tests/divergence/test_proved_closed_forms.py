@@ -1,15 +1,18 @@
-"""The proved path's closed form for two single Gaussians after Gaussian noise, judged by mpmath.
+"""The proved path's closed forms, judged by mpmath: two single Gaussians under Gaussian noise, two atoms
+under Laplace noise.
 
 :func:`rpp.divergence.proved.proved_divergence` encloses the closed form of two Gaussians (a prior of one
-component or one atom each, plus N(0, theta^2)) in arb.  The judge is mpmath at 60 digits: the
-integral of p^alpha q^(1-alpha) by quadrature where it is benign, and the closed form of Gil, Alajaji
-and Linder (2013) everywhere, both from the floats given to rpp (exact binary numbers).
+component or one atom each, plus N(0, theta^2)) and of two atoms plus Lap(b) in arb.  The judge is mpmath:
+the integral of p^alpha q^(1-alpha) by quadrature (at 40 digits, split at the kinks and the means), and
+for Gaussians also the closed form of Gil, Alajaji and Linder (2013) at 60 digits, all from the floats
+given to rpp (exact binary numbers).
 """
 
 import mpmath as mp
 import numpy as np
 import pytest
 
+import rpp
 from rpp.divergence.proved import proved_divergence
 
 pytestmark = pytest.mark.filterwarnings("error")
@@ -90,3 +93,42 @@ def test_the_edge_of_the_tail_condition():
         ([1.0], [0.0], [2.0]), ([1.0], [0.0], [1.0]), alpha=2.0 + 2**-40, family="gaussian", scale=0.0
     )
     assert c.value == np.inf and c.rigorous
+
+
+def _laplace_quad(delta, b, alpha):
+    with mp.workdps(40):
+        d, bb, a = mp.mpf(delta), mp.mpf(b), mp.mpf(alpha)
+
+        def f(x):
+            return mp.exp(-(a * abs(x) + (1 - a) * abs(x - d)) / bb) / (2 * bb)
+
+        lo, hi = min(mp.mpf(0), d), max(mp.mpf(0), d)
+        return mp.log(mp.quad(f, [-mp.inf, lo, hi, mp.inf])) / (a - 1)
+
+
+@pytest.mark.parametrize(
+    "mi, mj, b, alpha",
+    [
+        (0.0, 1.0, 1.0, 3.0),  # Mironov 2017, Prop. 6
+        (1.0, 0.0, 0.3, 0.5),  # alpha = 1/2: the limit (1 + c/2) e^(-c/2)
+        (0.0, 1.0, 0.3, 0.5 + 2**-40),  # next to it: no cancellation
+        (0.0, 2.5, 0.7, 0.2),
+        (0.0, 0.1, 2.0, 1.001),
+        (1e6, 1e6 + 3.0, 0.05, 7.0),  # (alpha - 1) c = 360
+        (0.0, 1e-12, 1.0, 2.0),  # a tiny divergence
+        (5.0, 5.0, 1.0, 2.0),  # the same atom: D = 0
+    ],
+)
+def test_two_atoms_under_laplace_noise(mi, mj, b, alpha):
+    c = proved_divergence(([1.0], [mi], [0.0]), ([1.0], [mj], [0.0]), alpha=alpha, family="laplace", scale=b)
+    truth = _laplace_quad(mj - mi, b, alpha)
+    assert c.rigorous and c.lower <= truth + 1e-30 * abs(truth) and truth - 1e-30 * abs(truth) <= c.upper
+    assert abs(float(truth) - c.value) <= 1e-13 * abs(c.value) + 1e-300
+    assert c.error <= 1e-15 * abs(c.value) + 1e-300
+
+
+def test_a_laplace_calibration_of_two_atoms_is_proved_and_meets_the_budget():
+    cal = rpp.calibrate(rpp.Empirical([0.0]), rpp.Empirical([1.0]), alpha=4.0, epsilon=0.3, noise="laplace")
+    assert cal.rigorous and cal.guaranteed
+    for d in (1.0, -1.0):
+        assert _laplace_quad(d, cal.scale, 4.0) <= 0.3
