@@ -96,6 +96,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._lib.arb import LOCK as ARB_LOCK
+
 __all__ = [
     "secure_gaussian",
     "secure_laplace",
@@ -469,6 +471,9 @@ def sample_release(
     k_out = [0] * n
     decided = np.zeros(n, dtype=bool)
     cache: dict = {}
+    # python-flint's precision is one for the whole process: the draws hold rpp's lock while they set it
+    # (rpp._lib.arb), and restore it after
+    ARB_LOCK.acquire()
     prec0 = flint.ctx.prec
     try:
         # Many draws of one value share a table of the boundaries' 64-bit bounds.  A draw is decided
@@ -506,6 +511,7 @@ def sample_release(
             k_out[i] = _search(kernel, _Uniform(int(a0[i]), src), guess)
     finally:
         flint.ctx.prec = prec0
+        ARB_LOCK.release()
     out = np.empty(n)
     for i, k in enumerate(k_out):
         try:

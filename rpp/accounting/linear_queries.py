@@ -26,6 +26,7 @@ from numpy.typing import ArrayLike
 from scipy import linalg
 
 from .._lib import validation as checks
+from .._lib.arb import precision
 from ..certified import Certified
 
 __all__ = [
@@ -188,7 +189,7 @@ def _proved_divergence(build: Callable[[Any], tuple[Any, Any, Any, Any]], alpha:
     import flint
 
     for prec in (128, 256, 512, 1024):
-        with flint.ctx.workprec(prec):
+        with precision(flint, prec):
             a = flint.arb(float(alpha))
             mi, ci, mj, cj = build(flint)
             k = mi.nrows()

@@ -71,6 +71,7 @@ from typing import Any
 
 import numpy as np
 
+from .._lib.arb import precision
 from ..certified import Certified
 
 __all__ = ["proved_divergence", "proved_or_reason", "proved_discrete", "flint_available", "MAX_COMPONENTS"]
@@ -467,14 +468,10 @@ def proved_or_reason(
     keep_i, keep_j = wi > 0, wj > 0
     wi, mi, vi, wj, mj, vj = wi[keep_i], mi[keep_i], vi[keep_i], wj[keep_j], mj[keep_j], vj[keep_j]
     flint = _flint()
-    old = flint.ctx.prec
-    flint.ctx.prec = PREC if family == "gaussian" else _LAPLACE_PREC
-    try:
+    with precision(flint, PREC if family == "gaussian" else _LAPLACE_PREC):
         if family == "gaussian":
             return _gaussian(flint, (wi, mi, vi), (wj, mj, vj), alpha, scale)
         return _laplace(flint, (wi, mi, vi), (wj, mj, vj), alpha, scale)
-    finally:
-        flint.ctx.prec = old
 
 
 def _centre(mi, mj):
@@ -638,7 +635,7 @@ def _gauss_closed(arb, Pf, Qf, alpha, th2):
     d = Fraction(float(Pf[1][0])) - Fraction(float(Qf[1][0]))
     quad = a * d * d / (2 * va)  # exact
     for prec in (128, 256, 512, 1024):
-        with _flint().ctx.workprec(prec):
+        with precision(_flint(), prec):
             D = (
                 _arb_of(arb, quad)
                 + _arb_of(arb, vj / vi).log() / 2
@@ -781,14 +778,14 @@ def _laplace_two_atoms(flint, Pf, Qf, alpha, b_float):
     a = Fraction(alpha)
     c = abs(Fraction(float(Pf[1][0])) - Fraction(float(Qf[1][0]))) / Fraction(b_float)
     u = (2 * a - 1) * c
-    res = "the enclosure of the divergence was not finite at the working precision"
+    res: Certified | str = "the enclosure of the divergence was not finite at the working precision"
     for prec in (128, 256, 512, 1024):  # more bits where log(I) cancels (a tiny divergence)
-        with flint.ctx.workprec(prec):
+        with precision(flint, prec):
             A, C = _arb_of(arb, a), _arb_of(arb, c)
             g = arb(1) if u == 0 else -(-_arb_of(arb, u)).expm1() / _arb_of(arb, u)
             first = (-(1 - A) * C).exp()
             res = _result(flint, (first + (-A * C).exp() + first * C * g) / 2, alpha)
-        if isinstance(res, Certified) and res.error <= 1e-15 * abs(res.value):
+        if isinstance(res, Certified) and res.error <= 1e-15 * abs(float(res.value)):
             break
     return res
 
@@ -861,9 +858,7 @@ def proved_discrete(prior_i: Any, prior_j: Any, alpha: float) -> Certified:
     flint = _flint()
     arb = flint.arb
     alpha = float(alpha)
-    old = flint.ctx.prec
-    flint.ctx.prec = PREC
-    try:
+    with precision(flint, PREC):
         pw = {float(x): Fraction(float(w)) for x, w in zip(prior_i.support, prior_i.probs, strict=True)}
         qw = {float(x): Fraction(float(w)) for x, w in zip(prior_j.support, prior_j.probs, strict=True)}
         tp, tq = sum(pw.values(), Fraction(0)), sum(qw.values(), Fraction(0))
@@ -884,8 +879,6 @@ def proved_discrete(prior_i: Any, prior_j: Any, alpha: float) -> Certified:
         if isinstance(res, str):  # pragma: no cover - total is a positive finite ball here
             raise ArithmeticError("discrete divergence not enclosed")
         return res
-    finally:
-        flint.ctx.prec = old
 
 
 # ----------------------------------------------------------------------------------------
