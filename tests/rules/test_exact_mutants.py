@@ -15,6 +15,34 @@ survivors are equivalent or cost-only (the binned guide of large Laplace samples
 tolerances and steps: they change which divergences are evaluated, not the scale returned); the
 order probe's secant branch and the binned order are not reached by these tests (listed in the
 issue #35 report).  One real defect found and fixed: test_laplace_point_masses_exactly_within_the_budget.
+
+Second run (issue #35 item 4, on the code after the end check and the #37 split): the 173 mutants
+of 493 in scope (a comparison, sign, boolean or branch flipped; filter in the #35 report; two type
+annotations ``X | None -> X & None`` were run too and are left out).  37 of them had been killed
+in the first run on code unchanged since (matched by their diff, outside the changed functions);
+the other 136 were run on the old tests plus this file as it was: 39 killed.  Before: 76/173
+(43.9 %).  The four tests added below kill 4 more (a Gaussian against a mixture: 224; a memo of
+other priors: 210; Laplace noise between a sample and a Gaussian: 334, 349): 80/173 (46.2 %)
+(the survivors from line 563 on were not re-run with them).  The survivors, by reason:
+
+* the guide of large Laplace samples (>= 20 000 atoms; lines 148-220, 238, 261, 495-511: ids 51,
+  60, 75, 92, 94, 96, 99, 102, 104, 118, 124, 131, 269-310, 316) and the order probe with the
+  binned order (lines 563-684: 364-489): they decide where the search evaluates or which order
+  is solved first, never the scale (every decision of the search is taken on the divergence, and
+  calibrate checks the other order at the first root); not reached below 20 000 atoms.
+* equivalent: 26 (a noise's divergence is always a Certified, the default is never read); 34 (the
+  Gaussian start's flag is never read: _search_gaussian recomputes ``proved``); 231, 233, 234,
+  257 (the early ``return 0`` repeats min_feasible's own first test, f(lo) <= 0 returns lo); 156,
+  162, 163, 165, 166, 170 (bracket hints at lo or hi, or a feasible hint: min_feasible evaluates a
+  hint and steps below it if it is feasible); 237, 262, 320, 332 (``<`` for ``<=`` against the
+  budget: differ only when value + error == epsilon exactly); 322 (steps a feasible end up by
+  1e-12, inside the search's tolerance 1e-9); 244, 253 (step size, secant or Brent: the path);
+  247, 248 (hi == lo or hi infinite: the gmm-ot variance is finite and above the domain edge);
+  335, 336, 341, 347 (a start proved either way, or unproved either way); 342, 344, 346, 354, 356,
+  358 (a start of b = 0 or non-finite: only for identical priors, which return 0 first).
+* not killed, not proved equivalent: 353 (the Laplace start sqrt(gmm-ot variance / 2) of two
+  continuous priors marked proved: then min_feasible may return it unchecked, and the end check
+  steps up at most 2e-6; a case where that scale is infeasible by more would expose it).
 """
 
 import importlib
@@ -274,3 +302,50 @@ def test_arrays_broadcast_only_for_two_gaussians():
     for a, th in zip((2.0, 3.0), thetas, strict=True):
         assert mp.mpf(th) ** 2 == pytest.approx(a / 2 - 1, rel=1e-12)
         assert _mp_gauss(0.0, 1.0, 1.0, 1.0, a, mp.mpf(th) ** 2) <= 1.0
+
+
+_G01 = Gaussian(mean=0.0, var=1.0)
+
+
+@pytest.mark.parametrize(("p", "q"), [(_G01, None), (None, _G01)])
+def test_exact_gaussian_against_a_mixture_by_mpmath(p, q):
+    """One rpp.Gaussian and one mixture: the search, not the closed form of two Gaussians (which
+    would read the mixture as one Gaussian).  D at the returned θ <= eps, and > eps 1e-7 below,
+    by the 50-digit oracle."""
+    mix = GaussianMixture(weights=[0.5, 0.5], means=[0.0, 2.0], vars=[1.0, 0.5])
+    p, q = (p, mix) if q is None else (mix, q)
+    alpha, eps = 2.0, 0.5
+    s = ex.exact(p, q, alpha=alpha, epsilon=eps)
+    assert s > 0
+    assert _mp_div(p, q, alpha, "gaussian", s) <= eps
+    assert _mp_div(p, q, alpha, "gaussian", s * (1 - 1e-7)) > eps
+
+
+def test_a_memo_of_other_priors_is_refused():
+    """search() refuses a memo made for other priors (its divergences would answer for the wrong
+    pair), for another order or noise; the same priors, also as equal copies, are accepted."""
+    memo = ex.DivergenceMemo(P2, Q2, alpha=2.0)
+    for p, q, alpha, noise in (
+        (P3, Q2, 2.0, "gaussian"),
+        (P2, Q3, 2.0, "gaussian"),
+        (Q2, P2, 2.0, "gaussian"),
+        (P2, Q2, 3.0, "gaussian"),
+        (P2, Q2, 2.0, "laplace"),
+    ):
+        with pytest.raises(ValueError, match="memo"):
+            ex.search(p, q, alpha=alpha, epsilon=1.0, noise=noise, memo=memo)
+    s = ex.search(Empirical([0.0, 1.0]), Empirical([0.0, 3.0]), alpha=2.0, epsilon=1.0, memo=memo)
+    assert _mp_div(P2, Q2, 2.0, "gaussian", s) <= 1.0
+
+
+@pytest.mark.parametrize("sample_first", [True, False])
+def test_exact_laplace_between_a_sample_and_a_gaussian_by_mpmath(sample_first):
+    """Laplace noise, one empirical and one continuous prior: no proved start exists (the search
+    starts from b = 1, unproved, and must evaluate it; the root here is far above 1).  D at the
+    returned b <= eps, and > eps 1e-7 below, by the 50-digit oracle."""
+    sample, gauss = Empirical([0.0]), Gaussian(mean=3.0, var=1.0)
+    p, q = (sample, gauss) if sample_first else (gauss, sample)
+    b = ex.exact(p, q, alpha=2.0, epsilon=0.5, noise="laplace")
+    assert b > 1
+    assert _mp_div(p, q, 2.0, "laplace", b) <= 0.5
+    assert _mp_div(p, q, 2.0, "laplace", b * (1 - 1e-7)) > 0.5
