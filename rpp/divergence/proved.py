@@ -42,9 +42,10 @@ How the enclosure is proved:
    :math:`B=\sum_k w_k e^{\mu_k/b+s_k^2/(2b^2)}\Phi((U-\mu_k)/s_k-s_k/b)`, hence the right tail is
    at most :math:`A_P^\alpha B_Q^{1-\alpha}e^{-U/b}/2` (:math:`\alpha>1`).  The left tails are the
    mirror images.  The range (the windows) grows until what lies outside is below :math:`2^{-80}`
-   of the body (Gaussian noise; :math:`2^{-48}` under Laplace noise, whose body is integrated to
-   :math:`2^{-40}` rather than :math:`2^{-64}`: every node there costs erfc of every component in
-   complex balls, and an enclosure about 1e-12 wide is ample for a final check).
+   of the body (Gaussian noise; under Laplace noise, whose every node costs erfc of every component
+   in complex balls, the body is integrated to :math:`2^{-40}|\log I|` of itself, clamped to
+   :math:`[2^{-64}, 2^{-40}]`, and the tails kept below :math:`2^{-8}` of that: :math:`D` to about
+   :math:`2^{-40}` of itself, ample for a final check).
 4. **Many components under Gaussian noise** (more than ``MAX_COMPONENTS``, or where the arb
    path refuses): :math:`\log p(x) + x^2/(2\theta^2)` is convex for every prior (the log of a
    moment generating function), so on each panel the integrand's log lies between lines built from
@@ -79,11 +80,12 @@ __all__ = ["proved_divergence", "proved_or_reason", "proved_discrete", "flint_av
 PREC = 128  # working precision (bits) of the balls
 _REL_TOL = 2.0**-64  # target relative accuracy of each panel of the body integral
 # Laplace noise: every node evaluates erfc of every Gaussian component in complex balls (the
-# cost); 2^-40 of the body and tails below 2^-48 of it are ample for a final check against a
-# budget (the enclosure stays proved: only its width grows, to about 1e-12 relative)
+# cost). The body is integrated to 2^-40 of |log I| relative to I (between 2^-64 and 2^-40), the
+# tails kept below 2^-8 of that: D = log(I) / (alpha - 1) is then known to about 2^-40 of itself
+# (alpha near 1 and tiny divergences, where log I is small, get the tighter tolerance they need),
+# ample for a final check and cheaper than 2^-64 wherever log I is not small
 _LAPLACE_REL_TOL = 2.0**-40
 _LAPLACE_PREC = 96  # bits: ample for 2^-40 (the balls carry their own error); about 30 % faster than 128
-_LAPLACE_TAIL_REL = 2.0**-48
 _TAIL_REL = 2.0**-80  # the tails must be below this fraction of the body
 MAX_COMPONENTS = 64  # more components than this in one prior: no arb path (too slow)
 ARB_FIRST = 8  # Gaussian noise, up to this many components per prior: arb first (tight), else the convexity bounds
@@ -790,6 +792,16 @@ def _laplace_two_atoms(flint, Pf, Qf, alpha, b_float):
     return res
 
 
+def _laplace_rel_tol(est) -> float:
+    """Return the relative tolerance of the Laplace body: ``2^-40 |log I|`` in ``[2^-64, 2^-40]`` (``est``: a rough I)."""
+    if not (est > 0):
+        return 2.0**-64
+    log_i = float(abs(est.log()).upper())
+    if not math.isfinite(log_i):
+        return _LAPLACE_REL_TOL
+    return min(_LAPLACE_REL_TOL, max(2.0**-64, _LAPLACE_REL_TOL * log_i))
+
+
 def _laplace(flint, Pf, Qf, alpha, b_float):
     arb, acb = flint.arb, flint.acb
     if Pf[0].size == 1 and Qf[0].size == 1 and Pf[2][0] == 0 and Qf[2][0] == 0:
@@ -819,7 +831,8 @@ def _laplace(flint, Pf, Qf, alpha, b_float):
         tl = _laplace_tail(arb, alpha, -L, neg(P), neg(Q), b)
         pts = _panels(means[sds > 0], sds[sds > 0], L, U, atoms, max(b_float, (U - L) / 32))
         est = _estimate(arb, log_f, pts)
-        if tr is not None and tl is not None and est > 0 and (tr + tl).upper() < est * _LAPLACE_TAIL_REL:
+        rel_tol = _laplace_rel_tol(est)
+        if tr is not None and tl is not None and est > 0 and (tr + tl).upper() < est * (rel_tol * 2**-8):
             break
         U, L = U + 20 * b_float, L - 20 * b_float
     else:
@@ -834,9 +847,9 @@ def _laplace(flint, Pf, Qf, alpha, b_float):
 
         return f
 
-    body = _integrate(flint, panel, pts, est, _LAPLACE_REL_TOL)
+    body = _integrate(flint, panel, pts, est, rel_tol)
     # in arb: both may exceed the float range
-    if not ((tr + tl).upper() <= body.lower() * (_LAPLACE_TAIL_REL * 2**8)):
+    if not ((tr + tl).upper() <= body.lower() * rel_tol):
         return _tail_refusal(tr, tl)
     return _result(flint, body + arb(0).union(tr + tl), alpha)
 
