@@ -587,7 +587,7 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
                 "at this edge of the tail condition the Gaussian tail bound of the arb path does not apply"
             )
     if Pf[0].size == 1 and Qf[0].size == 1:  # two Gaussians after the noise: the closed form, in arb
-        return _gauss_closed(arb, Pf, Qf, alpha, th2)
+        return _gauss_closed(flint, Pf, Qf, alpha, th2)
     first = None
     # near the edge of the tail condition the integrand decays slowly, which defeats arb's windows
     near_edge = alpha > 1 and cond < Fraction(1, 100) * Fraction(alpha) / vpm
@@ -613,7 +613,7 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
     return res
 
 
-def _gauss_closed(arb, Pf, Qf, alpha, th2):
+def _gauss_closed(flint, Pf, Qf, alpha, th2):
     r"""Enclose the closed form of :math:`D_\alpha(N(\mu_i, V_i) \| N(\mu_j, V_j))` in arb.
 
     With :math:`V_\alpha = \alpha V_j + (1-\alpha) V_i > 0` (Gil, Alajaji and Linder 2013, Table 2),
@@ -636,19 +636,31 @@ def _gauss_closed(arb, Pf, Qf, alpha, th2):
         return Certified(math.inf, 0.0, rigorous=True)
     d = Fraction(float(Pf[1][0])) - Fraction(float(Qf[1][0]))
     quad = a * d * d / (2 * va)  # exact
+    return _tight_closed_form(
+        flint,
+        lambda arb: (
+            _arb_of(arb, quad)
+            + _arb_of(arb, vj / vi).log() / 2
+            + _arb_of(arb, vj / va).log() / (2 * (_arb_of(arb, a) - 1))
+        ),
+    )
+
+
+def _tight_closed_form(flint, d_ball):
+    """Enclose D from ``d_ball(arb)``, an arb ball of D built from exact inputs.
+
+    At 128 bits, then more (256, 512, 1024) until the enclosure is 1e-15 of |D| (where a log cancels:
+    a tiny divergence).
+    """
+    res: Certified | str = "the enclosure of the divergence was not finite at the working precision"
     for prec in (128, 256, 512, 1024):
-        with precision(_flint(), prec):
-            D = (
-                _arb_of(arb, quad)
-                + _arb_of(arb, vj / vi).log() / 2
-                + _arb_of(arb, vj / va).log() / (2 * (_arb_of(arb, a) - 1))
-            )
-            if not D.is_finite():
-                continue
-            res = _result_of_ball(arb, D)
-        if res.error <= 1e-15 * abs(res.value) or prec == 1024:
-            return res
-    return "the enclosure of the divergence was not finite at the working precision"
+        with precision(flint, prec):
+            D = d_ball(flint.arb)
+            if D.is_finite():
+                res = _result_of_ball(flint.arb, D)
+        if isinstance(res, Certified) and res.error <= 1e-15 * abs(float(res.value)):
+            break
+    return res
 
 
 def _convex_or_reason(flint, Pf, Qf, alpha, theta):
@@ -776,20 +788,17 @@ def _laplace_two_atoms(flint, Pf, Qf, alpha, b_float):
     away from :math:`\alpha = 1/2`; ``g`` is taken as ``-expm1(-u)/u`` on the exact rational ``u``,
     so that no cancellation widens the ball near :math:`\alpha = 1/2`.
     """
-    arb = flint.arb
     a = Fraction(alpha)
     c = abs(Fraction(float(Pf[1][0])) - Fraction(float(Qf[1][0]))) / Fraction(b_float)
     u = (2 * a - 1) * c
-    res: Certified | str = "the enclosure of the divergence was not finite at the working precision"
-    for prec in (128, 256, 512, 1024):  # more bits where log(I) cancels (a tiny divergence)
-        with precision(flint, prec):
-            A, C = _arb_of(arb, a), _arb_of(arb, c)
-            g = arb(1) if u == 0 else -(-_arb_of(arb, u)).expm1() / _arb_of(arb, u)
-            first = (-(1 - A) * C).exp()
-            res = _result(flint, (first + (-A * C).exp() + first * C * g) / 2, alpha)
-        if isinstance(res, Certified) and res.error <= 1e-15 * abs(float(res.value)):
-            break
-    return res
+
+    def d_ball(arb):
+        A, C = _arb_of(arb, a), _arb_of(arb, c)
+        g = arb(1) if u == 0 else -(-_arb_of(arb, u)).expm1() / _arb_of(arb, u)
+        first = (-(1 - A) * C).exp()
+        return ((first + (-A * C).exp() + first * C * g) / 2).log() / (A - 1)
+
+    return _tight_closed_form(flint, d_ball)
 
 
 def _laplace_rel_tol(est) -> float:
