@@ -50,8 +50,11 @@ How the enclosure is proved:
    path refuses): :math:`\log p(x) + x^2/(2\theta^2)` is convex for every prior (the log of a
    moment generating function), so on each panel the integrand's log lies between lines built from
    chords and tangents; their integrals are closed, the densities are evaluated in floating point
-   with outward rounding, and what lies outside windows around the means is bounded in arb
-   (``_convex_gaussian``).  The enclosure is about 1e-4 of :math:`(\alpha-1)D` wide, not 2^-64.
+   with outward rounding (a sample, or any prior of at least ``FAST_MIN`` components of one
+   variance, by the fast Gauss transform of :mod:`rpp.divergence.fast_gauss_bounds`, at a cost
+   per point that does not grow with the atoms), and what lies outside windows around the means
+   is bounded in arb (``_convex_gaussian``).  The enclosure is about 1e-4 of
+   :math:`(\alpha-1)D` wide, not 2^-64.
 5. **Divergence.**  :math:`D = \log(I)/(\alpha-1)` in ball arithmetic; the float result's
    ``value`` is the ball's midpoint and ``error`` its distance to the farther endpoint, rounded up.
 
@@ -74,6 +77,7 @@ import numpy as np
 
 from .._lib.arb import precision
 from ..certified import Certified
+from .fast_gauss_bounds import GaussSum
 
 __all__ = ["proved_divergence", "proved_or_reason", "proved_discrete", "flint_available", "MAX_COMPONENTS"]
 
@@ -251,9 +255,9 @@ def _gauss_outside(arb, alpha, lo, hi, P, Q):
 
 def _gauss_envelope(alpha, m_p, v_p, m_q, v_q):
     """(centre, width) of the Gaussian-shaped envelope of the right tail (floats; only sets the range)."""
-    VP, VQ = max(v_p), max(v_q)
+    VP, VQ = float(np.max(v_p)), float(np.max(v_q))
     rate = alpha / VP + (1 - alpha) / VQ
-    a, bq = max(m_p), max(m_q)
+    a, bq = float(np.max(m_p)), float(np.max(m_q))
     if not rate > 0:  # at (or past) the edge of the tail condition: no Gaussian envelope, no window for it
         return float(a), 0.0
     centre = (alpha * a / VP + (1 - alpha) * bq / VQ) / rate
@@ -271,8 +275,16 @@ def _Phi(x, arb):
 
 
 def _laplace_logpdf(flint, w, m, v, b, lo, hi):
-    """Analytic log of (prior * Lap(b)) on the panel [lo, hi] (no atom strictly inside)."""
+    r"""Analytic log of (prior * Lap(b)) on the panel [lo, hi] (no atom strictly inside).
+
+    A component :math:`N(\mu, s^2)` gives :math:`\frac{1}{2b}e^{s^2/(2b^2)}[e^{-z/b}\Phi(z/s - s/b)
+    + e^{z/b}\Phi(-z/s - s/b)]` with :math:`\Phi(t) = \mathrm{erfc}(-t/\sqrt2)/2`, evaluated as
+    :math:`\mathrm{erfc}(k_2 - k_1 z)` and :math:`\mathrm{erfc}(k_2 + k_1 z)`, :math:`k_1 = 1/(s\sqrt2)`,
+    :math:`k_2 = s/(b\sqrt2)` (the constants formed once, in balls).
+    """
     arb, acb = flint.arb, flint.acb
+    inv_b = 1 / b
+    r2 = arb(2).sqrt()
     terms = []
     for wk, mk, vk in zip(w, m, v, strict=True):
         if vk == 0:
@@ -283,20 +295,21 @@ def _laplace_logpdf(flint, w, m, v, b, lo, hi):
                 sign = -1
             else:  # pragma: no cover - the panels are split at every atom
                 raise ArithmeticError("an atom lies inside a Laplace panel")
-            terms.append((0, wk / (2 * b), mk, arb(sign)))
+            terms.append((0, wk / (2 * b), mk, -sign * inv_b, None))
         else:
             s = vk.sqrt()
-            terms.append((1, wk / (2 * b) * (vk / (2 * b * b)).exp(), mk, s))
+            c = wk / (4 * b) * (vk / (2 * b * b)).exp()  # the 1/2 of both Phi folded in
+            terms.append((1, c, mk, 1 / (s * r2), s / (b * r2)))
 
     def logpdf(x, analytic):
         tot = acb(0)
-        for kind, c, mk, extra in terms:
+        for kind, c, mk, k1, k2 in terms:
             z = x - mk
             if kind == 0:
-                tot += c * (-extra * z / b).exp()
+                tot += c * (k1 * z).exp()
             else:
-                s = extra
-                tot += c * ((-z / b).exp() * _Phi(z / s - s / b, arb) + (z / b).exp() * _Phi(-z / s - s / b, arb))
+                zk = z * k1
+                tot += c * ((-z * inv_b).exp() * (k2 - zk).erfc() + (z * inv_b).exp() * (k2 + zk).erfc())
         return tot.log(analytic=analytic)
 
     return logpdf
@@ -743,13 +756,13 @@ def _gauss_windows(flint, alpha, P, Q, components, envelope, f, log_f):
 
 def _windows(centres, widths, reach):
     """Sorted, merged intervals [c - reach w, c + reach w] (floats) around every centre."""
-    out: list[list[float]] = []
-    for lo, hi in sorted(zip(centres - reach * widths, centres + reach * widths, strict=True)):
-        if out and lo <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], hi)
-        else:
-            out.append([float(lo), float(hi)])
-    return [(lo, hi) for lo, hi in out]
+    lo, hi = centres - reach * widths, centres + reach * widths
+    order = np.argsort(lo, kind="stable")  # the same merged intervals whatever the order of equal left ends
+    lo, hi = lo[order], hi[order]
+    top = np.maximum.accumulate(hi)  # within a run of overlapping intervals: the run's right end so far
+    start = np.flatnonzero(np.concatenate([[True], lo[1:] > top[:-1]]))
+    end = np.concatenate([start[1:], [lo.size]]) - 1
+    return [(float(a), float(b)) for a, b in zip(lo[start], top[end], strict=True)]
 
 
 def _gauss_panels(means, sds, lo, hi):
@@ -982,6 +995,23 @@ def _logpdf_bounds(t, logw, m, eta, s2, s2_lo, s2_hi):
     return out
 
 
+FAST_MIN = 512  # one variance and at least this many components: the fast Gauss transform's bounds
+
+
+def _fast_rows(fast, t, args):
+    """Rows ``(lo, hi, -inf, +inf)`` from :class:`~rpp.divergence.fast_gauss_bounds.GaussSum`.
+
+    The points it does not bound (far beyond every atom) are summed directly by :func:`_logpdf_bounds`.
+    No derivative: the panels' lower lines take secants (:func:`_slopes`).
+    """
+    lo, hi, done = fast.log_bounds(t)
+    out = np.empty((4, t.size))
+    out[0], out[1], out[2], out[3] = lo, hi, -np.inf, np.inf
+    if not done.all():
+        out[:, ~done] = _logpdf_bounds(t[~done], *args)
+    return out
+
+
 def _line_log_integral(l0, slope, width):
     r"""Float :math:`\log\int_0^{w} e^{l_0 + B x}\,dx = l_0 + \log w + \log(\mathrm{expm1}(Bw)/(Bw))` (unpadded)."""
     z = slope * width
@@ -1001,18 +1031,39 @@ def _chord(V, a, h, x0):
     return V[1][:-1] + slope * (x0 - a), slope, np.abs(V[1][:-1]) + np.abs(V[1][1:])
 
 
-def _tangent(M, t, h, x0, sgn):
-    """Return the lower line at the midpoints ``t`` (value ``M[0]``, slope in ``[M[2], M[3]]``): value at x0, slope, size.
-
-    The line is ``M[0] + s (x - t) - err |x - t|``: slope ``s + err`` left of ``t`` (``sgn = 1``), ``s - err`` right.
-    """
-    s = 0.5 * (M[2] + M[3])
-    err = 0.5 * (M[3] - M[2]) * (1 + 4 * _U)
-    slope = s + sgn * err
+def _tangent(M, t, h, x0, slope):
+    """Return the lower line at the midpoints ``t`` (value ``M[0]``, ``slope``): its value at x0, slope and size."""
     return M[0] + slope * (x0 - t), slope, np.abs(M[0]) + np.abs(slope) * h
 
 
-def _half_panels(alpha, ends, mids, P, Q, C):
+def _slopes(E, M, a, t, b, th2_lo):
+    r"""Slopes of the lower lines at the midpoints ``t``: ``(left half, right half)``, floats padded outward.
+
+    From the derivative's bounds ``[M[2], M[3]]`` (the left half takes the upper end, the right half
+    the lower: any larger slope left of ``t``, or smaller right of it, lowers the line) and, where
+    tighter or where the derivative is not known (``+-inf`` rows, :mod:`rpp.divergence.fast_gauss_bounds`),
+    from **secants**: :math:`g = \log p + x^2/(2\theta^2)` is convex, so for :math:`x \le t`,
+    :math:`g(x) \ge g(t) + \frac{g(b)-g(t)}{b-t}(x-t)`, i.e. in terms of :math:`\log p` the slope
+    :math:`\frac{\log p(b)-\log p(t)}{b-t} + \frac{b-t}{2\theta^2}` serves left of :math:`t`, and
+    :math:`\frac{\log p(t)-\log p(a)}{t-a} - \frac{t-a}{2\theta^2}` right of it (the same
+    :math:`-(x-t)^2/(2\theta^2) \ge -C` as the tangent's).  ``E``/``M``: the rows at the ends and
+    the midpoints.
+    """
+    with np.errstate(invalid="ignore"):
+        spread = 2 * _U * (M[3] - M[2])  # (M[3] + M[2]) / 2 +- (M[3] - M[2]) (1 + 4u) / 2, as before
+        left, right = M[3] + spread, M[2] - spread
+    hr, hl = b - t, t - a
+    with np.errstate(invalid="ignore", over="ignore"):
+        sec_r = (E[1][1:] - M[0]) / hr + hr / (2 * th2_lo)
+        sec_r += 8 * _U * (np.abs(sec_r) + (np.abs(E[1][1:]) + np.abs(M[0])) / hr + hr / (2 * th2_lo))
+        sec_l = (M[0] - E[1][:-1]) / hl - hl / (2 * th2_lo)
+        sec_l -= 8 * _U * (np.abs(sec_l) + (np.abs(E[1][:-1]) + np.abs(M[0])) / hl + hl / (2 * th2_lo))
+    left = np.where(sec_r < left, sec_r, left)  # NaN (an infinite bound) keeps the other
+    right = np.where(sec_l > right, sec_l, right)
+    return left, right
+
+
+def _half_panels(alpha, ends, mids, P, Q, C, th2_lo):
     """Upper and lower float bounds of the log of the integral on each half panel (padded outward).
 
     ``P`` and ``Q`` are ``(bounds at the ends, bounds at the midpoints)`` of each log density.
@@ -1023,9 +1074,10 @@ def _half_panels(alpha, ends, mids, P, Q, C):
     out_hi: list[np.ndarray] = []
     out_lo: list[np.ndarray] = []
     cst = max(alpha, 1.0) * C
-    for x0, x1, sgn in ((a, t, 1.0), (t, b, -1.0)):
+    sp, sq = _slopes(P[0], P[1], a, t, b, th2_lo), _slopes(Q[0], Q[1], a, t, b, th2_lo)
+    for x0, x1, side in ((a, t, 0), (t, b, 1)):
         cp, cq = _chord(P[0], a, h, x0), _chord(Q[0], a, h, x0)
-        tp, tq = _tangent(P[1], t, h, x0, sgn), _tangent(Q[1], t, h, x0, sgn)
+        tp, tq = _tangent(P[1], t, h, x0, sp[side]), _tangent(Q[1], t, h, x0, sq[side])
         if alpha > 1:
             up, down = [(alpha, cp), (1 - alpha, tq)], [(alpha, tp), (1 - alpha, cq)]
         else:
@@ -1098,7 +1150,7 @@ def _candidates(arb, Qf, th2, total, lo, hi):
     )
 
 
-def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19):
+def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19, fast_min=None):
     r"""Proved enclosure of :math:`D_\alpha` under Gaussian noise for priors with many components, or a refusal.
 
     With noise :math:`N(0,\theta^2)` every noisy density :math:`p = P * N(0,\theta^2)` makes
@@ -1121,7 +1173,13 @@ def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19):
     derivatives are evaluated at the panel ends and midpoints in floating point with outward bounds
     (:func:`_logpdf_bounds`: every mean's rounding after the move counted, every product's rounding
     bounded, every exp, log and sum padded by ``_PAD``, 1e-12 relative: about 4500 unit round-offs,
-    where numpy documents at most 4 ulp for exp and log).  Panels start at a quarter of the narrowest
+    where numpy documents at most 4 ulp for exp and log).  A prior of at least ``FAST_MIN`` components
+    of one variance (a sample: atoms plus the noise) is bounded instead by the fast Gauss transform
+    with outward rounding (:mod:`rpp.divergence.fast_gauss_bounds`: a fixed cost per point, whatever
+    the number of atoms), which gives :math:`\log p` but not its derivative; the lower lines then take
+    secants through the neighbouring panel ends, valid by the same convexity (:func:`_slopes`; where
+    the derivative is known, the tighter of the two).  ``fast_min`` overrides ``FAST_MIN`` (tests).
+    Panels start at a quarter of the narrowest
     noisy standard deviation and are halved where the two bounds differ most, until the integral's
     relative width is below 1e-5 of :math:`|\log I|` (clamped to [1e-9, 1e-6]; 1e-4 and [1e-9, 1e-5] beyond 256
     components in all).  Outside the windows
@@ -1144,13 +1202,25 @@ def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19):
     lw_p, lw_q = logw(wp, tot_p), logw(wq, tot_q)
     s2p, s2q = vp + th2, vq + th2
 
+    made: dict[float, Any] = {}
+    fast_min = FAST_MIN if fast_min is None else fast_min
+    made_fast = {k: w.size >= fast_min and bool(np.all(v == v[0])) for k, w, v in (("p", wp, vp), ("q", wq, vq))}
+
     def make_bounds(c):  # the evaluator of (lo, hi, dlo, dhi) rows in coordinates moved by c
+        if c in made:
+            return made[c]
+
         def prior(lw, m, s2):
             mc = m - c
-            return lw, mc, _U * np.abs(mc), s2, s2 * (1 - 4 * _U), s2 * (1 + 4 * _U)
+            args = lw, mc, _U * np.abs(mc), s2, s2 * (1 - 4 * _U), s2 * (1 + 4 * _U)
+            if m.size < fast_min or not np.all(s2 == s2[0]):
+                return lambda t: _logpdf_bounds(t, *args)
+            fast = GaussSum(lw, mc, args[2], float(s2[0]), float(s2[0]) * (1 - 4 * _U), float(s2[0]) * (1 + 4 * _U))
+            return lambda t: _fast_rows(fast, t, args)
 
         pp, qq = prior(lw_p, mp, s2p), prior(lw_q, mq, s2q)
-        return lambda which, t: _logpdf_bounds(t, *(pp if which == "p" else qq))
+        made[c] = lambda which, t: (pp if which == "p" else qq)(t)
+        return made[c]
 
     means = np.concatenate([mp, mq])
     sds = np.sqrt(np.concatenate([s2p, s2q]))
@@ -1165,9 +1235,11 @@ def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19):
     few = wp.size + wq.size <= 256
     rel_tol = min(1e-6 if few else 1e-5, max(1e-9, (1e-5 if few else 1e-4) * abs(float(low))))
     his, los = [], []
-    # the halving stops at about 1e8 component evaluations (a few seconds): with many atoms the
-    # enclosure is wider (1e-5 to 1e-4 of (alpha - 1) D at 10,000 atoms), never wrong
-    budget = min(max_points, max(1 << 13, int(1e8 // (wp.size + wq.size))))
+    # the halving stops at about 1e8 component evaluations (a few seconds): with many atoms summed
+    # directly the enclosure is wider (1e-5 to 1e-4 of (alpha - 1) D at 10,000 atoms), never wrong; a
+    # prior bounded by the fast Gauss transform costs about 300 components a point, whatever its size
+    cost = sum(min(w.size, 300) if fast else w.size for w, fast in ((wp, made_fast["p"]), (wq, made_fast["q"])))
+    budget = min(max_points, max(1 << 13, int(1e8 // cost)))
     for c, L, U in frames:
         ends = np.linspace(L, U, math.ceil((U - L) / (sd_min / 4)) + 1)
         ends[0], ends[-1] = L, U
@@ -1233,6 +1305,8 @@ def _convex_range(arb, alpha, Pf, Qf, th2_b, totals, means, sds, make_bounds, th
     widens the enclosure's upper end instead of being refused.
     """
     sd_min = float(sds.min())
+    by_centre = np.argsort(means, kind="stable")  # once: the windows' sort then meets sorted data
+    means, sds = means[by_centre], sds[by_centre]
     # where alpha > 1 and the first prior is the wider, the integrand's mass can lie beyond every mean,
     # under a Gaussian envelope: its windows join the components' where the components' do not suffice
     env = _envelopes(alpha, Pf, Qf, float(th2_b.mid()))
@@ -1283,7 +1357,7 @@ def _convex_body(alpha, ends, bounds, th2_lo, rel_tol, max_points):
     for _ in range(16):
         a, b = ends[:-1], ends[1:]
         C = np.maximum((mids - a) ** 2, (b - mids) ** 2) / (2 * th2_lo) * (1 + 8 * _U)
-        hi, lo = _half_panels(alpha, ends, mids, (Pe, Pm), (Qe, Qm), C)
+        hi, lo = _half_panels(alpha, ends, mids, (Pe, Pm), (Qe, Qm), C, th2_lo)
         n = mids.size
         ph, pl = np.logaddexp(hi[:n], hi[n:]), np.logaddexp(lo[:n], lo[n:])
         if not (np.all(np.isfinite(ph)) or np.all(ph < np.inf)):
