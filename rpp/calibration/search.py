@@ -331,7 +331,7 @@ def _grid_guard(orders, a_b, e_b, scale, var, div, err, seconds):
     seconds["check"] += time.perf_counter() - t0
 
 
-def _round_off_guard(s: float, certified: Callable, a: float, e: float, noise: str) -> float:
+def _round_off_guard(s: float, certified: Callable, a: float, e: float, noise: str, *, defer: bool = False) -> float:
     """Return the smallest scale from ``s`` up whose divergence + error meets the budget.
 
     A rule is computed on the variance (or on its own parametrisation); at the edge of the
@@ -341,6 +341,11 @@ def _round_off_guard(s: float, certified: Callable, a: float, e: float, noise: s
     not the error bound of its computation (a floor of the quadrature, amplified by
     1/(alpha - 1) near alpha = 1): where that floor alone exceeds ``epsilon``, no scale up to
     ``_MAX_SCALE`` meets the budget and a ``ValueError`` says so.
+
+    ``defer=True`` (an estimate's check before a proof): the steps stop at 1e-6 relative, and where
+    they do not meet the budget ``s`` itself is returned for the proof to decide (a tiny epsilon
+    whose estimate's round-off floor is of its size: the proved closed forms meet it; the estimate's
+    floor would have doubled the noise, or refused).
     """
 
     def meets(x: float) -> bool:
@@ -349,8 +354,12 @@ def _round_off_guard(s: float, certified: Callable, a: float, e: float, noise: s
 
     if not np.isfinite(s):
         return s
-    s = step_up(min(s, _MAX_SCALE), meets, rel=1e-13, grow=4.0, tiny=0.0, max_steps=12, limit=_MAX_SCALE)
+    s0 = s
+    limit = min(_MAX_SCALE, s * (1 + 1e-6)) if defer else _MAX_SCALE
+    s = step_up(min(s, _MAX_SCALE), meets, rel=1e-13, grow=4.0, tiny=0.0, max_steps=12, limit=limit)
     if not meets(s):
+        if defer:
+            return s0
         raise ValueError(
             f"epsilon={e!r} cannot be met with its error bound at alpha={a!r} with {noise} noise: the error bound of "
             "the divergence exceeds it at every noise scale up to 1e150; use a larger epsilon or alpha"
@@ -507,7 +516,7 @@ def _point(entry, noise_cls, orders, a, e, seconds, require="estimate"):
     seconds["check"] += t_check
 
     if entry.step_up:
-        s = _round_off_guard(s, certified, a, e, noise)
+        s = _round_off_guard(s, certified, a, e, noise, defer=require == "proved" and not check(s).rigorous)
     final = check(s)  # computed once: the round-off guard's last step is usually this scale
     if require == "proved" and not final.rigorous:
         s, final = _proved_check(noise_cls, orders, a, e, s, entry.step_up, noise)

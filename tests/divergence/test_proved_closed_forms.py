@@ -132,3 +132,32 @@ def test_a_laplace_calibration_of_two_atoms_is_proved_and_meets_the_budget():
     assert cal.rigorous and cal.guaranteed
     for d in (1.0, -1.0):
         assert _laplace_quad(d, cal.scale, 4.0) <= 0.3
+
+
+def _laplace_closed(delta, b, alpha):
+    """Mironov 2017, Prop. 6 in mpmath at 60 digits (|delta| / b = c): the divergence of two atoms under Lap(b)."""
+    with mp.workdps(60):
+        a, c = mp.mpf(alpha), abs(mp.mpf(delta)) / mp.mpf(b)
+        return mp.log(a / (2 * a - 1) * mp.exp((a - 1) * c) + (a - 1) / (2 * a - 1) * mp.exp(-a * c)) / (a - 1)
+
+
+@pytest.mark.parametrize("epsilon", [1e-6, 1e-10, 1e-14])
+@pytest.mark.parametrize("noise", ["gaussian", "laplace"])
+def test_tiny_budgets_are_proved_by_the_closed_forms(epsilon, noise):
+    """calibrate on two atoms with a tiny epsilon (huge noise): guaranteed, and the true D at its scale is at most epsilon.
+
+    The judge is the closed form in mpmath at 60 digits (Gaussian: alpha d^2 / (2 theta^2); Laplace:
+    Mironov's Prop. 6), both orders; and the scale is not wasteful: D at it is above 0.999 epsilon.
+    Before, the estimate's round-off floor (about 1e-13) decided: Gaussian noise at epsilon = 1e-10
+    added 0.2 % of noise (D = 0.996 epsilon) and at 1e-14 calibrate refused (ValueError), although the
+    proved closed form meets both; the estimate's guard now defers to the proof.
+    """
+    cal = rpp.calibrate(rpp.Empirical([0.0]), rpp.Empirical([0.7]), alpha=3.0, epsilon=epsilon, noise=noise)
+    assert cal.rigorous and cal.guaranteed
+    for d in (0.7, -0.7):
+        if noise == "gaussian":
+            truth = _truth(0.0, 0.0, d, 0.0, cal.scale, 3.0)
+        else:
+            truth = _laplace_closed(d, cal.scale, 3.0)
+        assert truth <= epsilon, (truth, epsilon)
+        assert truth >= 0.999 * epsilon, (truth, epsilon)
