@@ -131,11 +131,12 @@ test-slow: $(STAMP)
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no slow tests in tests/" >&2; fi; \
 	exit $$rc
 
-# The rounding-noise detector (.ci/run runs it after `make test`): nbval on every chapter again
-# under each lower numpy SIMD dispatch level this CPU supports and with one BLAS/OpenMP thread as
-# well as two (tools/numerics_matrix.py; `--list` prints the passes). As in `make test`, numpy's
-# RuntimeWarnings (overflow, divide by zero, invalid value) in chapter cells are errors
-# (tools/strict_kernel/): a cell silences one only with np.errstate and a comment saying why.
+# The rounding-noise detector (.ci/run runs it after `make test`): nbval on every chapter again,
+# each under one lower numpy SIMD dispatch level of this CPU, the chapters shared out among the
+# levels, with one BLAS/OpenMP thread or two (tools/numerics_matrix.py; `--list` prints the passes,
+# `--all` runs every chapter under every level). As in `make test`, numpy's RuntimeWarnings
+# (overflow, divide by zero, invalid value) in chapter cells are errors (tools/strict_kernel/): a
+# cell silences one only with np.errstate and a comment saying why.
 test-numerics: $(STAMP)
 	@$(RUN) $(BIN)/python tools/numerics_matrix.py
 

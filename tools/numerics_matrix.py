@@ -10,6 +10,10 @@ each lower dispatch level this CPU supports, from the highest down to the baseli
 CPU of that level (``OPENBLAS_CORETYPE``), alternately one thread and two.  ``make test`` has
 already run the chapters at the default dispatch with two threads (the machine's), so with at
 least two lower levels every level and both thread counts are covered, at one pass per level.
+The chapters are shared out among the passes in turn (the first, third, ... chapter under the
+first pass, the second, fourth, ... under the second): each chapter runs once more, in a float
+environment other than ``make test``'s, and every level and thread count runs some chapters, at
+half the cost of every chapter under every pass (``--all``, about three minutes on two cores).
 
 On an x86-64 machine with AVX-512 (numpy 2.4 names) that is two passes:
 ``X86_V4 AVX512_ICL AVX512_SPR`` disabled (AVX2, OpenBLAS ``Haswell``) with one thread;
@@ -17,7 +21,8 @@ On an x86-64 machine with AVX-512 (numpy 2.4 names) that is two passes:
 On other architectures the lower level is the baseline (every dispatched feature disabled).
 Every pass first checks, in a fresh interpreter, that numpy really runs at that level.
 
-    python tools/numerics_matrix.py            # all passes; exit 1 if any fails
+    python tools/numerics_matrix.py            # all passes, the chapters shared out; exit 1 if any fails
+    python tools/numerics_matrix.py --all      # every chapter under every pass
     python tools/numerics_matrix.py --list     # print the passes only
     python tools/numerics_matrix.py --pass 2 book/03_gaussian_priors.ipynb
 """
@@ -79,6 +84,11 @@ def passes() -> list[dict]:
     return out
 
 
+def shares(notebooks: list[str], n: int) -> list[list[str]]:
+    """The notebooks shared out among ``n`` passes in turn: the first, (n+1)-th, ... to pass 1, and so on."""
+    return [notebooks[k::n] for k in range(n)]
+
+
 def environment(cfg: dict) -> dict[str, str]:
     env = dict(os.environ)
     env["NPY_DISABLE_CPU_FEATURES"] = " ".join(cfg["disable"])
@@ -95,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--list", action="store_true", help="print the passes and exit")
     parser.add_argument("--pass", dest="only", type=int, help="run only this pass (1-based)")
+    parser.add_argument("--all", action="store_true", help="every notebook under every pass (default: shared out)")
     parser.add_argument("notebooks", nargs="*", help="default: book/*.ipynb")
     args = parser.parse_args(argv)
     cfgs = passes()
@@ -106,9 +117,15 @@ def main(argv: list[str] | None = None) -> int:
     if not notebooks:
         print("ERROR: no notebooks in book/", file=sys.stderr)
         return 2
+    # by default the notebooks are shared out in turn (each runs once, under one lower level); with
+    # --all, or a single pass, or notebooks named, every notebook runs under every pass selected
+    share = not (args.all or args.only is not None or args.notebooks)
     failed = []
     for i, cfg in enumerate(cfgs, 1):
         if args.only is not None and i != args.only:
+            continue
+        mine = shares(notebooks, len(cfgs))[i - 1] if share else notebooks
+        if not mine:
             continue
         env = environment(cfg)
         feats = _numpy_features(env)["features"]
@@ -116,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         if still_on:
             print(f"ERROR: NPY_DISABLE_CPU_FEATURES did not disable {still_on}", file=sys.stderr)
             return 2
-        print(f"== pass {i}: {cfg['label']}", flush=True)
+        print(f"== pass {i}: {cfg['label']}: {' '.join(Path(n).stem for n in mine)}", flush=True)
         start = time.monotonic()
         rc = subprocess.call(
             [
@@ -136,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
                 "--nbval-lax",
                 "--nbval-current-env",
                 "--nbval-cell-timeout=300",
-                *notebooks,
+                *mine,
             ],
             env=env,
             cwd=ROOT,

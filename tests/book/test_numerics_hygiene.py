@@ -7,7 +7,8 @@
   the test kernels turn into errors (tools/strict_kernel);
 - no chapter convolves densities with an FFT (its tails are rounding noise of either sign);
 - the detector (tools/numerics_matrix.py) runs each lower SIMD level of this CPU, with one and
-  with two threads, and numpy really runs at that level under its environment.
+  with two threads, and numpy really runs at that level under its environment; by default the
+  chapters are shared out among the levels, each chapter once.
 """
 
 from __future__ import annotations
@@ -111,6 +112,16 @@ def test_detector_runs_every_lower_simd_level_with_one_and_two_threads():
         feats = mod._numpy_features(mod.environment(cfg))["features"]
         assert not any(feats[f] for f in cfg["disable"]), cfg["label"]
         assert all(feats[f] for f in found if f not in cfg["disable"]), cfg["label"]
+
+
+def test_detector_shares_every_chapter_out_once():
+    """By default each chapter runs under exactly one lower level, and every level gets chapters."""
+    mod = _matrix()
+    chapters = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "book").glob("*.ipynb"))
+    for n in (1, 2, 3):
+        parts = mod.shares(chapters, n)
+        assert len(parts) == n and all(parts)
+        assert sorted(itertools.chain.from_iterable(parts)) == chapters
 
 
 def test_detector_lists_its_passes():
