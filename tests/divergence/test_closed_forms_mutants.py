@@ -12,10 +12,11 @@ import math
 from fractions import Fraction
 
 import mpmath as mp
+import numpy as np
 import pytest
 
 import rpp
-from rpp.divergence.closed_forms import gaussian_renyi_value
+from rpp.divergence.closed_forms import gaussian_divergence_bounds, gaussian_renyi_value
 
 
 def _gauss_mp(m0, v0, m1, v1, a):
@@ -168,3 +169,50 @@ def test_discrete_renyi_order_zero(p, q):
         ref = -mp.log(mp.fsum(x for x, pi in zip(qs, p, strict=True) if pi > 0) / mp.fsum(qs))
     got = rpp.discrete_renyi_divergence(p, q, 0.0).value
     assert abs(got - ref) <= 4e-15 * ref
+
+
+def _bounds_cases():
+    """Inputs of gaussian_divergence_bounds at every switch of its rounding analysis: t = (var_i -
+    var_j) / (var_j + z) at +-1/2 (log1p or the exponent route of B), near -1 (var_i << v_j), tiny,
+    and 1 + x = 1 - (alpha - 1) t near 0 (the domain's edge, where C's margin and the lower bound's
+    edge branch switch), walked there ulp by ulp; means equal, close and far."""
+    rng = np.random.default_rng(35)
+    rows = []
+    for a in (1.0001, 1.01, 1.5, 2.0, 3.0, 10.0, 100.0):
+        edge = 1 / (a - 1)
+        ts = [-0.9999999, -0.75, -0.5000001, -0.5, -0.4999999, 1e-9, -1e-9, 0.4999999, 0.5, 0.5000001, 2.0]
+        ts += [edge * (1 - 1e-3), edge * (1 - 1e-9)] + [edge * (1 + k * 2.0**-52) for k in range(-24, 25, 3)]
+        for t in ts:
+            for dm in (0.0, 1e-8, 0.7, 30.0):
+                z = float(rng.choice([0.0, 0.3]))
+                var_j = float(rng.uniform(0.5, 2.0))
+                var_i = var_j + t * (var_j + z)
+                if var_i > 0:
+                    rows.append((0.0, var_i, dm, var_j, a, z))
+    return rows
+
+
+def _gauss_noise_mp(mi, vi, mj, vj, a, z):
+    """D_a(N(mi, vi + z) || N(mj, vj + z)), alpha > 1, at 50 digits on the exact binary inputs."""
+    with mp.workdps(50):
+        mi, vi, mj, vj, a, z = (mp.mpf(float(x)) for x in (mi, vi, mj, vj, a, z))
+        v0, v1 = vi + z, vj + z
+        s = (1 - a) * v0 + a * v1
+        if s <= 0:
+            return mp.inf
+        return a * (mi - mj) ** 2 / (2 * s) + mp.log(s / (v0 ** (1 - a) * v1**a)) / (2 * (1 - a))
+
+
+def test_gaussian_bounds_enclose_the_divergence_at_every_switch():
+    """Kills the flips of the branch tests of gaussian_divergence_bounds (|t| <= 1/2, 1 + x > 0,
+    the edge test) where a wrong branch breaks the enclosure: lower <= D <= upper (mpmath, 50
+    digits), lower >= 0 and never NaN, on the inputs of _bounds_cases (a few hundred, broadcast in
+    one call).  Before the fix of issue #35 item 4 the lower bound was NaN where the float 1 + x
+    was below 0 but not certainly (x < -1: log1p(x) = NaN entered the margin 4u|C|)."""
+    rows = _bounds_cases()
+    lo, up = gaussian_divergence_bounds(*np.array(rows).T)
+    assert not np.isnan(lo).any() and not np.isnan(up).any()
+    assert (lo >= 0).all()
+    for k, row in enumerate(rows):
+        d = _gauss_noise_mp(*row)
+        assert lo[k] <= d <= up[k], (row, lo[k], d, up[k])
