@@ -7,7 +7,15 @@ and their closed forms against a normal distance.  Every value here is recompute
 e^{(alpha-1)s} + (alpha-1) e^{-alpha s}) / (2 alpha - 1)``; Theorem 2: ``alpha (alpha - 1) t d^2 /
 2``), and every expectation against a normal density is mpmath's quadrature.
 
-Mutation score: see the module list at the end of this docstring (filled in from the runs).
+Mutation score (issue #35 item 4; mutmut 2.5.1 operators, fork-per-mutant runner; in scope: the
+58 of 238 mutants that flip a comparison, a sign, a boolean or a branch).  Before, on the tests
+of main at 6bfc8e0 that use the module (tests/rules/test_wasserstein.py without its hypothesis
+property, test_w_alpha_grid.py, test_w_alpha_mutants.py, test_mixture_mutants.py,
+test_exact_mutants.py; not slow): 56 killed (96.6 %).  The two survivors are killed by this
+file: 48 (``+ abs(b_const)`` -> ``-`` in the closed form's error bound E: a smaller E that still
+covered the error actually made; killed by E against the docstring's own account and its
+documented value, exactly), 229 (``w > 0`` -> ``w >= 0`` in ``normalised``: 0/0 for all-zero
+distances).  After: 58/58 (100 %).
 """
 
 import importlib
@@ -96,7 +104,7 @@ def test_closed_form_lap_cost_and_its_error_bound(alpha):
     for v, w in zip(val, want, strict=True):
         assert abs(mp.mpf(float(v)) - w) <= err
     assert err >= account
-    assert err == pytest.approx(float(documented), rel=1e-12)
+    assert err == pytest.approx(float(documented), rel=1e-12, abs=0)
 
 
 @pytest.mark.parametrize(("k", "m", "var"), [(1.7, 0.4, 0.6), (-2.5, -0.9, 0.3), (0.8, 0.0, 2.0)])
