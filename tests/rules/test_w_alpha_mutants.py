@@ -31,6 +31,30 @@ Gaussian against a mixture read as its first component): 17 (53.1 %).  The 15 le
   panel end more, not a different integral.
 * 137, 142 (the magnitude of the terms in the round-off allowance): move the error bar, about
   1e-13 relative, below an independent judge's resolution.
+
+Third run (issue #35 item 4, mut35d): the other 38 in-scope mutants (ids 153-275) on the tests of
+main at 6bfc8e0 (the module's doctests, test_wasserstein.py without its hypothesis property,
+test_w_alpha_grid.py, this file as it was): 18 killed.  Before, all 70: 35 killed (50.0 %).  The
+tests added below (a mixture of one N(0, 1) twice, judged as that Gaussian; two Gaussians of
+equal variance; of equal mean) kill 8 more: 175, 176, 199, 221, 222, 228, 248, 252.  After:
+43/70 (61.4 %).  Re-run on the added tests, the 15 survivors above still survive.  The 12 new ones:
+
+* equivalent: 187, 214 (``and`` -> ``or`` on two rpp.Empirical: _check_priors has already refused
+  a sample against a continuous prior); 165, 258 (``<`` for ``<=``: only at equality; at z = lo
+  the squared cost's integral diverges, h = +inf either way).
+* path or cost only: 226, 243 (the first upper end of the Laplace search: min_feasible doubles an
+  infeasible end); 153, 166 (where the range stops widening: the tail's bound enters the error
+  bar, so a range stopped early only makes the bound larger; with the first range the tails are
+  already 40 nats below the body in every case here).
+* open, not reached: 162 (the branch of a non-finite tail bound: only the squared cost has one,
+  where 1 - 2 c a^2 <= 0, and _initial_range returns None first for the slope a at its probe
+  range; the mutant would widen the range until RuntimeError where the slope at a wider range
+  differs; no input here makes them differ).
+* open, an error bar below any judge: 174 (the tail's share, < e^-40 of I, subtracted from the
+  error bar: at most 1e-17 relative); 238, 262 (the error bar, about 1e-13 relative, subtracted
+  in the search's condition: the scale may be that much too small where the root falls within
+  1e-13 of a search point, hidden by the search's tolerance 1e-10; 199, the same flip in
+  w_alpha_log_moment, is killed).
 """
 
 import importlib
