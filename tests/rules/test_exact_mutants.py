@@ -55,7 +55,11 @@ a secant slope through an infinite divergence).  After: 83/173 (48.0 %).  The ot
 solved first: calibrate checks both orders at the first root and solves the second if needed
 (rpp/calibration/search.py), so a wrong order costs a root, never noise; the binned ones
 (364-392) are reached only from 20 000 atoms, the others changed the order on none of the 27
-pairs judged here (roots by mpmath or quadrature).
+pairs judged here (roots by mpmath or quadrature).  One survivor of the second run was not
+named above: 260 (``hint is None`` -> ``is not None`` before the early ``return 0.0`` of the
+Laplace search): without a hint min_feasible's own first test returns 0 too; with one (calibrate
+searches the second order above a first root s where it failed the check) f(0) <= 0 cannot hold,
+the divergence not increasing as the noise grows.
 """
 
 import importlib
