@@ -389,7 +389,9 @@ def gaussian_divergence_bounds(
         edge = one_x_low <= 0
         C_edge = -np.log(np.where(edge, one_x_high + 2 * u, 1.0)) / (2 * (alpha - 1))
         C_low = np.where(edge, C_edge - 4 * u * np.abs(C_edge), C - dC)
-        low = A_low + B + C_low - dB - 4 * u * (np.abs(A) + np.abs(B) + np.abs(C))
+        # the sum's margin: at the edge of the terms summed (C = -log1p(x) / ... is NaN for x < -1)
+        mag = np.abs(np.where(edge, A_low, A)) + np.abs(B) + np.abs(np.where(edge, C_low, C))
+        low = A_low + B + C_low - dB - 4 * u * mag
     upper = np.where(one_x_low > 0, np.maximum(val, 0.0), np.inf)
     lower = np.where(one_x_high > 0, np.clip(low, 0.0, upper), np.inf)
     if np.ndim(upper) == 0:

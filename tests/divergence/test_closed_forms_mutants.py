@@ -6,16 +6,39 @@ which is independent of ``rpp``: mpmath at 60 digits on the exact binary inputs,
 rationals (``fractions.Fraction``). The surviving mutants judged equivalent (a boundary ``<=`` vs
 ``<`` where both branches are accurate, a branch that is unreachable, a margin below rounding)
 are listed in the report of issue #35, not tested.
+
+Second run (issue #35 item 4, mut35d): of the 148 in-scope mutants (a comparison, sign, boolean
+or branch flipped; of 474) 107 had been killed; the other 41, run on the tests of main at
+6bfc8e0 (doctests, test_certified_returns, test_divergence, test_validation, the Gaussian and
+discrete oracle agreements, this file as it was; not slow): 3 killed (477, 479, 481).  Before:
+110/148 (74.3 %).  test_gaussian_bounds_enclose_the_divergence_at_every_switch kills 337, 350,
+364, 369 and 438: after, 115/148 (77.7 %).  (Its first version found a defect, fixed: the lower
+bound was NaN at the domain's edge; the 6 in-scope mutants of the two lines of the fix, ids
+454-460 on the fixed file: 4 killed, 454 (old 461, the same flip) and 455 left.)  The 33 left:
+
+* equivalent: the ``<=`` / ``<`` (or ``>`` / ``>=``) at exactly 1/2 between two accurate forms
+  (5, 25, 33, 109, 177, 185, 207, 373; 258: m0 = 1/2, both give log 2 exactly); 149, 282 (alpha
+  = 1/2 by skew symmetry: D_1/2 is symmetric, a/(1-a) = 1); 30, 213 (oh = 0 is alpha = 1, taken
+  before); 475 (alpha = 1: the kernel returns +inf for an atom outside q's support anyway); 232,
+  295 (one pair: the value is a NumPy scalar already, and Certified normalises a 0-d error); 20
+  (ol = 0: 1 - alpha is exact below alpha = 2**53); 19 (e3 = 0 where s cancels, by Sterbenz;
+  elsewhere a change of 2u in s, within EST_REL_ERR); 434, 465, 469 (only where 1 + x's float
+  bound is exactly 0).
+* conservative only (the lower bound lower): 437 (C_edge's sign), 445 (2 (alpha + 1)).
+* open, a margin cut by O(u) that no input found violates (66000 random inputs at every switch
+  and these tests): upper bound: 327 (1 + x rounded up by u), 388, 389, 390 (dB), 409, 418 (dC),
+  432 (the sum's 4u|C|); lower bound: 332, 448, 461 (454 after the fix; and the new 455).
 """
 
 import math
 from fractions import Fraction
 
 import mpmath as mp
+import numpy as np
 import pytest
 
 import rpp
-from rpp.divergence.closed_forms import gaussian_renyi_value
+from rpp.divergence.closed_forms import gaussian_divergence_bounds, gaussian_renyi_value
 
 
 def _gauss_mp(m0, v0, m1, v1, a):
@@ -168,3 +191,97 @@ def test_discrete_renyi_order_zero(p, q):
         ref = -mp.log(mp.fsum(x for x, pi in zip(qs, p, strict=True) if pi > 0) / mp.fsum(qs))
     got = rpp.discrete_renyi_divergence(p, q, 0.0).value
     assert abs(got - ref) <= 4e-15 * ref
+
+
+def _bounds_cases():
+    """Inputs of gaussian_divergence_bounds at every switch of its rounding analysis: t = (var_i -
+    var_j) / (var_j + z) at +-1/2 (log1p or the exponent route of B), near -1 (var_i << v_j), tiny,
+    and 1 + x = 1 - (alpha - 1) t near 0 (the domain's edge, where C's margin and the lower bound's
+    edge branch switch), walked there ulp by ulp; means equal, close and far."""
+    rng = np.random.default_rng(35)
+    rows = []
+    for a in (1.0001, 1.01, 1.5, 2.0, 3.0, 10.0, 100.0):
+        edge = 1 / (a - 1)
+        ts = [-0.9999999, -0.75, -0.5000001, -0.5, -0.4999999, 1e-9, -1e-9, 0.4999999, 0.5, 0.5000001, 2.0]
+        ts += [edge * (1 - 1e-3), edge * (1 - 1e-9)] + [edge * (1 + k * 2.0**-52) for k in range(-24, 25, 3)]
+        for t in ts:
+            for dm in (0.0, 1e-8, 0.7, 30.0):
+                z = float(rng.choice([0.0, 0.3]))
+                var_j = float(rng.uniform(0.5, 2.0))
+                var_i = var_j + t * (var_j + z)
+                if var_i > 0:
+                    rows.append((0.0, var_i, dm, var_j, a, z))
+    # Inputs where the margins of the term A = alpha dm^2 / (2 s) are tight (t ~ 1e-6, A large),
+    # found by random searches (11 x 6000 inputs): at them a margin of A cut by 2u (s_low rounded
+    # up, A or A_low not widened) left D outside the bounds.
+    rows += [
+        (0.0, 1.102602659970397, 8.966956818991344, 1.1026047791045739, 31.421864262498886, 2.984699778987099),
+        (0.0, 0.09799042441397475, 0.915822179110305, 0.09799049550858786, 154.43357601942867, 0.0),
+        (0.0, 0.43170090916254833, 0.7312708602001259, 0.4317011548047022, 1.740190330124174, 0.0),
+        (0.0, 0.8615093877701788, 0.02881847619321987, 0.8615110135812734, 7.086894377972901, 1.91724522186925),
+        (0.0, 17.83123721037304, 0.009901347104001252, 17.831239795593884, 2.1198946750759826, 0.0),
+        (0.0, 0.3239163351019089, 0.008748438713396098, 0.32391636106807115, 4.243369569921619, 0.0),
+        (0.0, 0.27499399026411325, 0.0051151018616078766, 0.2749945042800222, 124.45247738755472, 0.24770170684183565),
+    ]
+    # and 2000 more of that search's kinds: t anywhere, at +-1/2, at the edge, tiny
+    n = 2000
+    a = np.exp(rng.uniform(np.log(1.0001), np.log(200), n))
+    var_j = np.exp(rng.uniform(-3, 3, n))
+    z = np.where(rng.uniform(size=n) < 0.5, 0.0, np.exp(rng.uniform(-3, 3, n)))
+    kind = rng.integers(0, 4, n)
+    t = np.select(
+        [kind == 0, kind == 1, kind == 2],
+        [
+            rng.uniform(-0.999, 3, n),
+            rng.choice([-0.5, 0.5], n) * (1 + rng.uniform(-1e-6, 1e-6, n)),
+            (1 - np.exp(rng.uniform(-30, -2, n))) / (a - 1),
+        ],
+        rng.uniform(-1e-6, 1e-6, n),
+    )
+    var_i = var_j + t * (var_j + z)
+    dm = np.where(rng.uniform(size=n) < 0.3, 0.0, np.exp(rng.uniform(-8, 3, n)))
+    rows += [(0.0, *r) for r in zip(var_i, dm, var_j, a, z, strict=True) if r[0] > 0]
+    return rows
+
+
+def _gauss_noise_mp(mi, vi, mj, vj, a, z):
+    """D_a(N(mi, vi + z) || N(mj, vj + z)), alpha > 1, at 50 digits on the exact binary inputs."""
+    with mp.workdps(50):
+        mi, vi, mj, vj, a, z = (mp.mpf(float(x)) for x in (mi, vi, mj, vj, a, z))
+        v0, v1 = vi + z, vj + z
+        s = (1 - a) * v0 + a * v1
+        if s <= 0:
+            return mp.inf
+        return a * (mi - mj) ** 2 / (2 * s) + mp.log(s / (v0 ** (1 - a) * v1**a)) / (2 * (1 - a))
+
+
+def test_gaussian_bounds_enclose_the_divergence_at_every_switch():
+    """lower <= D <= upper (mpmath, 50 digits), lower >= 0 and never NaN, on the inputs of
+    _bounds_cases (about 2800, broadcast in one call).  Kills the margins of A cut by 2u (337, 350:
+    the upper bound below D, i.e. less noise than needed; 364, 369: the lower bound above D), the
+    edge's C_edge moved up by 4u (438) and the sign flips of the lower bound's sum (the new line's
+    457-460).  Before the fix of issue #35 item 4 the lower bound was NaN where the float 1 + x
+    was below 0 but not certainly (x < -1: log1p(x) = NaN entered the margin 4u|C|)."""
+    rows = _bounds_cases()
+    lo, up = gaussian_divergence_bounds(*np.array(rows).T)
+    assert not np.isnan(lo).any() and not np.isnan(up).any()
+    assert (lo >= 0).all()
+    for k, row in enumerate(rows):
+        d = _gauss_noise_mp(*row)
+        assert lo[k] <= d <= up[k], (row, lo[k], d, up[k])
+
+
+@pytest.mark.parametrize("a", [1.1, 1.3, 2.7, 7.0])
+@pytest.mark.parametrize("k", [1e-3, 1e-8, 1e-12])
+@pytest.mark.parametrize("dm", [0.0, 0.4])
+def test_gaussian_value_near_the_domain_edge_keeps_its_digits(a, k, dm):
+    """alpha > 1 and v0 = a v1 / (a - 1) (1 - k): s = (1 - a) v0 + a v1 is k of its terms, so
+    s in binary64 would lose up to 12 digits; the double-double s keeps D to EST_REL_ERR = 4e-15
+    relative (measured: 3e-16).  Judge: mpmath at 60 digits on the exact binary inputs.  (It does
+    not kill the sign flips of e3 and ol * w0: e3 = 0 where s cancels (Sterbenz), and ol = 0 for
+    alpha < 2**53, 1 - alpha being exact.)"""
+    v1 = 0.7
+    v0 = a * v1 / (a - 1) * (1 - k)
+    got = gaussian_renyi_value(0.0, v0, dm, v1, a)
+    want = _gauss_mp(0.0, v0, dm, v1, a)
+    assert abs(mp.mpf(got) - want) <= 4e-15 * want

@@ -43,14 +43,33 @@ other priors: 210; Laplace noise between a sample and a Gaussian: 334, 349): 80/
 * not killed, not proved equivalent: 353 (the Laplace start sqrt(gmm-ot variance / 2) of two
   continuous priors marked proved: then min_feasible may return it unchecked, and the end check
   steps up at most 2e-6; a case where that scale is infeasible by more would expose it).
+
+Third run (issue #35 item 4, mut35d): the 28 survivors from id 353 on, not re-run before, on the
+tests of main at 6bfc8e0 (the old tests plus this file as it was): none killed.  Before: 80/173
+(46.2 %).  Every survivor (95, with 14 and 16) was then run on the tests added below: they kill
+353 (test_exact_laplace_of_two_gaussians_is_not_started_from_a_false_proof: at that start
+D = 0.128 > eps = 0.1, and the mutant returned it, less noise than needed), 418 (``decided is
+None``: order_probe returned None for Laplace noise on small samples) and 475 (``and`` -> ``or``:
+a secant slope through an infinite divergence).  After: 83/173 (48.0 %).  The other 22 of ids
+364-489 (the binned order of large samples and the probe's secant) decide only which order is
+solved first: calibrate checks both orders at the first root and solves the second if needed
+(rpp/calibration/search.py), so a wrong order costs a root, never noise; the binned ones
+(364-392) are reached only from 20 000 atoms, the others changed the order on none of the 27
+pairs judged here (roots by mpmath or quadrature).  One survivor of the second run was not
+named above: 260 (``hint is None`` -> ``is not None`` before the early ``return 0.0`` of the
+Laplace search): without a hint min_feasible's own first test returns 0 too; with one (calibrate
+searches the second order above a first root s where it failed the check) f(0) <= 0 cannot hold,
+the divergence not increasing as the noise grows.
 """
 
 import importlib
+import itertools
 from fractions import Fraction
 
 import mpmath as mp
 import numpy as np
 import pytest
+from scipy import integrate, special
 
 from reference_mpmath import renyi  # independent of rpp
 from rpp import Empirical, Gaussian, GaussianMixture
@@ -349,3 +368,125 @@ def test_exact_laplace_between_a_sample_and_a_gaussian_by_mpmath(sample_first):
     assert b > 1
     assert _mp_div(p, q, 2.0, "laplace", b) <= 0.5
     assert _mp_div(p, q, 2.0, "laplace", b * (1 - 1e-7)) > 0.5
+
+
+def _log_gauss_laplace_pdf(x, m, v, b):
+    """log density of N(m, v) + Laplace(b) at x (closed form: the two one-sided exponential tails
+    of the Laplace kernel against the normal, erfc(y) = 2 Phi(-y sqrt 2))."""
+    s, y = np.sqrt(v), x - m
+    c = -np.log(4 * b) + v / (2 * b * b) + np.log(2)
+    left = -y / b + special.log_ndtr(-(v / b - y) / s)
+    right = y / b + special.log_ndtr(-(v / b + y) / s)
+    return c + np.logaddexp(left, right)
+
+
+def _quad_laplace_renyi(mi, vi, mj, vj, alpha, b):
+    """D_alpha(N(mi, vi) * Lap(b) || N(mj, vj) * Lap(b)) by scipy's adaptive quadrature of p^a q^(1-a)
+    (relative tolerance 1e-12; the tests below judge at 1e-6 relative or a 20 % gap)."""
+
+    def f(x):
+        lp = _log_gauss_laplace_pdf(x, mi, vi, b)
+        lq = _log_gauss_laplace_pdf(x, mj, vj, b)
+        return np.exp(alpha * lp + (1 - alpha) * lq)
+
+    pts = [-60.0, min(mi, mj) - 1, max(mi, mj) + 1, 60.0]
+    total = sum(integrate.quad(f, a, c, epsabs=0, epsrel=1e-12, limit=200)[0] for a, c in itertools.pairwise(pts))
+    return float(np.log(total) / (alpha - 1))
+
+
+def test_exact_laplace_of_two_gaussians_is_not_started_from_a_false_proof():
+    """Kills 353 (the Laplace start sqrt(gmm-ot variance / 2) of two continuous priors marked
+    proved): that start is only a guess (a Laplace law of variance 2b^2 = theta^2 is not as
+    private as the Gaussian).  Here D at it is 0.128 > eps = 0.1, so a search that trusts it
+    returns it (its end check steps up by at most 2e-6): D(b) <= eps must hold.  Judge: scipy
+    quadrature of the closed-form densities (1e-12 relative; the gap judged is 28 %)."""
+    p, q = Gaussian(mean=0.0, var=1.0), Gaussian(mean=1.0, var=1.0)
+    b0 = float(np.sqrt(ex.gmm_ot_variance(p, q, 2.0, 0.1) / 2))
+    assert _quad_laplace_renyi(0.0, 1.0, 1.0, 1.0, 2.0, b0) > 0.12  # the start is infeasible
+    b = ex.exact(p, q, alpha=2.0, epsilon=0.1, noise="laplace")
+    assert _quad_laplace_renyi(0.0, 1.0, 1.0, 1.0, 2.0, b) <= 0.1 * (1 + 1e-6)
+    assert _quad_laplace_renyi(0.0, 1.0, 1.0, 1.0, 2.0, b * (1 - 1e-4)) > 0.1
+
+
+SECANT_CASES = [
+    ((0.0, 1.0), (1.0, 0.25), 1.5, 0.05),
+    ((0.0, 1.0), (3.0, 0.5), 1.5, 1.0),
+    ((0.0, 0.1), (0.2, 2.0), 2.0, 0.05),
+    ((0.0, 3.0), (2.0, 0.2), 4.0, 1.0),
+    ((0.0, 1.0), (0.3, 4.0), 4.0, 0.05),
+    ((0.0, 0.5), (0.1, 0.05), 4.0, 0.05),
+    ((0.0, 1.0), (2.0, 1.2), 1.5, 1.0),
+    ((0.0, 1.0), (2.0, 1.2), 4.0, 3.0),
+    ((0.0, 2.0), (5.0, 1.9), 4.0, 3.0),
+]
+
+
+@pytest.mark.parametrize("swap", [False, True])
+@pytest.mark.parametrize(("gi", "gj", "alpha", "eps"), SECANT_CASES)
+def test_order_probe_secant_solves_the_larger_root_first(gi, gj, alpha, eps, swap):
+    """Pairs where both orders are on the same side of the budget at the probe (each memo then
+    holds two points: the secant decides), in both orientations: the order of the larger root
+    (closed form of D, mpmath bisection) comes first; the roots differ by >= 4.8 %."""
+    if swap:
+        gi, gj = gj, gi
+    p, q = Gaussian(mean=gi[0], var=gi[1]), Gaussian(mean=gj[0], var=gj[1])
+    roots = [_mp_gauss_root(*gi, *gj, alpha, eps), _mp_gauss_root(*gj, *gi, alpha, eps)]
+    assert abs(roots[0] / roots[1] - 1) > 0.045
+    want = (0, 1) if roots[0] > roots[1] else (1, 0)
+    memos = [
+        ex.DivergenceMemo(p, q, alpha=alpha, noise="gaussian"),
+        ex.DivergenceMemo(q, p, alpha=alpha, noise="gaussian"),
+    ]
+    got = ex.order_probe([(p, q), (q, p)], alpha=alpha, epsilon=eps, noise="gaussian", memos=memos)
+    assert [len(m.known()) for m in memos] == [2, 2]
+    assert got == want
+
+
+def _quad_laplace_atoms_renyi(P, Q, alpha, b):
+    """D_alpha(P * Lap(b) || Q * Lap(b)) of two finite priors [(atom, weight)] by scipy quadrature
+    between the atoms (relative tolerance 1e-11; judged here: roots 17 % and more apart)."""
+
+    def dens(W, x):
+        return sum(w * np.exp(-abs(x - c) / b) for c, w in W) / (2 * b)
+
+    def f(x):
+        return dens(P, x) ** alpha * dens(Q, x) ** (1 - alpha)
+
+    pts = sorted({c for c, _ in P} | {c for c, _ in Q})
+    ends = [pts[0] - 80 * b, *pts, pts[-1] + 80 * b]
+    total = sum(integrate.quad(f, a, c, epsabs=0, epsrel=1e-11, limit=200)[0] for a, c in itertools.pairwise(ends))
+    return float(np.log(total) / (alpha - 1))
+
+
+def _laplace_atoms_root(P, Q, alpha, eps):
+    lo, hi = 1e-2, 1e2
+    for _ in range(30):  # to 1e-4 relative
+        mid = np.sqrt(lo * hi)
+        lo, hi = (mid, hi) if _quad_laplace_atoms_renyi(P, Q, alpha, mid) > eps else (lo, mid)
+    return hi
+
+
+@pytest.mark.parametrize("swap", [False, True])
+@pytest.mark.parametrize(
+    ("P", "Q", "alpha", "eps"),
+    [
+        ([(0.0, 1.0)], [(0.0, 0.5), (1.0, 0.5)], 2.0, 0.3),
+        ([(0.0, 0.5), (0.2, 0.5)], [(0.0, 0.25), (3.0, 0.75)], 2.0, 0.5),
+    ],
+)
+def test_order_probe_laplace_solves_the_larger_root_first(P, Q, alpha, eps, swap):
+    """Laplace noise on two small samples (no binned order: the probe and its secant decide): a
+    pair (first, second), the order of the larger root first (roots by bisection on a scipy
+    quadrature of the two noisy densities: 0.608 against 0.788, 2.12 against 2.49)."""
+    if swap:
+        P, Q = Q, P
+    p = Empirical([c for c, _ in P], weights=[w for _, w in P])
+    q = Empirical([c for c, _ in Q], weights=[w for _, w in Q])
+    roots = [_laplace_atoms_root(P, Q, alpha, eps), _laplace_atoms_root(Q, P, alpha, eps)]
+    assert abs(roots[0] / roots[1] - 1) > 0.1
+    memos = [
+        ex.DivergenceMemo(p, q, alpha=alpha, noise="laplace"),
+        ex.DivergenceMemo(q, p, alpha=alpha, noise="laplace"),
+    ]
+    got = ex.order_probe([(p, q), (q, p)], alpha=alpha, epsilon=eps, noise="laplace", memos=memos)
+    assert got == ((0, 1) if roots[0] > roots[1] else (1, 0))
