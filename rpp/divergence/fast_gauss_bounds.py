@@ -1,6 +1,6 @@
 r"""Proved float bounds of :math:`\log p(x)` for a mixture of many Gaussians of one variance.
 
-The proved path of many atoms under Gaussian noise (:func:`rpp.divergence.proved._convex_gaussian`)
+The proved path of many atoms under Gaussian noise (``rpp.divergence.proved._convex_gaussian``)
 needs, at a few thousand points :math:`x`, an interval that contains
 
 .. math::

@@ -404,7 +404,7 @@ def test_exact_laplace_of_two_gaussians_is_not_started_from_a_false_proof():
     b0 = float(np.sqrt(ex.gmm_ot_variance(p, q, 2.0, 0.1) / 2))
     assert _quad_laplace_renyi(0.0, 1.0, 1.0, 1.0, 2.0, b0) > 0.12  # the start is infeasible
     b = ex.exact(p, q, alpha=2.0, epsilon=0.1, noise="laplace")
-    assert _quad_laplace_renyi(0.0, 1.0, 1.0, 1.0, 2.0, b) <= 0.1 * (1 + 1e-6)
+    assert _quad_laplace_renyi(0.0, 1.0, 1.0, 1.0, 2.0, b) <= 0.1 * (1 + 1e-9)  # the quadrature: 1e-12
     assert _quad_laplace_renyi(0.0, 1.0, 1.0, 1.0, 2.0, b * (1 - 1e-4)) > 0.1
 
 
