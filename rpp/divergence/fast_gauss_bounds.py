@@ -30,7 +30,8 @@ so a bin contributes :math:`e^{-u^2/2}\sum_{j<M} A_{b,j} u^j` with the moments
   :math:`A_{b,0}\,y^M e^{y}/M!`, and the bin's sum is at least :math:`A_{b,0}e^{-y}`.
 * *Rounding of the moments and of Horner's scheme* (Higham 2002, Thm 5.3 and eq. 3.5): at most
   :math:`\gamma\sum_j |A_{b,j}||u|^j \le \gamma A_{b,0}e^{y}` with
-  :math:`\gamma = (n_b + 4M + 16)\,u_{53} + ` ``PAD`` (every ``exp`` and ``log`` padded by ``PAD``,
+  :math:`\gamma = (n_b + 4M + 16 + 2\Delta_b)\,u_{53} + ` ``PAD`` (:math:`\Delta_b` the spread of the
+  bin's log weights, rounded inside each exponential; every ``exp`` and ``log`` padded by ``PAD``,
   1e-12 relative, as in the rest of the proved path; numpy documents at most 4 ulp).  So a bin's
   computed value is within a factor :math:`1 \pm e^{2y}(\gamma + y^M/M!)` of its exact sum.
 * *The model against the truth*: the exact inputs are the weights' log bounds, the means within
@@ -82,6 +83,8 @@ class _Level:
         self.eta = np.maximum.reduceat(eta, starts)
         self.count = (ends - starts).astype(float)
         self.logscale = np.maximum.reduceat(lw, starts)  # log of the largest weight of the bin
+        # the rounding of lw - logscale inside each exp is at most u times this spread (the moments' gamma)
+        self.spread = self.logscale - np.minimum.reduceat(lw, starts)
         base = np.exp(lw - self.logscale[idx] - 0.5 * delta * delta)  # in (0, 1]
         mom = np.empty((_ORDER, starts.size))
         term = base
@@ -213,13 +216,14 @@ class GaussSum:
             au = np.where(valid, np.abs(u), 0.0).max(axis=1)
             dm = np.where(valid, L.dmax[b], 0.0).max(axis=1)
             cnt = np.where(valid, L.count[b], 0.0).max(axis=1)
+            spread = np.where(valid, L.spread[b], 0.0).max(axis=1)
             eta = np.where(valid, L.eta[b], 0.0).max(axis=1)
             alp = np.where(valid, np.abs(lp), 0.0).max(axis=1)
             mag = np.where(valid, np.abs(L.logscale[b]) + u2, 0.0).max(axis=1)
             bad = (valid & ~positive).any(axis=1)
             # Taylor and rounding of the moments and of Horner: a factor 1 +- rel of each bin's exact sum
             y = au * dm * (1 + 4 * _U)
-            gamma = (cnt + 4 * _ORDER + 16) * _U + PAD
+            gamma = (cnt + 4 * _ORDER + 16 + 2 * spread) * _U + PAD
             rel = np.exp(np.minimum(2 * y, 700.0)) * (gamma + y**_ORDER / _FACT) * (1 + 1e-6)
             bad |= ~(rel < 1e-3)
             relc = np.minimum(rel, 0.5)
