@@ -285,3 +285,63 @@ def test_gaussian_value_near_the_domain_edge_keeps_its_digits(a, k, dm):
     got = gaussian_renyi_value(0.0, v0, dm, v1, a)
     want = _gauss_mp(0.0, v0, dm, v1, a)
     assert abs(mp.mpf(got) - want) <= 4e-15 * want
+
+
+def _gauss_noise_mp_stable(mi, vi, mj, vj, a, z):
+    """As _gauss_noise_mp, at 80 digits and in the form a dm^2 / (2 s) - log(v0 / v1) / 2 -
+    log(s / v1) / (2 (a - 1)) (no v0**(1 - a), whose digits cancel where D is below 1e-300)."""
+    with mp.workdps(80):
+        mi, vi, mj, vj, a, z = (mp.mpf(float(x)) for x in (mi, vi, mj, vj, a, z))
+        v0, v1 = vi + z, vj + z
+        one_x = 1 + (1 - a) * (v0 / v1 - 1)
+        if one_x <= 0:
+            return mp.inf
+        return a * (mi - mj) ** 2 / (2 * v1 * one_x) - mp.log(v0 / v1) / 2 - mp.log(one_x) / (2 * (a - 1))
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        (0.0, 1.1102230246251565e-15, 0.0, 1.9620884404172367, 396058339.61166686, 0.0),
+        (0.0, 7.771561172376096e-15, 0.0, 1.9616809932379402, 1.0000076293945312, 0.0),
+        (0.0, 6.661338147750939e-16, 0.010897515580362222, 1.80476993345003, 25429.217200077775, 5.835131937863148e-16),
+        (0.0, 3.3139524457936886e-09, 0.0, 1.997082064584764, 263614367011614.2, 0.0),
+        (0.0, 1e-9, 0.0, 2.0, 3e14, 0.0),
+    ],
+)
+def test_gaussian_lower_bound_keeps_the_margin_of_a_large_log_ratio(row):
+    """var_i / v_j ~ 1e-15 (t near -1, the far branch of B): B = -log(var_i / v_j) / 2 ~ 17 and C
+    cancel to D ~ 10-17, and the lower bound's sum margin 4u (|A| + |B| + |C|) is needed at its
+    full size.  Kills 454 (``- np.abs(B)`` in ``mag``: the lower bound 1-4 ulps above D; found by a
+    search of 100000 inputs against mpmath).  Judge: mpmath at 50 digits on the exact binary inputs."""
+    lo, up = gaussian_divergence_bounds(*row)
+    d = _gauss_noise_mp(*row)
+    assert lo <= d <= up
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        (0.0, 1e-308, 1.23456789e-160, 1e-308, 2.0, 0.0),  # D = 1.524e-12: both bounds missed it by 2e-5
+        (0.0, 3e-308, 1.23456789e-161, 3e-308, 2.0, 0.0),  # D = 5.08e-15: by 5e-3
+        (0.0, 1.0, 1e-160, 1.0, 1e10, 0.0),  # D = 5e-311 (subnormal): the upper bound 1e-5 below
+        (0.0, 0.6305530673182237, 2.859535935601645e-159, 0.6305530673182237, 1.0000152587890625, 0.0),
+        (0.0, 1.075638812850248e21, 2.996159863147885e-154, 1.075638812850248e21, 2.8117839058915615, 0.0),
+    ],
+)
+def test_gaussian_bounds_when_the_squared_mean_gap_underflows(row):
+    """A defect found by the search for survivors 327, 418 and 432 (issue #35 item 4): where
+    (mu_i - mu_j)**2 or the result is below 2**-1022 a rounding errs by up to 2**-1075 absolute,
+    which the relative margins (4u |A|, ...) do not cover: the 'proved' interval missed D (the last
+    row: upper = 0 < D = 1.2e-328).  Fixed by an absolute allowance of 16 eta per unit
+    of each underflow's factor.  Judge: mpmath at 80 digits on the exact binary inputs."""
+    lo, up = gaussian_divergence_bounds(*row)
+    d = _gauss_noise_mp_stable(*row)
+    assert lo <= d <= up, (lo, d, up)
+
+
+def test_gaussian_lower_bound_of_a_point_mass_is_infinite():
+    """var_i + z = 0 < var_j + z: P is a point mass, not absolutely continuous w.r.t. Q, so
+    D_alpha = +inf for alpha > 1; the lower bound was NaN (B = +inf minus its margin dB = +inf)."""
+    lo, up = gaussian_divergence_bounds(0.0, 0.0, 1.0, 2.0, 3.0, 0.0)
+    assert lo == math.inf and up == math.inf
