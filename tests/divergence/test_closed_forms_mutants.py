@@ -327,6 +327,9 @@ def test_gaussian_lower_bound_keeps_the_margin_of_a_large_log_ratio(row):
         (0.0, 1.0, 1e-160, 1.0, 1e10, 0.0),  # D = 5e-311 (subnormal): the upper bound 1e-5 below
         (0.0, 0.6305530673182237, 2.859535935601645e-159, 0.6305530673182237, 1.0000152587890625, 0.0),
         (0.0, 1.075638812850248e21, 2.996159863147885e-154, 1.075638812850248e21, 2.8117839058915615, 0.0),
+        # means near 2**-510 (|mu_i + mu_j| is not tiny, |mu_i - mu_j| is: kills 470, mu_i + mu_j)
+        (2.0**-510, 1e-308, 2.0**-510 + 1000000007 * 2.0**-562, 1e-308, 2.0, 0.0),
+        (2.0**-510, 3e-308, 2.0**-510 + 123456789 * 2.0**-562, 3e-308, 2.0, 0.0),
     ],
 )
 def test_gaussian_bounds_when_the_squared_mean_gap_underflows(row):
@@ -345,3 +348,53 @@ def test_gaussian_lower_bound_of_a_point_mass_is_infinite():
     D_alpha = +inf for alpha > 1; the lower bound was NaN (B = +inf minus its margin dB = +inf)."""
     lo, up = gaussian_divergence_bounds(0.0, 0.0, 1.0, 2.0, 3.0, 0.0)
     assert lo == math.inf and up == math.inf
+
+
+@pytest.mark.parametrize(("mean", "var", "z"), [(0.0, 1.0, 1.0), (3.0, 2.0, 0.0), (-1e-200, 1e-300, 0.0)])
+def test_gaussian_bounds_of_equal_priors_are_exactly_zero(mean, var, z):
+    """Equal priors: D = 0 exactly, and both bounds are 0 (no underflow allowance where nothing
+    was rounded).  Kills 481 (the allowance's condition ``d != 0``: upper = 16 eta (1 + 1 / (alpha
+    - 1)) > 0) and 505 (``var_i - z == 0``: lower = +inf for var_i = z).  Judge: D(P || P) = 0."""
+    assert gaussian_divergence_bounds(mean, var, mean, var, 2.0, z) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("row", "side"),
+    [
+        (
+            (
+                722.1460418009142,
+                11827485.193049768,
+                852977.0714254061,
+                0.9913804693508335,
+                1.0000000007187955,
+                0.08759468973740969,
+            ),
+            "upper",
+        ),
+        (
+            (
+                722.1460418005436,
+                11827485.15958067,
+                852996.9247654105,
+                0.990619851143102,
+                1.000000000000001,
+                0.08759530810219644,
+            ),
+            "lower",
+        ),
+    ],
+)
+def test_gaussian_bounds_keep_the_unit_margin_of_one_plus_x(row, side):
+    """A = alpha dm^2 / (2 v_j (1 + x)) dominant (D ~ 3.4e11) with 1 + x in [1/2, 1), where ulp(1 + x) is
+    u: the ``- u`` of one_x_low (and the ``+ u`` of one_x_high) moves it by a whole ulp, and the
+    roundings of dm, dm^2, v_j and the quotient all lean one way (found by hill-climbing from a
+    search of 400000 inputs; the original's slack there is 1.9u relative).  Kills 327 (``one_x_low = 1
+    + x - dx + u``: the upper bound 0.6u below D) and 332 (``one_x_high = 1 + x + dx - u``: the lower
+    bound 0.2u above D).  Judge: mpmath at 80 digits on the exact binary inputs."""
+    lo, up = gaussian_divergence_bounds(*row)
+    d = _gauss_noise_mp_stable(*row)
+    if side == "upper":
+        assert d <= up, (d, up)
+    else:
+        assert lo <= d, (lo, d)
