@@ -25,9 +25,45 @@ bound was NaN at the domain's edge; the 6 in-scope mutants of the two lines of t
   elsewhere a change of 2u in s, within EST_REL_ERR); 434, 465, 469 (only where 1 + x's float
   bound is exactly 0).
 * conservative only (the lower bound lower): 437 (C_edge's sign), 445 (2 (alpha + 1)).
-* open, a margin cut by O(u) that no input found violates (66000 random inputs at every switch
-  and these tests): upper bound: 327 (1 + x rounded up by u), 388, 389, 390 (dB), 409, 418 (dC),
-  432 (the sum's 4u|C|); lower bound: 332, 448, 461 (454 after the fix; and the new 455).
+* open after the second run: upper bound 327, 388, 389, 390, 409, 418, 432; lower bound 332,
+  448, 454, 455 (margins cut by O(u)).
+
+Third run (mut35e; ids on the file of this commit, where the underflow allowance's 47 mutants
+(465-511) moved the old ids >= 465 up by 47).  A search against mpmath (100000 random inputs by
+family: nearly equal variances, the domain's edge, t near -1 and +-1/2, huge or tiny alpha and
+means; 400000 more with A dominant; then hill-climbing from the worst) killed 327, 332, 454, and
+found a DEFECT, fixed: where (mu_i - mu_j)**2, t or a result underflowed, both bounds could miss D
+(test_gaussian_bounds_when_the_squared_mean_gap_underflows; also the lower bound was NaN, not
++inf, for a point mass P).  The allowance's lines added 19 in-scope mutants: 16 killed (505 by the
+doctest).  In scope now 167 (148 + 19): killed 133 (79.6 %; the second run's list above leaves 34
+of 148 alive, i.e. 114 killed, not 115).  The other 34: the 23 equivalent or conservative above,
+and
+
+* harmless (proof; each margin is the one the analysis assigns to a single rounding source, and
+  the others are unchanged):
+  - 388, 389, 390 (the near branch of dB, |t| <= 1/2): t = fl(fl(var_i - var_j) / fl(var_j + z))
+    is t (1 + th), |th| <= 3.01u (three roundings), so |log1p(t~) - log1p(t)| / 2 <= 1.51u |t| /
+    (1 + t) (1 + 5u) <= 3.03u |t|.  The mutants' 0.5 dt / (1 -+ t +- dt +- u) with dt = 16u |t|
+    is >= 8u |t| / 1.5 (1 - 20u) >= 5.3u |t| (388), >= 8u |t| / (1 + t) (1 - 20u) (389, 390):
+    still >= 1.7 times the error it covers; log1p's own rounding keeps its 4u |B|.
+  - 448 (C_edge + 4u|C_edge| where 1 + x is not certainly positive): there fl(1 + x) <= dx + 1.01u
+    <= 17.1u, so the true w = 1 + x <= one_x_high <= 34.1u and y = fl(one_x_high + 2u) in [2u (1 -
+    u), 36.2u]: -log y <= -log(w + 2u) + 2u <= -log w - log(1 + 2 / 34.1) + 2u <= -log w - 0.056,
+    and 0 < -log y <= 36.1.  With log, alpha - 1 and the quotient each within 2u and the mutant's
+    +4u, C_low <= (-log y)(1 + 11u) / (2 (alpha - 1)) <= (-log w - 0.056 + 400u) / (2 (alpha - 1))
+    < C: still below C (all the lower bound uses); the larger |C_low| only widens mag's margin.
+  - 471 (``<= 2**-510``): at |mu_i - mu_j| = 2**-510, dm**2 = 2**-1020 is exact and normal; the
+    mutant only adds the allowance there (conservative).  474 (``< 2**+510``): the allowance for
+    every pair of means; where the original omits it, |dm| >= 2**-510 and it is <= 2**-49 of A
+    (conservative only).  509 (``vj >= 0``): vj = 0 = var_i + z forces var_i = var_j = z = 0, t =
+    0 / 0 = NaN, so ``one_x_high > 0`` is False and both give lower = +inf (equivalent).
+* still open: 409, 418 (dC: the 2u|L| / (2 (alpha - 1)) or the 2u|C| turned negative, -4u|C|),
+  432 (the upper sum's 4u|C| negated), 455 (the lower sum's 4u|C| negated).  No input found (slack
+  >= 6.8u of D in the hill-climbs where A and C are comparable, >= 11.8u where C dominates, >= 3
+  times the removed margin over the random families).  A proof term by term fails: the slack of
+  dx (16u |x| for an error <= 5.01u |x|) gives C 11u |x| / (1 + x) / (2 (alpha - 1)), which does
+  not cover log1p's rounding u log1p(x) / (2 (alpha - 1)) for x > ~40; a proof must budget the sum
+  with B's cancellation against C, not done.
 """
 
 import math
@@ -398,3 +434,26 @@ def test_gaussian_bounds_keep_the_unit_margin_of_one_plus_x(row, side):
         assert d <= up, (d, up)
     else:
         assert lo <= d, (lo, d)
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        (0.0, 1.2997118905372772e-300, 0.0, 1.2997118905373848e-300, 1.0000000000000218, 2189315.3293935754),
+        (0.0, 1.942113110506364e-300, 0.0, 1.9421131105064978e-300, 1.0000000000001845, 299676.3867316062),
+        (0.0, 1.8899355557204436e-300, 0.0, 1.889935555720521e-300, 1.0000000000061444, 15842322.762647728),
+    ],
+)
+def test_gaussian_bounds_when_t_underflows_near_alpha_one(row):
+    """t = (var_i - var_j) / (var_j + z) below 2**-1022 (variances 1e-300 a few ulps apart, z large)
+    and alpha - 1 ~ 1e-14: t's absolute rounding error (eta / 2) enters C = -log1p((1 - alpha) t) /
+    (2 (alpha - 1)) magnified by 1 / (2 (alpha - 1)), and B + C (D ~ 1e-640) came out ~1e-319.
+    Kills 489 (the allowance's ``1 / (alpha + 1)``: the lower bound 2e-320 > D).  Judge: mpmath at
+    1400 digits on the exact binary inputs (D = -log1p(T) / 2 - log1p((1 - a) T) / (2 (a - 1)))."""
+    lo, up = gaussian_divergence_bounds(*row)
+    with mp.workdps(1400):
+        _, vi, _, vj, a, z = (mp.mpf(float(x)) for x in row)
+        t = (vi - vj) / (vj + z)
+        d = -mp.log1p(t) / 2 - mp.log1p((1 - a) * t) / (2 * (a - 1))
+    assert d > 0
+    assert lo <= d <= up, (lo, d, up)
