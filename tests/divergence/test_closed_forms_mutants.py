@@ -25,9 +25,45 @@ bound was NaN at the domain's edge; the 6 in-scope mutants of the two lines of t
   elsewhere a change of 2u in s, within EST_REL_ERR); 434, 465, 469 (only where 1 + x's float
   bound is exactly 0).
 * conservative only (the lower bound lower): 437 (C_edge's sign), 445 (2 (alpha + 1)).
-* open, a margin cut by O(u) that no input found violates (66000 random inputs at every switch
-  and these tests): upper bound: 327 (1 + x rounded up by u), 388, 389, 390 (dB), 409, 418 (dC),
-  432 (the sum's 4u|C|); lower bound: 332, 448, 461 (454 after the fix; and the new 455).
+* open after the second run: upper bound 327, 388, 389, 390, 409, 418, 432; lower bound 332,
+  448, 454, 455 (margins cut by O(u)).
+
+Third run (mut35e; ids on the file of this commit, where the underflow allowance's 47 mutants
+(465-511) moved the old ids >= 465 up by 47).  A search against mpmath (100000 random inputs by
+family: nearly equal variances, the domain's edge, t near -1 and +-1/2, huge or tiny alpha and
+means; 400000 more with A dominant; then hill-climbing from the worst) killed 327, 332, 454, and
+found a DEFECT, fixed: where (mu_i - mu_j)**2, t or a result underflowed, both bounds could miss D
+(test_gaussian_bounds_when_the_squared_mean_gap_underflows; also the lower bound was NaN, not
++inf, for a point mass P).  The allowance's lines added 19 in-scope mutants: 16 killed (505 by the
+doctest).  In scope now 167 (148 + 19): killed 133 (79.6 %; the second run's list above leaves 34
+of 148 alive, i.e. 114 killed, not 115).  The other 34: the 23 equivalent or conservative above,
+and
+
+* harmless (proof; each margin is the one the analysis assigns to a single rounding source, and
+  the others are unchanged):
+  - 388, 389, 390 (the near branch of dB, |t| <= 1/2): t = fl(fl(var_i - var_j) / fl(var_j + z))
+    is t (1 + th), |th| <= 3.01u (three roundings), so |log1p(t~) - log1p(t)| / 2 <= 1.51u |t| /
+    (1 + t) (1 + 5u) <= 3.03u |t|.  The mutants' 0.5 dt / (1 -+ t +- dt +- u) with dt = 16u |t|
+    is >= 8u |t| / 1.5 (1 - 20u) >= 5.3u |t| (388), >= 8u |t| / (1 + t) (1 - 20u) (389, 390):
+    still >= 1.7 times the error it covers; log1p's own rounding keeps its 4u |B|.
+  - 448 (C_edge + 4u|C_edge| where 1 + x is not certainly positive): there fl(1 + x) <= dx + 1.01u
+    <= 17.1u, so the true w = 1 + x <= one_x_high <= 34.1u and y = fl(one_x_high + 2u) in [2u (1 -
+    u), 36.2u]: -log y <= -log(w + 2u) + 2u <= -log w - log(1 + 2 / 34.1) + 2u <= -log w - 0.056,
+    and 0 < -log y <= 36.1.  With log, alpha - 1 and the quotient each within 2u and the mutant's
+    +4u, C_low <= (-log y)(1 + 11u) / (2 (alpha - 1)) <= (-log w - 0.056 + 400u) / (2 (alpha - 1))
+    < C: still below C (all the lower bound uses); the larger |C_low| only widens mag's margin.
+  - 471 (``<= 2**-510``): at |mu_i - mu_j| = 2**-510, dm**2 = 2**-1020 is exact and normal; the
+    mutant only adds the allowance there (conservative).  474 (``< 2**+510``): the allowance for
+    every pair of means; where the original omits it, |dm| >= 2**-510 and it is <= 2**-49 of A
+    (conservative only).  509 (``vj >= 0``): vj = 0 = var_i + z forces var_i = var_j = z = 0, t =
+    0 / 0 = NaN, so ``one_x_high > 0`` is False and both give lower = +inf (equivalent).
+* still open: 409, 418 (dC: the 2u|L| / (2 (alpha - 1)) or the 2u|C| turned negative, -4u|C|),
+  432 (the upper sum's 4u|C| negated), 455 (the lower sum's 4u|C| negated).  No input found (slack
+  >= 6.8u of D in the hill-climbs where A and C are comparable, >= 11.8u where C dominates, >= 3
+  times the removed margin over the random families).  A proof term by term fails: the slack of
+  dx (16u |x| for an error <= 5.01u |x|) gives C 11u |x| / (1 + x) / (2 (alpha - 1)), which does
+  not cover log1p's rounding u log1p(x) / (2 (alpha - 1)) for x > ~40; a proof must budget the sum
+  with B's cancellation against C, not done.
 """
 
 import math
@@ -285,3 +321,139 @@ def test_gaussian_value_near_the_domain_edge_keeps_its_digits(a, k, dm):
     got = gaussian_renyi_value(0.0, v0, dm, v1, a)
     want = _gauss_mp(0.0, v0, dm, v1, a)
     assert abs(mp.mpf(got) - want) <= 4e-15 * want
+
+
+def _gauss_noise_mp_stable(mi, vi, mj, vj, a, z):
+    """As _gauss_noise_mp, at 80 digits and in the form a dm^2 / (2 s) - log(v0 / v1) / 2 -
+    log(s / v1) / (2 (a - 1)) (no v0**(1 - a), whose digits cancel where D is below 1e-300)."""
+    with mp.workdps(80):
+        mi, vi, mj, vj, a, z = (mp.mpf(float(x)) for x in (mi, vi, mj, vj, a, z))
+        v0, v1 = vi + z, vj + z
+        one_x = 1 + (1 - a) * (v0 / v1 - 1)
+        if one_x <= 0:
+            return mp.inf
+        return a * (mi - mj) ** 2 / (2 * v1 * one_x) - mp.log(v0 / v1) / 2 - mp.log(one_x) / (2 * (a - 1))
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        (0.0, 1.1102230246251565e-15, 0.0, 1.9620884404172367, 396058339.61166686, 0.0),
+        (0.0, 7.771561172376096e-15, 0.0, 1.9616809932379402, 1.0000076293945312, 0.0),
+        (0.0, 6.661338147750939e-16, 0.010897515580362222, 1.80476993345003, 25429.217200077775, 5.835131937863148e-16),
+        (0.0, 3.3139524457936886e-09, 0.0, 1.997082064584764, 263614367011614.2, 0.0),
+        (0.0, 1e-9, 0.0, 2.0, 3e14, 0.0),
+    ],
+)
+def test_gaussian_lower_bound_keeps_the_margin_of_a_large_log_ratio(row):
+    """var_i / v_j ~ 1e-15 (t near -1, the far branch of B): B = -log(var_i / v_j) / 2 ~ 17 and C
+    cancel to D ~ 10-17, and the lower bound's sum margin 4u (|A| + |B| + |C|) is needed at its
+    full size.  Kills 454 (``- np.abs(B)`` in ``mag``: the lower bound 1-4 ulps above D; found by a
+    search of 100000 inputs against mpmath).  Judge: mpmath at 50 digits on the exact binary inputs."""
+    lo, up = gaussian_divergence_bounds(*row)
+    d = _gauss_noise_mp(*row)
+    assert lo <= d <= up
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        (0.0, 1e-308, 1.23456789e-160, 1e-308, 2.0, 0.0),  # D = 1.524e-12: both bounds missed it by 2e-5
+        (0.0, 3e-308, 1.23456789e-161, 3e-308, 2.0, 0.0),  # D = 5.08e-15: by 5e-3
+        (0.0, 1.0, 1e-160, 1.0, 1e10, 0.0),  # D = 5e-311 (subnormal): the upper bound 1e-5 below
+        (0.0, 0.6305530673182237, 2.859535935601645e-159, 0.6305530673182237, 1.0000152587890625, 0.0),
+        (0.0, 1.075638812850248e21, 2.996159863147885e-154, 1.075638812850248e21, 2.8117839058915615, 0.0),
+        # means near 2**-510 (|mu_i + mu_j| is not tiny, |mu_i - mu_j| is: kills 470, mu_i + mu_j)
+        (2.0**-510, 1e-308, 2.0**-510 + 1000000007 * 2.0**-562, 1e-308, 2.0, 0.0),
+        (2.0**-510, 3e-308, 2.0**-510 + 123456789 * 2.0**-562, 3e-308, 2.0, 0.0),
+    ],
+)
+def test_gaussian_bounds_when_the_squared_mean_gap_underflows(row):
+    """A defect found by the search for survivors 327, 418 and 432 (issue #35 item 4): where
+    (mu_i - mu_j)**2 or the result is below 2**-1022 a rounding errs by up to 2**-1075 absolute,
+    which the relative margins (4u |A|, ...) do not cover: the 'proved' interval missed D (the last
+    row: upper = 0 < D = 1.2e-328).  Fixed by an absolute allowance of 16 eta per unit
+    of each underflow's factor.  Judge: mpmath at 80 digits on the exact binary inputs."""
+    lo, up = gaussian_divergence_bounds(*row)
+    d = _gauss_noise_mp_stable(*row)
+    assert lo <= d <= up, (lo, d, up)
+
+
+def test_gaussian_lower_bound_of_a_point_mass_is_infinite():
+    """var_i + z = 0 < var_j + z: P is a point mass, not absolutely continuous w.r.t. Q, so
+    D_alpha = +inf for alpha > 1; the lower bound was NaN (B = +inf minus its margin dB = +inf)."""
+    lo, up = gaussian_divergence_bounds(0.0, 0.0, 1.0, 2.0, 3.0, 0.0)
+    assert lo == math.inf and up == math.inf
+
+
+@pytest.mark.parametrize(("mean", "var", "z"), [(0.0, 1.0, 1.0), (3.0, 2.0, 0.0), (-1e-200, 1e-300, 0.0)])
+def test_gaussian_bounds_of_equal_priors_are_exactly_zero(mean, var, z):
+    """Equal priors: D = 0 exactly, and both bounds are 0 (no underflow allowance where nothing
+    was rounded).  Kills 481 (the allowance's condition ``d != 0``: upper = 16 eta (1 + 1 / (alpha
+    - 1)) > 0) and 505 (``var_i - z == 0``: lower = +inf for var_i = z).  Judge: D(P || P) = 0."""
+    assert gaussian_divergence_bounds(mean, var, mean, var, 2.0, z) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("row", "side"),
+    [
+        (
+            (
+                722.1460418009142,
+                11827485.193049768,
+                852977.0714254061,
+                0.9913804693508335,
+                1.0000000007187955,
+                0.08759468973740969,
+            ),
+            "upper",
+        ),
+        (
+            (
+                722.1460418005436,
+                11827485.15958067,
+                852996.9247654105,
+                0.990619851143102,
+                1.000000000000001,
+                0.08759530810219644,
+            ),
+            "lower",
+        ),
+    ],
+)
+def test_gaussian_bounds_keep_the_unit_margin_of_one_plus_x(row, side):
+    """A = alpha dm^2 / (2 v_j (1 + x)) dominant (D ~ 3.4e11) with 1 + x in [1/2, 1), where ulp(1 + x) is
+    u: the ``- u`` of one_x_low (and the ``+ u`` of one_x_high) moves it by a whole ulp, and the
+    roundings of dm, dm^2, v_j and the quotient all lean one way (found by hill-climbing from a
+    search of 400000 inputs; the original's slack there is 1.9u relative).  Kills 327 (``one_x_low = 1
+    + x - dx + u``: the upper bound 0.6u below D) and 332 (``one_x_high = 1 + x + dx - u``: the lower
+    bound 0.2u above D).  Judge: mpmath at 80 digits on the exact binary inputs."""
+    lo, up = gaussian_divergence_bounds(*row)
+    d = _gauss_noise_mp_stable(*row)
+    if side == "upper":
+        assert d <= up, (d, up)
+    else:
+        assert lo <= d, (lo, d)
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        (0.0, 1.2997118905372772e-300, 0.0, 1.2997118905373848e-300, 1.0000000000000218, 2189315.3293935754),
+        (0.0, 1.942113110506364e-300, 0.0, 1.9421131105064978e-300, 1.0000000000001845, 299676.3867316062),
+        (0.0, 1.8899355557204436e-300, 0.0, 1.889935555720521e-300, 1.0000000000061444, 15842322.762647728),
+    ],
+)
+def test_gaussian_bounds_when_t_underflows_near_alpha_one(row):
+    """t = (var_i - var_j) / (var_j + z) below 2**-1022 (variances 1e-300 a few ulps apart, z large)
+    and alpha - 1 ~ 1e-14: t's absolute rounding error (eta / 2) enters C = -log1p((1 - alpha) t) /
+    (2 (alpha - 1)) magnified by 1 / (2 (alpha - 1)), and B + C (D ~ 1e-640) came out ~1e-319.
+    Kills 489 (the allowance's ``1 / (alpha + 1)``: the lower bound 2e-320 > D).  Judge: mpmath at
+    1400 digits on the exact binary inputs (D = -log1p(T) / 2 - log1p((1 - a) T) / (2 (a - 1)))."""
+    lo, up = gaussian_divergence_bounds(*row)
+    with mp.workdps(1400):
+        _, vi, _, vj, a, z = (mp.mpf(float(x)) for x in row)
+        t = (vi - vj) / (vj + z)
+        d = -mp.log1p(t) / 2 - mp.log1p((1 - a) * t) / (2 * (a - 1))
+    assert d > 0
+    assert lo <= d <= up, (lo, d, up)

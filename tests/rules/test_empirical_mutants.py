@@ -29,7 +29,10 @@ After: 32/40 (80.0 %).  The 8 left:
   is exactly 0).
 * open: 27 (``top + max|terms|`` -> ``top - max|terms|`` in the fast condition's charge: a smaller
   charge, still above the closed form's actual error at every point judged here; an input where
-  the round-off reaches the charge would show the condition below g).
+  the round-off reaches the charge would show the condition below g).  Third run (mut35e): still
+  open.  A proof needs a worst-case bound on lse's rounding over 20000 terms (NumPy's pairwise
+  sum: a worst case of many u, growing with its block size and log2 N), which the charge's own
+  budget (err's slack 3u max A + 2u |B| + 3u, and 2u (top + max|terms|)) does not state either.
 """
 
 import importlib
