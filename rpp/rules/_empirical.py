@@ -109,9 +109,22 @@ def condition(dn: np.ndarray, m: np.ndarray, cost: Cost, target: float) -> Calla
 
     Many pairs (:data:`GRID_MIN_PAIRS`) with the ``"lap"`` cost: the closed form of
     :meth:`rpp.rules._costs.Cost.log_closed_form` (three passes instead of a series per pair), its
-    error bound (and the rounding of adding :math:`\log m`) added to the condition, where that
+    error bound :math:`E` and the rounding of the log-sum-exp added to the condition, where that
     charge is below ``1e-12`` of the target (so that the root moves by less than about that);
     otherwise the accurate cost.
+
+    *The charge.*  With :math:`\ell_k = \log m_k` (:math:`|\ell_k| \le T`), :math:`v_k` the
+    closed form (within :math:`E` of the true cost), :math:`a_k = \mathrm{fl}(\ell_k + v_k)`,
+    :math:`M = \max_k a_k`, :math:`A = \max_k |a_k|` and :math:`S = \sum_k e^{a_k - M}` summed
+    by ``math.fsum`` (correctly rounded): each term is off by at most :math:`E + u|v_k| + 3u|\ell_k|
+    \le E + u A + 4uT` (``np.log`` and the addition; :math:`|v_k| \le A + T`), which moves the
+    log-sum-exp by as much (it is 1-Lipschitz in the sup norm); :math:`a_k - M` is rounded within
+    :math:`2uA`, ``np.exp`` within :math:`2u` (a few ulps, the model of
+    :meth:`~rpp.rules._costs.Cost.log_closed_form`), the sum within :math:`u`: :math:`\log S` within
+    :math:`2uA + 3u + 2u\log S` after ``math.log``; the last addition :math:`M + \log S` within
+    :math:`u(A + \log S)`.  In all at most :math:`E + 4u(T + A) + 3u(\log S + 1)`; the code charges
+    :math:`E + 5u(T + A + \log S)`, which covers it and the products of the small factors, since
+    :math:`T \ge \log n \ge \log 20000 > 9` (the masses sum to 1, so one is at most :math:`1/n`).
 
     Parameters
     ----------
@@ -136,8 +149,12 @@ def condition(dn: np.ndarray, m: np.ndarray, cost: Cost, target: float) -> Calla
                 return 0.0 - target if np.all(dn == 0) else np.inf
             val, err = cost.log_closed_form(dn, t_w)
             terms = logm + val
-            charge = err + 2 * U * (top + float(np.max(np.abs(terms))))
-            return float(lse(terms)) + charge - target
+            big = float(np.max(terms))
+            # correctly rounded sum (math.fsum): the bound below does not depend on NumPy's
+            # summation order (pairwise in blocks: a worst case of ~30u at 20000 terms)
+            log_s = math.log(math.fsum(np.exp(terms - big)))
+            charge = err + 5 * U * (top + float(np.max(np.abs(terms))) + log_s)
+            return big + log_s + charge - target
 
         if 8 * U * (abs(math.log(cost.alpha / (2 * cost.alpha - 1))) + 4 + top) <= 1e-12 * target:
             return g_fast

@@ -64,6 +64,26 @@ and
   dx (16u |x| for an error <= 5.01u |x|) gives C 11u |x| / (1 + x) / (2 (alpha - 1)), which does
   not cover log1p's rounding u log1p(x) / (2 (alpha - 1)) for x > ~40; a proof must budget the sum
   with B's cancellation against C, not done.
+
+Fourth look (the lead, session of 2026-12-05): why 409, 418, 432 and 455 are harmless, by the
+budget of the whole sum rather than term by term (an argument at the level of the module's
+rounding model -- log1p within 2u|L|, the division by 2 (alpha - 1) within 2u, x within 5.01u|x|,
+t within 3.01u|t| -- not a machine-checked proof).  The worst, 432, takes 8u|C| from the upper
+bound (409 and 418 take 4u|C|; 455 is the mirror image of 432 in the lower bound).  The error of
+C is at most 5.01u|x| / ((1 + x) 2 (alpha - 1)) + 4u|C| and the sum's rounding charges it 2u|C|
+more, so C's own margin dC = 16u|x| / (one_x_low 2 (alpha - 1)) + 4u|C| leaves a deficit of at
+most 6u|C| - 11u|x| / ((1 + x) 2 (alpha - 1)), to be covered by the other terms' slack.
+* x <= 0 (var_i >= var_j): with y = 1 + x in (0, 1], |x| / (1 + x) = 1/y - 1 >= -log y, so
+  11u|x| / ((1 + x) 2 (alpha - 1)) >= 11u|C| > 6u|C|: no deficit.
+* x > 0 (var_i < var_j, tau = -t in (0, 1), x = (alpha - 1) tau): |C| = tau log(1 + x) / (2x) and
+  |B| = -log(1 - tau) / 2 >= tau / 2.  B's margin exceeds its error by at least 2u|B| (near branch:
+  dt = 16u|t| for 3.01u|t|, and 4u|B| for log1p's 2u|B|; far branch: 4u|B| for log_ratio's one
+  log within 2u|B|, its 9u absolute for the mantissas' quotient), and the sum's margin 4u|B| exceeds
+  its rounding share 2u|B|: at least 4u|B| >= 2u tau in all.  The deficit is covered if 11 / (1 +
+  x) + 4 >= 6 log(1 + x) / x, true for every x > 0 (the right side is < 6 and decreasing; where it
+  exceeds 4, x < 0.87 and the left side is > 9.8).
+So the mutants' bounds still hold wherever the rounding model does; no test can tell them from the
+original (the hill-climbs' slack of >= 6.8u agrees).  Equivalent in effect; left, not killed.
 """
 
 import math

@@ -33,6 +33,16 @@ After: 32/40 (80.0 %).  The 8 left:
   open.  A proof needs a worst-case bound on lse's rounding over 20000 terms (NumPy's pairwise
   sum: a worst case of many u, growing with its block size and log2 N), which the charge's own
   budget (err's slack 3u max A + 2u |B| + 3u, and 2u (top + max|terms|)) does not state either.
+
+Fourth run (the lead, session of 2026-12-05): 27 pointed at a real gap, so the code changed
+rather than the tests: the fast condition now sums with ``math.fsum`` (correctly rounded: its
+bound no longer depends on NumPy's summation order) and charges a bound derived in
+``condition``'s docstring, E + 5u(T + A + log S) for a worst case of E + 4u(T + A) + 3u(log S + 1).
+test_fast_condition_charges_its_derived_rounding_bound measures the charge (the condition minus
+the exact log-sum-exp of its float terms, mpmath) against that derived bound; each of the six sign
+and operator flips of the new lines, made by hand (the charge subtracted, E - ..., 5 / U, top -
+A, - log S), fails it or the upper-bound test above.  Mutant 27's line no longer exists: 40 in
+scope, 32 killed and 7 equivalent or path-only as listed, none open.
 """
 
 import importlib
@@ -191,3 +201,27 @@ def test_condition_at_a_small_target_is_the_accurate_cost(t):
     d, m = _many()
     g = emp.condition(d, m, costs.pair_cost("laplace", "tight", alpha), target)(t)
     assert abs(g - _mp_g(d, m, "tight", alpha, t, target)) <= 3e-15
+
+
+def test_fast_condition_charges_its_derived_rounding_bound():
+    """The fast condition (20000 pairs, "tight") adds to the log-sum-exp of its float terms at
+    least the bound derived in ``condition``'s docstring, E + 4u(T + A) + 3u(log S + 1), T = max |log
+    m|, A = max |terms|, log S = lse - max(terms): measured as the condition plus the target minus
+    the exact log-sum-exp (mpmath, 30 digits) of the same float terms.  Each component of the charge
+    is needed for this (mutants that drop or negate one fail), while the closed form's own error,
+    a few u, never reaches it on any input a test can build."""
+    alpha, eps, t = 2.0, 0.5, 1.7
+    d, m = _many()
+    cost = costs.pair_cost("laplace", "tight", alpha)
+    target = (alpha - 1) * eps
+    val, err = cost.log_closed_form(d, t)
+    terms = np.log(m) + val
+    u = 2.0**-53
+    with mp.workdps(30):
+        exact = mp.log(mp.fsum(mp.exp(mp.mpf(float(a))) for a in terms))
+        log_s = float(exact - mp.mpf(float(terms.max())))
+        big_t, big_a = float(np.max(np.abs(np.log(m)))), float(np.max(np.abs(terms)))
+        required = err + 4 * u * (big_t + big_a) + 3 * u * (log_s + 1)
+        charged = mp.mpf(emp.condition(d, m, cost, target)(t)) + mp.mpf(target) - exact
+        assert charged >= required
+        assert charged <= 2 * required  # and not far above it (the docstring's 5u for 4u)

@@ -55,6 +55,21 @@ equal variance; of equal mean) kill 8 more: 175, 176, 199, 221, 222, 228, 248, 2
   in the search's condition: the scale may be that much too small where the root falls within
   1e-13 of a search point, hidden by the search's tolerance 1e-10; 199, the same flip in
   w_alpha_log_moment, is killed).
+
+Fourth run (the lead, session of 2026-12-05; each mutant re-made by hand on the file of this
+commit and run on this file): 162, 238 and 262 killed.
+test_search_condition_bounds_the_true_moment_near_the_root captures the function the search
+solves and requires it to bound the true log moment (mpmath) from above at the root and 1e-9 on
+either side: the error bar subtracted leaves it 1.07e-13 below (238 fails two cases, 262 one).
+test_sq_cost_tail_bound_that_overflows_is_a_divergent_integral reaches the branch of 162 (the slope
+does not depend on the range, but the tail bound overflows for means 1e155 apart): the mutant raises
+RuntimeError after a hundred widenings, the original returns +inf at once.  After: 46/70 (65.7 %).
+Left, 174 only: the tail's share subtracted from the error bar where it is added.  Harmless: the
+loop stops only once the tails' bound is 40 nats below the body, so the share is below e^-40 < 5e-18
+relative and the mutant's bar is 1e-13 + rel - 2 e^-40 rather than 1e-13 + rel; the quadrature's
+measured error in every case judged here is below 3e-16 (val - V in the test above), 300 times
+under the bar.  Not a proof: the bar of this integral is an allowance, not a derived bound (the
+calibrations that use this rule end with calibrate's proved check of the divergence itself).
 """
 
 import importlib
@@ -359,3 +374,46 @@ def test_w_alpha_two_gaussians_of_equal_mean(noise, rule, eps):
     if noise == "gaussian":
         with mp.workdps(30):
             assert mp.mpf(s) ** 2 == pytest.approx(float(2 / (1 - mp.exp(-4))), rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("noise", "rule", "alpha", "eps"),
+    [("laplace", "paper", 2.0, 1.0), ("laplace", "tight", 3.0, 0.5), ("gaussian", "paper", 2.0, 0.5)],
+)
+def test_search_condition_bounds_the_true_moment_near_the_root(monkeypatch, noise, rule, alpha, eps):
+    """The condition the search solves, ``value + log1p(error bar) - (alpha - 1) eps <= 0``, must
+    bound the true log moment from above at every scale it is asked about, or a scale just below
+    the root could pass: at the returned scale and 1e-9 on either side, ``f(x) + (alpha - 1) eps
+    >= log E c`` (mpmath, the mixture of N(0, 1) twice against N(1, 1/4), whose coupled distance is
+    N(-1, 1/4)).  The quadrature's own error here is ~2e-16 and its error bar ~1e-13, so the bar
+    subtracted instead of added (mutants 238, Laplace, and 262, Gaussian: f + T - V ~ -1.07e-13)
+    fails this, while the search's tolerance (1e-10) hides it from any check of the scale alone."""
+    seen = {}
+    search = wa.min_feasible
+
+    def spy(f, *args, **kwargs):
+        seen["f"] = f
+        return search(f, *args, **kwargs)
+
+    monkeypatch.setattr(wa, "min_feasible", spy)
+    mix = GaussianMixture(weights=[0.5, 0.5], means=[0.0, 0.0], vars=[1.0, 1.0])
+    s = wa.w_alpha(mix, Gaussian(mean=1.0, var=0.25), alpha=alpha, epsilon=eps, noise=noise, rule=rule)
+    target = mp.mpf(alpha - 1) * mp.mpf(eps)
+    for factor in (1.0, 1 - 1e-9, 1 + 1e-9):
+        x = (s if noise == "laplace" else s * s) * factor  # the search runs on b, or on sigma^2
+        scale = x if noise == "laplace" else float(np.sqrt(x))
+        truth = _mp_gauss_pair(0.0, 1.0, 1.0, 0.25, noise, rule, alpha, scale, dps=40)
+        with mp.workdps(40):
+            assert mp.mpf(seen["f"](x)) + target >= truth
+
+
+def test_sq_cost_tail_bound_that_overflows_is_a_divergent_integral():
+    """Means 1e155 apart: the squared cost's tail bound overflows to +inf (c C^2 > 1.8e308) where
+    the slope test of the first range passed (2 c a^2 < 1; the slope a does not depend on the
+    range, so only an overflow reaches this branch); the log moment is +inf (it is ~1e309: no
+    finite scale meets the condition), returned at once.  Mutant 162 (the branch taken for the
+    other costs instead) widens the range a hundred times and raises RuntimeError."""
+    p = GaussianMixture(weights=[0.5, 0.5], means=[-1e155, 1e155], vars=[1.0, 1.0])
+    q = GaussianMixture(weights=[0.5, 0.5], means=[0.0, 1.0], vars=[1.0, 2.0])
+    with np.errstate(over="ignore", invalid="ignore"):
+        assert wa.w_alpha_log_moment(p, q, alpha=2.0, noise=GaussianNoise(scale=3.0)) == np.inf
