@@ -223,14 +223,14 @@ def _certify(noise_cls, orders, alpha, scale, require="estimate", budget=None, m
     (:func:`_binned_check`) proves the budget met is not computed on the atoms.  ``memos``: one
     :class:`~rpp.rules.exact.DivergenceMemo` per order, which computes (or already knows) the
     order's divergence on the atoms (default: the noise object's divergence); an order the memo
-    already knows is not binned.  The orders' intervals are combined as ``max value +- max error``, by
-    :func:`_largest` where an order is binned (an order known to ``1e-10`` is not reported to
-    the binned order's width).
+    already knows is not binned.  The orders' intervals are combined by :func:`_largest`: the
+    dominant order's own interval where its lower end clears every other's upper end, else ``max
+    value +- max error`` (so the dominant order is not reported to the other order's width, e.g. a
+    binned order's, or a proof's of an order far below the budget).
     """
     if np.isinf(scale):
         return Certified(0.0, 0.0, rigorous=True)
     results = []
-    binned = False
     for k, (p, q) in enumerate(orders):
         known = memos is not None and float(scale) in memos[k]._values
         cheap = _binned_check(noise_cls, p, q, alpha, scale, budget) if budget is not None and not known else None
@@ -240,12 +240,7 @@ def _certify(noise_cls, orders, alpha, scale, require="estimate", budget=None, m
             results.append(memos[k].certified(scale))
         else:
             results.append(noise_cls(scale).divergence(p, q, alpha=alpha, require=require))
-        binned = binned or cheap is not None
-    if binned:
-        return _largest(results)
-    value = max(float(r.value) for r in results)
-    error = 0.0 if np.isinf(value) else max(float(r.error) for r in results)
-    return Certified(value, error, rigorous=all(r.rigorous for r in results))
+    return _largest(results)
 
 
 def _largest(results) -> Certified:
@@ -368,13 +363,19 @@ def _round_off_guard(s: float, certified: Callable, a: float, e: float, noise: s
 
 
 def _proved_check(noise_cls, orders, a, e, s, step, noise) -> tuple[float, Certified]:
-    """Return the proved divergence at ``s`` (arb); with ``step``, ``s`` is stepped up until its upper end meets ``e``."""
-    memo: dict[float, Certified] = {}
+    """Return the proved divergence at ``s`` (arb); with ``step``, ``s`` is stepped up until its upper end meets ``e``.
+
+    At each scale the orders are proved by :func:`_prove_at`, the one whose divergence is estimated
+    largest at ``s`` first (:func:`_dominant_first`); a scale is given up after the first order
+    proved above ``e``.  The scale returned has every order proved.
+    """
+    orders = _dominant_first(noise_cls, orders, a, s)
+    memo: dict[float, tuple[Certified, bool]] = {}  # scale -> (enclosure, every order proved)
 
     def proved(x: float) -> tuple[float, float]:
         if x not in memo:
-            memo[x] = _certify(noise_cls, orders, a, x, "proved")
-        return float(memo[x].value), float(memo[x].error)
+            memo[x] = _prove_at(noise_cls, orders, a, e, x)
+        return float(memo[x][0].value), float(memo[x][0].error)
 
     if step:
         s = _provable(s, proved, e)
@@ -398,7 +399,39 @@ def _proved_check(noise_cls, orders, a, e, s, step, noise) -> tuple[float, Certi
                         break
         s = _round_off_guard(s, proved, a, e, noise)
     proved(s)
-    return s, memo[s]
+    if not memo[s][1]:  # not met (no step met the budget): every order proved, as reported
+        memo[s] = (_largest([_certify(noise_cls, [o], a, s, "proved") for o in orders]), True)
+    return s, memo[s][0]
+
+
+def _dominant_first(noise_cls, orders, a, s) -> list:
+    """Return the orders sorted by their estimated divergence at ``s``, the largest first (one estimate each)."""
+    if len(orders) < 2:
+        return list(orders)
+    try:
+        sizes = [float(_certify(noise_cls, [o], a, s, "estimate").value) for o in orders]
+    except ValueError:  # no estimate here (the proofs decide): the given order
+        return list(orders)
+    return [orders[k] for k in sorted(range(len(orders)), key=lambda k: -sizes[k])]
+
+
+def _prove_at(noise_cls, orders, a, e, x) -> tuple[Certified, bool]:
+    """Return ``(enclosure, complete)`` of the largest order's divergence at scale ``x``, proved order by order.
+
+    The first order whose proved upper end exceeds ``e`` ends it (``complete=False``, that order's
+    enclosure: the largest order's upper end is at least as high, so the scale is given up; the
+    other order's proof there would be discarded with it).  Otherwise every order is proved and the
+    enclosures are combined by :func:`_largest` (the dominant order's own interval where its lower
+    end clears every other's upper end: ``max value +- max error`` put the other order's wider error
+    on the dominant value and cost a proof more, and more noise, in both cases measured).
+    """
+    results = []
+    for o in orders:
+        r = _certify(noise_cls, [o], a, x, "proved")
+        if len(orders) > 1 and not at_most(float(r.value), float(r.error), e):
+            return r, False
+        results.append(r)
+    return _largest(results), True
 
 
 def _local_exponent(noise_cls, orders, a, s, value) -> float | None:
