@@ -154,7 +154,9 @@ def test_coverage_stands_beside_delta():
     # says so on the line of each (epsilon', delta), not only among the assumptions
     text = " ".join(build(coverage=0.95).to_text().split())
     conversions = [line for line in text.split("- ") if line.startswith("(epsilon', delta)")]
-    assert conversions and all("with probability >= 0.95 (its coverage)" in line for line in conversions)
+    assert conversions and all(
+        "with probability >= 0.95 that the class contains the true prior" in line for line in conversions
+    )
     certain = " ".join(build(coverage=1.0).to_text().split())
     assert "its coverage" not in certain
 
