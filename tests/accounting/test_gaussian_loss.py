@@ -339,6 +339,21 @@ def test_tail_against_monte_carlo(under):
         assert abs(freq - got) <= 5 * se, (under, t, freq, got)
 
 
+def test_hockey_stick_against_monte_carlo():
+    # delta*(eps') = E_i[(1 - e^(eps' - L))_+], an estimator whose terms lie in [0, 1] and vanish
+    # off {L > eps'}: its standard error is at most sqrt(P_i(L > eps') / n)
+    mi, ci, mj, cj = WORST
+    rng = np.random.default_rng(20261206)
+    n = 10**6
+    y = rng.multivariate_normal(mi, ci, size=n)
+    loss = _log_density(y, mi, ci) - _log_density(y, mj, cj)
+    for eps in (0.0, 1.0, 3.4991063870488492):
+        terms = np.maximum(-np.expm1(eps - loss), 0.0)
+        got = multivariate_gaussian_hockey_stick(**_kw(WORST), epsilon_prime=eps)
+        se = terms.std() / math.sqrt(n)
+        assert abs(terms.mean() - got) <= 5 * se, (eps, terms.mean(), got, se)
+
+
 # --------------------------------------------------------------------------------------- bad input
 
 
