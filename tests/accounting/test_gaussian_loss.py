@@ -140,7 +140,12 @@ def _swap(pair):
 # ---------------------------------------------------------------------------------------------- tails
 
 
-@pytest.mark.parametrize("name", ["worst", "ellipse", "hyperbola", "one_equal"])
+SLOW = pytest.mark.slow
+
+
+@pytest.mark.parametrize(
+    "name", ["worst", "hyperbola", pytest.param("ellipse", marks=SLOW), pytest.param("one_equal", marks=SLOW)]
+)
 @pytest.mark.parametrize("under", ["i", "j"])
 def test_tail_d2_against_conic_quadrature(name, under):
     pair = PAIRS[name]
@@ -178,16 +183,16 @@ def test_tiny_tail_relative_accuracy():
         assert got == pytest.approx(want, rel=1e-9), under
 
 
-def test_nearly_singular_difference_of_covariances():
+@pytest.mark.parametrize("t", [0.3, pytest.param(-0.2, marks=SLOW), pytest.param(1.0, marks=SLOW)])
+def test_nearly_singular_difference_of_covariances(t):
     # cov_i = cov_j + 1e-9 v v^T: the loss is nearly linear; one eigenvalue of the form is ~1e-9
     cj = np.array([[1.0, 0.3], [0.3, 2.0]])
     v = np.array([0.6, -0.8])
     pair = ([0.4, 0.1], cj + 1e-9 * np.outer(v, v), [0.0, 0.0], cj)
     for under in "ij":
-        for t in (-0.2, 0.3, 1.0):
-            got = multivariate_gaussian_loss_tail(**_kw(pair), threshold=t, under=under)
-            want = float(oracle_tail(pair, t, under))
-            assert got == pytest.approx(want, rel=1e-9, abs=1e-14), (under, t)
+        got = multivariate_gaussian_loss_tail(**_kw(pair), threshold=t, under=under)
+        want = float(oracle_tail(pair, t, under))
+        assert got == pytest.approx(want, rel=1e-9, abs=1e-14), (under, t)
 
 
 def test_tail_d1_against_closed_form_and_univariate():
@@ -208,7 +213,7 @@ def test_allowance_covers_the_error():
     # the error estimate that delta and the TPR are rounded up by covers the distance to the oracle
     from rpp.accounting.gaussian_loss import _loss_tail, _pair
 
-    cases = [(([2.0], [[1.3]], [0.5], [[0.8]]), (2.0, 6.0)), (PAIRS["worst"], (0.0, 3.5)), (PAIRS["one_equal"], (1.5,))]
+    cases = [(([2.0], [[1.3]], [0.5], [[0.8]]), (2.0, 6.0)), (PAIRS["worst"], (3.5,))]
     for pair, ts in cases:
         for t in ts:
             for under in "ij":
@@ -288,24 +293,24 @@ def test_d1_consistent_with_univariate_functions():
         assert np.allclose(got, uni, rtol=1e-7, atol=1e-15)
 
 
-@pytest.mark.parametrize("order", ["ij", "ji"])
-def test_true_positive_rate_against_oracle(order):
+@pytest.mark.parametrize("t", [1.5, pytest.param(-1.0, marks=SLOW)])
+@pytest.mark.parametrize("order", ["ij", pytest.param("ji", marks=SLOW)])
+def test_true_positive_rate_against_oracle(order, t):
     # the oracle's test at a threshold t has level a = P_j(L > t) and power P_i(L > t): by the
     # Neyman-Pearson lemma the trade-off curve passes through (a, power)
     pair = WORST if order == "ij" else _swap(WORST)
-    for t in (-1.0, 1.5):
-        with mp.workdps(DPS):
-            a, power = float(oracle_tail(pair, t, "j")), float(oracle_tail(pair, t, "i"))
-        got = multivariate_gaussian_true_positive_rate(**_kw(pair), false_positive_rate=a)
-        assert got >= power * (1 - 1e-12)
-        assert got == pytest.approx(power, rel=1e-8), (order, t, a)
+    with mp.workdps(DPS):
+        a, power = float(oracle_tail(pair, t, "j")), float(oracle_tail(pair, t, "i"))
+    got = multivariate_gaussian_true_positive_rate(**_kw(pair), false_positive_rate=a)
+    assert got >= power * (1 - 1e-12)
+    assert got == pytest.approx(power, rel=1e-8), (order, t, a)
 
 
 def test_true_positive_rate_edges():
     pair = PAIRS["hyperbola"]
     got = multivariate_gaussian_true_positive_rate(**_kw(pair), false_positive_rate=[0.0, 0.2, 1.0])
     assert got[0] == 0.0 and got[2] == 1.0 and 0.2 < got[1] < 1.0
-    curve = multivariate_gaussian_true_positive_rate(**_kw(pair), false_positive_rate=[0.01, 0.1, 0.5, 0.9])
+    curve = multivariate_gaussian_true_positive_rate(**_kw(pair), false_positive_rate=[0.01, 0.5, 0.9])
     assert np.all(np.diff(curve) > 0)  # the trade-off curve increases
     same = ([0.2, 0.1], [[1.0, 0.2], [0.2, 1.0]], [0.2, 0.1], [[1.0, 0.2], [0.2, 1.0]])
     fpr = [0.0, 0.05, 0.5, 1.0]
@@ -395,7 +400,7 @@ def test_bad_scalars_named():
         multivariate_gaussian_loss_tail(**kw, threshold=0.0, under="k")
 
 
-@pytest.mark.parametrize("cases", [2, pytest.param(12, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("cases", [1, pytest.param(12, marks=pytest.mark.slow)])
 def test_no_nan_over_a_sweep(cases):
     rng = np.random.default_rng(7)
     for _ in range(cases):
