@@ -359,6 +359,29 @@ def test_hockey_stick_against_monte_carlo():
         assert abs(terms.mean() - got) <= 5 * se, (eps, terms.mean(), got, se)
 
 
+@pytest.mark.slow
+def test_three_dimensions_against_monte_carlo():
+    # d = 3 has no oracle here but the draws: tails under both laws and delta, 5 standard errors
+    mi, mj = np.array([0.5, -0.3, 0.2]), np.zeros(3)
+    ci = np.array([[1.5, 0.3, -0.2], [0.3, 0.8, 0.1], [-0.2, 0.1, 1.1]])
+    cj = np.array([[1.0, -0.1, 0.0], [-0.1, 1.2, 0.2], [0.0, 0.2, 0.9]])
+    kw = dict(mean_i=mi, cov_i=ci, mean_j=mj, cov_j=cj)
+    rng = np.random.default_rng(20261207)
+    n = 10**6
+    for under, (m, c) in (("i", (mi, ci)), ("j", (mj, cj))):
+        y = rng.multivariate_normal(m, c, size=n)
+        loss = _log_density(y, mi, ci) - _log_density(y, mj, cj)
+        for t in (-0.5, 0.5, 2.0):
+            got = multivariate_gaussian_loss_tail(**kw, threshold=t, under=under)
+            se = math.sqrt(max(got * (1 - got), 1.0 / n) / n)
+            assert abs(float(np.mean(loss > t)) - got) <= 5 * se, (under, t)
+        if under == "i":
+            for eps in (0.0, 1.0):
+                terms = np.maximum(-np.expm1(eps - loss), 0.0)
+                got = multivariate_gaussian_hockey_stick(**kw, epsilon_prime=eps)
+                assert abs(terms.mean() - got) <= 5 * terms.std() / math.sqrt(n), eps
+
+
 # --------------------------------------------------------------------------------------- bad input
 
 
