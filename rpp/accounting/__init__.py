@@ -14,6 +14,10 @@ r"""Accounting: several releases, every secret pair, (ε, δ), and what ε means
   :math:`(\varepsilon', \delta)`: :func:`dp_delta`, :func:`dp_epsilon`, the best over a curve
   (:func:`best_dp_delta`, :func:`best_dp_epsilon`), and the exact :math:`\delta^*` of Gaussian
   pairs (:func:`gaussian_shift_delta`, :func:`gaussian_hockey_stick`, :func:`gaussian_loss_tail`);
+* :mod:`~rpp.accounting.gaussian_loss` -- the privacy-loss law of two *multivariate* Gaussians (a
+  generalised chi-square): its tails (:func:`multivariate_gaussian_loss_tail`), the exact
+  :math:`\delta^*(\varepsilon')` (:func:`multivariate_gaussian_hockey_stick`) and the trade-off curve
+  (:func:`multivariate_gaussian_true_positive_rate`) of a joint linear release;
 * :mod:`~rpp.accounting.interpretation` -- the attacker's view: bounds on the posterior-odds
   update (:func:`odds_moment_bound`, :func:`odds_update_bound`, :func:`posterior_bound`) and the
   hypothesis-testing trade-off (:func:`max_true_positive_rate`);
@@ -44,6 +48,11 @@ from .dp_accounting_adapter import (
     RppLedger,
     dominating_noise_multiplier,
     gaussian_event_for_curve,
+)
+from .gaussian_loss import (
+    multivariate_gaussian_hockey_stick,
+    multivariate_gaussian_loss_tail,
+    multivariate_gaussian_true_positive_rate,
 )
 from .interpretation import (
     gaussian_true_positive_rate,
@@ -81,6 +90,9 @@ __all__ = [
     "gaussian_shift_delta",
     "gaussian_hockey_stick",
     "gaussian_loss_tail",
+    "multivariate_gaussian_loss_tail",
+    "multivariate_gaussian_hockey_stick",
+    "multivariate_gaussian_true_positive_rate",
     "odds_moment_bound",
     "odds_update_bound",
     "posterior_bound",

@@ -432,7 +432,7 @@ def _inputs(mean_i: Any, cov_i: Any, mean_j: Any, cov_j: Any, queries: Any, scal
 
 
 def checked_gaussian_pair(
-    mean_i: ArrayLike, cov_i: ArrayLike, mean_j: ArrayLike, cov_j: ArrayLike
+    mean_i: ArrayLike, cov_i: ArrayLike, mean_j: ArrayLike, cov_j: ArrayLike, *, definite: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Return the data's Gaussian law under each secret as validated float arrays.
 
@@ -444,6 +444,9 @@ def checked_gaussian_pair(
     ----------
     mean_i, cov_i, mean_j, cov_j : array
         The means (d,) and covariances (d, d), symmetric positive semi-definite.
+    definite : bool
+        Require positive definite covariances (the output laws of
+        :mod:`rpp.accounting.gaussian_loss`), not only semi-definite ones.
 
     Returns
     -------
@@ -459,9 +462,9 @@ def checked_gaussian_pair(
     d = _mean("mean_i", mean_i).size
     return (
         _mean("mean_i", mean_i),
-        _covariance("cov_i", cov_i, d, definite=False),
+        _covariance("cov_i", cov_i, d, definite=definite),
         _mean("mean_j", mean_j, d),
-        _covariance("cov_j", cov_j, d, definite=False),
+        _covariance("cov_j", cov_j, d, definite=definite),
     )
 
 

@@ -236,10 +236,16 @@ class ReleaseReport:
         )
         lines.append("")
         lines.append("What it means")
+        # the coverage beside delta: delta is conditional on the class containing the true prior
+        held = (
+            f", with probability >= {self.coverage:.4g} that the class contains the true prior (its coverage)"
+            if self.coverage is not None and self.coverage < 1
+            else ""
+        )
         for d, e, a in self.conversions:
             para(
                 f"(epsilon', delta) = ({e:.4g}, {d:.3g}) for every secret pair and prior of the class "
-                f"(conversion at alpha = {a:g}).",
+                f"(conversion at alpha = {a:g}){held}.",
                 "- ",
             )
         para(

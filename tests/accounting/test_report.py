@@ -149,6 +149,18 @@ def test_words_are_flags():
     assert "COVERAGE NOT STATED" in build(coverage=None).to_text()
 
 
+def test_coverage_stands_beside_delta():
+    # issue #36 item 4: delta holds on the event that the class contains the true prior; the report
+    # says so on the line of each (epsilon', delta), not only among the assumptions
+    text = " ".join(build(coverage=0.95).to_text().split())
+    conversions = [line for line in text.split("- ") if line.startswith("(epsilon', delta)")]
+    assert conversions and all(
+        "with probability >= 0.95 that the class contains the true prior" in line for line in conversions
+    )
+    certain = " ".join(build(coverage=1.0).to_text().split())
+    assert "its coverage" not in certain
+
+
 def test_json_record_is_stable_and_strict():
     r = build(published=[54.31, 149.62], releases=2, orders=[2.0, 4.0], epsilons=[0.5, 1.5])
     rec = json.loads(r.to_json())
