@@ -1,0 +1,133 @@
+"""The assignment set (tools/assignments.py, `make assignments`): its judges accept the book's own
+solutions and reject planted wrong ones (an under-noising calibration, a conversion with the wrong
+sign); nbgrader's student version leaks no hidden test and no solution; nbgrader's autograder gives
+the reference full marks and fails the planted answers.
+
+The judges' tests need no grader and always run. The nbgrader tests need nbgrader, which is not in
+the locks (`make assignments` installs it), and are skipped without it.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import assignments as asg
+
+QUESTIONS = {q.name: q for q in asg.QUESTIONS}
+
+# Planted wrong solutions: the book's solution with one edit (old text -> new text).
+PLANTED = {
+    # under-noising calibrations: the noise scale 1 % too small
+    "ch3_class_calibration": ("th2_small = max(", "th2_small = 0.99**2 * max("),
+    "ch1_calibrate": ("e0_wide = brentq(", "e0_wide = 1.01 * brentq("),
+    # the (eps', delta) conversion with the wrong sign: eps(alpha) - log(1/delta) / (alpha - 1)
+    "ch2_best_alpha": ("best = a_star / (2 * theta2) + lg", "best = a_star / (2 * theta2) - lg"),
+}
+
+
+def _planted(name: str) -> str:
+    old, new = PLANTED[name]
+    source = asg.reference_solution(QUESTIONS[name])
+    assert source.count(old) == 1, f"the planted edit of {name} no longer applies: {old!r}"
+    # without the book's own checks (a student's answer has none; they would catch the error first)
+    return "\n".join(ln for ln in source.replace(old, new).splitlines() if not ln.lstrip().startswith("assert "))
+
+
+def _judge(q: asg.Question, solution: str) -> list[bool]:
+    """Run the setup and a solution, then each hidden judge; True where the judge accepts."""
+    ns: dict = {}
+    exec(q.setup, ns)
+    exec(solution, ns)
+    exec(q.public, ns)
+    verdicts = []
+    for judge in q.hidden:
+        try:
+            exec(asg.JUDGES + "\n\n" + judge, dict(ns))
+        except AssertionError:
+            verdicts.append(False)
+        else:
+            verdicts.append(True)
+    return verdicts
+
+
+@pytest.mark.parametrize("name", list(QUESTIONS))
+def test_judges_accept_the_books_solution(name):
+    q = QUESTIONS[name]
+    assert _judge(q, asg.reference_solution(q)) == [True] * len(q.hidden)
+
+
+@pytest.mark.parametrize("name", list(PLANTED))
+def test_judges_reject_planted_wrong_solutions(name):
+    q = QUESTIONS[name]
+    verdicts = _judge(q, _planted(name))
+    assert not all(verdicts), f"{name}: a planted wrong answer passed every judge"
+
+
+def test_judges_do_not_use_rpp():
+    # the judges are independent of the package they grade
+    sources = [asg.JUDGES, *(j for q in asg.QUESTIONS for j in q.hidden)]
+    assert not any(re.search(r"\brpp\b", s) for s in sources)
+
+
+def test_statements_are_plain_text():
+    for q in asg.QUESTIONS:
+        text = asg.exercise_statement(nbformat.read(asg.ROOT / "book" / q.notebook, as_version=4), q.label)
+        assert text and not re.search(r"\{[\w:-]+\}`|^:::|^:label:", text, re.M), q.label
+
+
+# ---------------------------------------------------------------- with nbgrader
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    pytest.importorskip("nbgrader")
+    return asg.build(tmp_path_factory.mktemp("assignments") / "course")
+
+
+def test_student_version_leaks_nothing(built):
+    student = nbformat.read(built["student"], as_version=4)
+    text = "\n".join(c.source for c in student.cells)
+    assert asg.HIDDEN_BEGIN not in text and asg.SOLUTION_BEGIN not in text
+    assert "_mp." not in text and "def _gauss_renyi" not in text  # no judge
+    visible = {ln.strip() for c in student.cells for ln in c.source.splitlines()}
+    setup = {ln.strip() for q in asg.QUESTIONS for ln in q.setup.splitlines()}
+    for q in asg.QUESTIONS:
+        for line in asg.reference_solution(q).splitlines():
+            line = line.strip()
+            if len(line) >= 12 and line not in setup:  # short lines (")", "return ...") say nothing
+                assert line not in visible, f"{q.label}: solution line in the student notebook: {line!r}"
+    answers = [c for c in student.cells if c.source.startswith("# Exercise ")]
+    assert len(answers) == len(asg.QUESTIONS)
+    assert all("raise NotImplementedError()" in c.source for c in answers)
+
+
+def _submission(source: Path, edits: dict[str, str], out: Path) -> Path:
+    """The source notebook with the answer cells of ``edits`` replaced (question name -> solution)."""
+    nb = nbformat.read(source, as_version=4)
+    for cell in nb.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+        name = grade_id.removesuffix("-answer")
+        if grade_id.endswith("-answer") and name in edits:
+            cell.source = f"# Exercise: {name}\n{edits[name]}"
+    nbformat.write(nb, out)
+    return out
+
+
+@pytest.mark.slow
+def test_autograder_full_marks_for_reference_and_fails_planted(built, tmp_path):
+    planted = _submission(built["source"], {name: _planted(name) for name in PLANTED}, tmp_path / "planted.ipynb")
+    scores = asg.autograde(built["course"], {"reference": built["source"], "planted": planted})
+    assert all(v == 1 for v in scores["reference"].values()), scores["reference"]
+    for name, q in QUESTIONS.items():
+        got = [scores["planted"][f"{name}-test-{k + 1}"] for k in range(len(q.hidden))]
+        if name in PLANTED:
+            assert min(got) == 0, f"{name}: the planted wrong answer got full marks"
+        else:
+            assert got == [1] * len(q.hidden)  # the other answers are the book's
