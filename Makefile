@@ -20,7 +20,7 @@
 #   make pdf         the PDF edition through LaTeX (XeLaTeX, Debian's texlive) into
 #                    _build/pdf/rpp-book.pdf, then its checks (pdf_tests/); reuses the execution
 #                    cache of `make book`. A later `make book` links it from every page.
-#   make assignments the autograded assignment set (nbgrader, installed on first use; not in the locks)
+#   make assignments the autograded assignment set (nbgrader, from the developers' lock)
 #                    into assignments/, then its reference solutions autograded (full marks expected)
 #   make student     write the student edition (the Jupyter edition without solutions) into student/
 #   make notebooks   write the Jupyter edition and the student edition of every chapter into
@@ -200,14 +200,9 @@ student: $(STAMP)
 
 # The assignment set (tools/assignments.py): a course folder for nbgrader in assignments/ (the
 # source notebook with the book's solutions and the hidden judges, release/ for the students,
-# gradebook.db), then nbgrader's autograder on the reference solutions. nbgrader is not in the
-# locks: installed here on first use, with the locks' versions as constraints (it only adds
-# packages; why nbgrader and not otter-grader: tools/assignments.py).
-TEACH_PIN := nbgrader==0.9.6
+# gradebook.db), then nbgrader's autograder on the reference solutions (why nbgrader and not
+# otter-grader: tools/assignments.py). nbgrader is in the developers' lock (requirements-dev.txt).
 assignments: $(STAMP)
-	@$(BIN)/python -c 'import nbgrader' 2>/dev/null || { \
-		sed -n 's/^\([A-Za-z0-9_.-]*==[^ ]*\).*/\1/p' requirements.txt requirements-dev.txt > $(VENV)/teach-constraints.txt && \
-		$(BIN)/python -m pip install --disable-pip-version-check --quiet -c $(VENV)/teach-constraints.txt "$(TEACH_PIN)"; }
 	$(BOOK_RUN) $(BIN)/python tools/assignments.py --out assignments --check
 
 # The Jupyter edition (MyST rewritten for Jupyter/Colab, the web book's numbers read from Sphinx's

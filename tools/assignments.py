@@ -33,10 +33,9 @@ The grader: nbgrader 0.9.6, not otter-grader. Both were installed into the proje
 environment with the locks as constraints: nbgrader only adds packages (alembic, Mako, RapidFuzz,
 notebook, ipywidgets and its two widget packages); otter-grader 6.x and 7.x require ``wrapt < 2``
 (the lock has 2.5.2, for dm-tree under dp-accounting) and 5.7.1, the newest release that resolves,
-imports ``pkg_resources``, which the locked setuptools (84) no longer has. nbgrader is not in the
-locks (a pyproject extra must be pinned there, and the locks are regenerated with uv by
-``make lock``): ``make assignments`` installs it on first use, with the locks' versions as
-constraints. The output folder ``assignments/`` is generated (git-ignored).
+imports ``pkg_resources``, which the locked setuptools (84) no longer has. nbgrader is a
+developers' tool (pyproject's ``[dev]`` extra, in requirements-dev.txt; the reader's lock does not
+carry it). The output folder ``assignments/`` is generated (git-ignored).
 """
 
 from __future__ import annotations
@@ -486,8 +485,8 @@ def nbgrader(course: Path, *args: str) -> None:
     exe = Path(sys.executable).with_name("nbgrader")
     if not exe.exists():
         raise SystemExit(
-            "nbgrader is not installed in this environment: `make assignments` installs it "
-            "(with the locks' versions as constraints)"
+            "nbgrader is not installed in this environment: it is in the developers' lock "
+            "(`make venv` installs requirements-dev.txt)"
         )
     # nbgrader runs alembic (the gradebook's migrations) and the kernel from the PATH: this venv's
     env = {

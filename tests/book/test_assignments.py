@@ -3,8 +3,9 @@ solutions and reject planted wrong ones (an under-noising calibration, a convers
 sign); nbgrader's student version leaks no hidden test and no solution; nbgrader's autograder gives
 the reference full marks and fails the planted answers.
 
-The judges' tests need no grader and always run. The nbgrader tests need nbgrader, which is not in
-the locks (`make assignments` installs it), and are skipped without it.
+The judges' tests need no grader. The nbgrader tests need nbgrader, a developers' tool (pyproject's
+``[dev]`` extra, requirements-dev.txt): a tooling test, which the other environments' unit phase
+(.ci/unit_phase, installed from ``.[test]``) leaves out.
 """
 
 from __future__ import annotations
@@ -87,7 +88,6 @@ def test_statements_are_plain_text():
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    pytest.importorskip("nbgrader")
     return asg.build(tmp_path_factory.mktemp("assignments") / "course")
 
 
