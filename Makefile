@@ -59,11 +59,14 @@ BOOK_RUN := env -u MPLBACKEND PATH="$(CURDIR)/$(BIN):$$PATH" JUPYTER_PREFER_ENV_
 
 venv: $(STAMP)
 
-# The locks resolve for CPython 3.11.7 and newer (CI tests 3.11, 3.12 and 3.13); older Pythons stop here.
+# The locks resolve for CPython 3.11.7 and newer (tools/lock.py's PYTHON; CI tests 3.11, 3.12 and
+# 3.13); older Pythons stop here, before pip fails on a pin they cannot install (Debian 12's
+# python3 is 3.11.2: soupsieve's pinned release needs 3.11.5).
 check-python:
-	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null || { \
-		echo "ERROR: '$(PYTHON)' is not Python >= 3.11 (found: $$($(PYTHON) --version 2>&1))." \
-		     "Install Python 3.11 and run e.g. 'make test PYTHON=python3.11'." >&2; exit 2; }
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11, 7) else 1)' 2>/dev/null || { \
+		echo "ERROR: '$(PYTHON)' is not Python >= 3.11.7 (found: $$($(PYTHON) --version 2>&1)): the locks" \
+		     "need it. Install a newer Python (e.g. 'uv python install 3.12', pyenv, or your system's" \
+		     "python3.12 package) and run e.g. 'make test PYTHON=python3.12'." >&2; exit 2; }
 
 # Re-installs only when a lock or pyproject.toml changes (or the venv is missing). Both locks:
 # requirements-dev.txt (the developers' tools) includes requirements.txt (the reader's

@@ -419,3 +419,14 @@ def test_data_are_package_data():
     from fnmatch import fnmatch
 
     assert shipped and all(any(fnmatch(f, pat) for pat in patterns) for f in shipped)
+
+
+def test_make_refuses_pythons_below_the_locks_floor():
+    """The Makefile's check-python stops where the locks cannot install (tools/lock.py's floor, 3.11.7):
+    Debian 12's python3, 3.11.2, passed a check of 3.11 and then failed in pip on soupsieve's pin."""
+    lock_src = (ROOT / "tools" / "lock.py").read_text(encoding="utf-8")
+    floor = re.search(r'^PYTHON = "(\d+)\.(\d+)\.(\d+)"', lock_src, re.M)
+    assert floor, "tools/lock.py names its floor as PYTHON"
+    make = (ROOT / "Makefile").read_text(encoding="utf-8")
+    check = make[make.index("check-python:") :].split("\n\n")[0]
+    assert f"sys.version_info >= ({floor[1]}, {floor[2]}, {floor[3]})" in check
