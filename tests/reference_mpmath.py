@@ -72,3 +72,18 @@ def renyi(p, q, alpha, *, noise, scale, dps=50):
 
         total = mp.quad(f, [mp.ninf, *pts, mp.inf])
         return mp.log(total) / (a - 1)
+
+
+def gaussian_noise_renyi(mi, vi, mj, vj, alpha, z, *, dps=50):
+    """D_alpha(N(mi, vi + z) || N(mj, vj + z)), alpha > 1, in closed form at ``dps`` digits on the exact binary inputs.
+
+    ``a dm^2 / (2 s) + log(s / (v0^(1 - a) v1^a)) / (2 (1 - a))`` with ``v0 = vi + z``, ``v1 = vj + z``
+    and ``s = (1 - a) v0 + a v1``; ``+inf`` outside the domain (``s <= 0``).
+    """
+    with mp.workdps(dps):
+        mi, vi, mj, vj, a, z = (mp.mpf(float(x)) for x in (mi, vi, mj, vj, alpha, z))
+        v0, v1 = vi + z, vj + z
+        s = (1 - a) * v0 + a * v1
+        if s <= 0:
+            return mp.inf
+        return a * (mi - mj) ** 2 / (2 * s) + mp.log(s / (v0 ** (1 - a) * v1**a)) / (2 * (1 - a))

@@ -94,6 +94,7 @@ import numpy as np
 import pytest
 
 import rpp
+from reference_mpmath import gaussian_noise_renyi
 from rpp.divergence.closed_forms import gaussian_divergence_bounds, gaussian_renyi_value
 
 
@@ -300,17 +301,6 @@ def _bounds_cases():
     return rows
 
 
-def _gauss_noise_mp(mi, vi, mj, vj, a, z):
-    """D_a(N(mi, vi + z) || N(mj, vj + z)), alpha > 1, at 50 digits on the exact binary inputs."""
-    with mp.workdps(50):
-        mi, vi, mj, vj, a, z = (mp.mpf(float(x)) for x in (mi, vi, mj, vj, a, z))
-        v0, v1 = vi + z, vj + z
-        s = (1 - a) * v0 + a * v1
-        if s <= 0:
-            return mp.inf
-        return a * (mi - mj) ** 2 / (2 * s) + mp.log(s / (v0 ** (1 - a) * v1**a)) / (2 * (1 - a))
-
-
 def test_gaussian_bounds_enclose_the_divergence_at_every_switch():
     """lower <= D <= upper (mpmath, 50 digits), lower >= 0 and never NaN, on the inputs of
     _bounds_cases (about 2800, broadcast in one call).  Kills the margins of A cut by 2u (337, 350:
@@ -323,7 +313,7 @@ def test_gaussian_bounds_enclose_the_divergence_at_every_switch():
     assert not np.isnan(lo).any() and not np.isnan(up).any()
     assert (lo >= 0).all()
     for k, row in enumerate(rows):
-        d = _gauss_noise_mp(*row)
+        d = gaussian_noise_renyi(*row)
         assert lo[k] <= d <= up[k], (row, lo[k], d, up[k])
 
 
@@ -344,7 +334,7 @@ def test_gaussian_value_near_the_domain_edge_keeps_its_digits(a, k, dm):
 
 
 def _gauss_noise_mp_stable(mi, vi, mj, vj, a, z):
-    """As _gauss_noise_mp, at 80 digits and in the form a dm^2 / (2 s) - log(v0 / v1) / 2 -
+    """As reference_mpmath.gaussian_noise_renyi, at 80 digits and in the form a dm^2 / (2 s) - log(v0 / v1) / 2 -
     log(s / v1) / (2 (a - 1)) (no v0**(1 - a), whose digits cancel where D is below 1e-300)."""
     with mp.workdps(80):
         mi, vi, mj, vj, a, z = (mp.mpf(float(x)) for x in (mi, vi, mj, vj, a, z))
@@ -371,7 +361,7 @@ def test_gaussian_lower_bound_keeps_the_margin_of_a_large_log_ratio(row):
     full size.  Kills 454 (``- np.abs(B)`` in ``mag``: the lower bound 1-4 ulps above D; found by a
     search of 100000 inputs against mpmath).  Judge: mpmath at 50 digits on the exact binary inputs."""
     lo, up = gaussian_divergence_bounds(*row)
-    d = _gauss_noise_mp(*row)
+    d = gaussian_noise_renyi(*row)
     assert lo <= d <= up
 
 

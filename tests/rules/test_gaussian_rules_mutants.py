@@ -34,6 +34,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
+from reference_mpmath import gaussian_noise_renyi
 from rpp import Empirical, Gaussian
 from rpp.rules.gaussian import (
     closed_form,
@@ -47,14 +48,8 @@ DPS = 50
 
 
 def _d_mp(mi, vi, mj, vj, a, z):
-    """D_a(N(mi, vi + z) || N(mj, vj + z)) at 50 digits; +inf outside the domain."""
-    with mp.workdps(DPS):
-        mi, vi, mj, vj, a, z = (mp.mpf(float(x)) for x in (mi, vi, mj, vj, a, z))
-        v0, v1 = vi + z, vj + z
-        s = (1 - a) * v0 + a * v1
-        if s <= 0:
-            return mp.inf
-        return a * (mi - mj) ** 2 / (2 * s) + mp.log(s / (v0 ** (1 - a) * v1**a)) / (2 * (1 - a))
+    """D_a(N(mi, vi + z) || N(mj, vj + z)) at DPS digits; +inf outside the domain (the shared oracle)."""
+    return gaussian_noise_renyi(mi, vi, mj, vj, a, z, dps=DPS)
 
 
 def _eq6_mp(mi, vi, mj, vj, a, e):
