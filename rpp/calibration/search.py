@@ -362,19 +362,24 @@ def _round_off_guard(s: float, certified: Callable, a: float, e: float, noise: s
     return s
 
 
-def _proved_check(noise_cls, orders, a, e, s, step, noise) -> tuple[float, Certified]:
+def _proved_check(noise_cls, orders, a, e, s, step, noise, memos=None) -> tuple[float, Certified]:
     """Return the proved divergence at ``s`` (arb); with ``step``, ``s`` is stepped up until its upper end meets ``e``.
 
-    At each scale the orders are proved by :func:`_prove_at`, the one whose divergence is estimated
-    largest at ``s`` first (:func:`_dominant_first`); a scale is given up after the first order
-    proved above ``e``.  The scale returned has every order proved.
+    At each scale the orders are proved by :func:`_prove_at`, the one estimated largest at ``s``
+    first where ``memos`` (one :class:`~rpp.rules.exact.DivergenceMemo` per order) already know
+    both estimates there (:func:`_dominant_first`; no estimate is computed for it), and from then on
+    the order last proved above ``e`` first; a scale is given up after the first order proved
+    above ``e``.  The scale returned has every order proved.
     """
-    orders = _dominant_first(noise_cls, orders, a, s)
+    orders = _dominant_first(orders, memos, s)
     memo: dict[float, tuple[Certified, bool]] = {}  # scale -> (enclosure, every order proved)
 
     def proved(x: float) -> tuple[float, float]:
         if x not in memo:
-            memo[x] = _prove_at(noise_cls, orders, a, e, x)
+            enclosure, failed = _prove_at(noise_cls, orders, a, e, x)
+            memo[x] = (enclosure, failed is None)
+            if failed:  # the order above the budget is proved first at the next scales
+                orders.insert(0, orders.pop(failed))
         return float(memo[x][0].value), float(memo[x][0].error)
 
     if step:
@@ -404,34 +409,34 @@ def _proved_check(noise_cls, orders, a, e, s, step, noise) -> tuple[float, Certi
     return s, memo[s][0]
 
 
-def _dominant_first(noise_cls, orders, a, s) -> list:
-    """Return the orders sorted by their estimated divergence at ``s``, the largest first (one estimate each)."""
-    if len(orders) < 2:
-        return list(orders)
-    try:
-        sizes = [float(_certify(noise_cls, [o], a, s, "estimate").value) for o in orders]
-    except ValueError:  # no estimate here (the proofs decide): the given order
-        return list(orders)
-    return [orders[k] for k in sorted(range(len(orders)), key=lambda k: -sizes[k])]
+def _dominant_first(orders, memos, s) -> list:
+    """Return the orders, the one estimated largest at ``s`` first where ``memos`` know both estimates there (else as given)."""
+    orders = list(orders)
+    if memos is None or len(orders) < 2:
+        return orders
+    known = [m.known().get(s) for m in memos]
+    if any(k is None for k in known):
+        return orders
+    return [orders[k] for k in sorted(range(len(orders)), key=lambda k: -known[k][0])]
 
 
-def _prove_at(noise_cls, orders, a, e, x) -> tuple[Certified, bool]:
-    """Return ``(enclosure, complete)`` of the largest order's divergence at scale ``x``, proved order by order.
+def _prove_at(noise_cls, orders, a, e, x) -> tuple[Certified, int | None]:
+    """Return ``(enclosure, failed)`` of the largest order's divergence at scale ``x``, proved order by order.
 
-    The first order whose proved upper end exceeds ``e`` ends it (``complete=False``, that order's
-    enclosure: the largest order's upper end is at least as high, so the scale is given up; the
-    other order's proof there would be discarded with it).  Otherwise every order is proved and the
+    The first order whose proved upper end exceeds ``e`` ends it (``failed`` its index, the
+    enclosure its own: the largest order's upper end is at least as high, so the scale is given up;
+    the other order's proof there would be discarded with it).  Otherwise every order is proved and the
     enclosures are combined by :func:`_largest` (the dominant order's own interval where its lower
     end clears every other's upper end: ``max value +- max error`` put the other order's wider error
     on the dominant value and cost a proof more, and more noise, in both cases measured).
     """
     results = []
-    for o in orders:
+    for k, o in enumerate(orders):
         r = _certify(noise_cls, [o], a, x, "proved")
         if len(orders) > 1 and not at_most(float(r.value), float(r.error), e):
-            return r, False
+            return r, k
         results.append(r)
-    return _largest(results), True
+    return _largest(results), None
 
 
 def _local_exponent(noise_cls, orders, a, s, value) -> float | None:
@@ -552,7 +557,7 @@ def _point(entry, noise_cls, orders, a, e, seconds, require="estimate"):
         s = _round_off_guard(s, certified, a, e, noise, defer=require == "proved" and not check(s).rigorous)
     final = check(s)  # computed once: the round-off guard's last step is usually this scale
     if require == "proved" and not final.rigorous:
-        s, final = _proved_check(noise_cls, orders, a, e, s, entry.step_up, noise)
+        s, final = _proved_check(noise_cls, orders, a, e, s, entry.step_up, noise, memos)
     seconds["check"] += time.perf_counter() - t1
     return s, final
 
