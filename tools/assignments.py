@@ -209,7 +209,9 @@ QUESTIONS: list[Question] = [
         ).strip(),
         public="assert isinstance(float(e0_wide), float)",
         hidden=[
-            # within budget: the level recomputed at the student's e0 over the class (901 points)
+            # within budget: the level recomputed at the student's e0 over the class (901 points).
+            # The one judge with a slack (1e-9): the book's own solution (a root in floating point)
+            # lands a hair above 1 by this mpmath judge; to mend in chapter 1, not here
             "assert _household_class_level(_as_float(e0_wide)) <= 1 + 1e-9",
             # near-maximal: 0.1 % more (less noise) already breaks the budget
             "assert _household_class_level(_as_float(e0_wide) * 1.001) > 1",
@@ -286,7 +288,7 @@ QUESTIONS: list[Question] = [
         hidden=[
             "_m = _as_float(mu_max)\n"
             "_lvl = lambda m: max(_gauss_renyi(0, 1, m, 1.2, 3), _gauss_renyi(m, 1.2, 0, 1, 3))\n"
-            "assert _m > 0 and _lvl(_m) <= 1 + 1e-9",
+            "assert _m > 0 and _lvl(_m) <= 1",
             "_m = _as_float(mu_max)\n"
             "_lvl = lambda m: max(_gauss_renyi(0, 1, m, 1.2, 3), _gauss_renyi(m, 1.2, 0, 1, 3))\n"
             "assert _lvl(_m * 1.0001) > 1",
@@ -328,7 +330,7 @@ QUESTIONS: list[Question] = [
         public="assert isinstance(float(th2_small), float)",
         hidden=[
             # within budget: the divergence recomputed at the student's noise, over the class
-            "assert _household_class_noisy_level(_as_float(th2_small)) <= 1 + 1e-9",
+            "assert _household_class_noisy_level(_as_float(th2_small)) <= 1",
             # near-minimal: a scale 0.1 % smaller breaks the budget somewhere in the class
             "assert _household_class_noisy_level(_as_float(th2_small) * 0.999**2) > 1",
         ],
