@@ -186,15 +186,26 @@ class GaussianNoise(AdditiveNoise):  # numpydoc ignore=PR02
         r"""Variance :math:`\theta^2` of the noise at scale(s) :math:`\theta`."""
         return np.asarray(scale, dtype=float) ** 2
 
-    def divergence(self, prior_i: Prior, prior_j: Prior, *, alpha: float, require: str = "estimate") -> Certified:
+    def divergence(
+        self, prior_i: Prior, prior_j: Prior, *, alpha: float, require: str = "estimate", at_most: float | None = None
+    ) -> Certified:
         r""":math:`D_\alpha(P_i * N(0,\theta^2)\,\|\,P_j * N(0,\theta^2))`: :func:`rpp.renyi_divergence` with this noise.
 
         Proved (``rigorous=True``) for two Gaussians (the closed form with its rounding analysis);
         for mixtures and empirical priors an estimate unless ``require="proved"`` (arb).
         ``alpha`` is a single order, :math:`1 < \alpha < \infty` (the range of every noise
         object, ``AdditiveNoise.order``); anything else is a ValueError naming ``alpha``.
+        ``at_most`` (with ``require="proved"``): the bound the result will be tested against, as
+        in :func:`rpp.renyi_divergence`.
         """
-        return renyi_divergence(prior_i, prior_j, alpha=self.order(alpha), noise=self, require=require)  # type: ignore[arg-type]
+        return renyi_divergence(
+            prior_i,
+            prior_j,
+            alpha=self.order(alpha),
+            noise=self,
+            require=require,  # type: ignore[arg-type]
+            at_most=at_most,
+        )
 
 
 class LaplaceNoise(AdditiveNoise):  # numpydoc ignore=PR02
@@ -229,11 +240,21 @@ class LaplaceNoise(AdditiveNoise):  # numpydoc ignore=PR02
         r"""Variance :math:`2b^2` of the noise at scale(s) :math:`b`."""
         return 2 * np.asarray(scale, dtype=float) ** 2
 
-    def divergence(self, prior_i: Prior, prior_j: Prior, *, alpha: float, require: str = "estimate") -> Certified:
+    def divergence(
+        self, prior_i: Prior, prior_j: Prior, *, alpha: float, require: str = "estimate", at_most: float | None = None
+    ) -> Certified:
         r""":math:`D_\alpha(P_i * \mathrm{Lap}(b)\,\|\,P_j * \mathrm{Lap}(b))`: :func:`rpp.renyi_divergence` with this noise.
 
         Proved (``rigorous=True``) for empirical priors; for Gaussian components an estimate unless
         ``require="proved"`` (arb).  ``alpha`` is a single order, :math:`1 < \alpha < \infty`;
-        anything else is a ValueError naming ``alpha``.
+        anything else is a ValueError naming ``alpha``.  ``at_most`` (with ``require="proved"``): as
+        in :func:`rpp.renyi_divergence`.
         """
-        return renyi_divergence(prior_i, prior_j, alpha=self.order(alpha), noise=self, require=require)  # type: ignore[arg-type]
+        return renyi_divergence(
+            prior_i,
+            prior_j,
+            alpha=self.order(alpha),
+            noise=self,
+            require=require,  # type: ignore[arg-type]
+            at_most=at_most,
+        )

@@ -60,12 +60,12 @@ __all__ = ["GaussSum"]
 
 _U = 2.0**-53
 PAD = 1e-12  # the relative pad of every exp and log (as rpp.divergence.proved)
-_ORDER = 26  # M: the Taylor polynomial has degree M - 1
+_ORDER = 22  # M: the Taylor polynomial has degree M - 1
 _FACT = float(math.factorial(_ORDER))  # a float: numpy < 2 makes an object array of a Python int this large
 _LEVELS = (1 / 4, 1 / 16, 1 / 64, 1 / 256)  # bin widths in units of s
 _Y_MAX = 1.8
 _REACH = 10.0  # in units of s beyond the nearest atom (in quadrature): e^-50 per unit weight
-_CHUNK = 1 << 13  # entries (points x bins) per block
+_CHUNK = 1 << 15  # entries (points x bins) per block
 
 
 class _Level:

@@ -79,7 +79,14 @@ from .._lib.arb import precision
 from ..certified import Certified
 from .fast_gauss_bounds import GaussSum
 
-__all__ = ["proved_divergence", "proved_or_reason", "proved_discrete", "flint_available", "MAX_COMPONENTS"]
+__all__ = [
+    "proved_divergence",
+    "proved_or_reason",
+    "proved_discrete",
+    "convexity_first",
+    "flint_available",
+    "MAX_COMPONENTS",
+]
 
 PREC = 128  # working precision (bits) of the balls
 _REL_TOL = 2.0**-64  # target relative accuracy of each panel of the body integral
@@ -386,6 +393,7 @@ def proved_divergence(
     alpha: float,
     family: str,
     scale: float,
+    at_most: float | None = None,
 ) -> Certified | None:
     r"""Proved enclosure of :math:`D_\alpha(P_i * Z \| P_j * Z)` (module docstring), or ``None``.
 
@@ -400,6 +408,13 @@ def proved_divergence(
     scale : float
         The noise scale: θ >= 0 (standard deviation) for Gaussian noise (0: no noise, every
         component must have a positive variance), ``b > 0`` for Laplace.
+    at_most : float, optional
+        A bound :math:`\varepsilon \ge 0` the caller will test the divergence against: the
+        convexity bounds of many components (item 4 of the module docstring) stop narrowing their
+        enclosure once its upper end is at most ``at_most`` (otherwise it is about as narrow as
+        without it, or up to 16 times narrower in the integral where that may still meet the bound).
+        The enclosure contains the divergence either way; it is only as narrow as that decision
+        needs (a calibration's check of its budget).  The other paths ignore it.
 
     Returns
     -------
@@ -424,7 +439,7 @@ def proved_divergence(
     >>> c.rigorous, c.lower <= 0.5 <= c.upper, c.error < 1e-15  # 2 * 1 / (2 * 2)
     (True, True, True)
     """
-    out = proved_or_reason(comp_i, comp_j, alpha=alpha, family=family, scale=scale)
+    out = proved_or_reason(comp_i, comp_j, alpha=alpha, family=family, scale=scale, at_most=at_most)
     return None if isinstance(out, str) else out
 
 
@@ -435,6 +450,7 @@ def proved_or_reason(
     alpha: float,
     family: str,
     scale: float,
+    at_most: float | None = None,
 ) -> Certified | str:
     """:func:`proved_divergence`, with the hypothesis that failed (a sentence) in place of ``None``.
 
@@ -453,6 +469,8 @@ def proved_or_reason(
         The noise family.
     scale : float
         The noise scale (θ for Gaussian noise, ``b`` for Laplace noise).
+    at_most : float, optional
+        As in :func:`proved_divergence`.
 
     Returns
     -------
@@ -473,6 +491,10 @@ def proved_or_reason(
     scale = float(scale)
     if not (scale >= 0 and math.isfinite(scale)) or (scale == 0 and family == "laplace"):
         raise ValueError(f"scale must be finite and > 0 (>= 0 for Gaussian noise), got {scale!r}")
+    if at_most is not None:
+        at_most = float(at_most)
+        if not (at_most >= 0 and math.isfinite(at_most)):
+            raise ValueError(f"at_most must be None or a finite float >= 0, got {at_most!r}")
     wi, mi, vi = (np.atleast_1d(np.asarray(x, float)) for x in comp_i)
     wj, mj, vj = (np.atleast_1d(np.asarray(x, float)) for x in comp_j)
     if max(wi.size, wj.size) > MAX_COMPONENTS and family == "laplace":
@@ -485,7 +507,7 @@ def proved_or_reason(
     flint = _flint()
     with precision(flint, PREC if family == "gaussian" else _LAPLACE_PREC):
         if family == "gaussian":
-            return _gaussian(flint, (wi, mi, vi), (wj, mj, vj), alpha, scale)
+            return _gaussian(flint, (wi, mi, vi), (wj, mj, vj), alpha, scale, at_most)
         return _laplace(flint, (wi, mi, vi), (wj, mj, vj), alpha, scale)
 
 
@@ -582,15 +604,13 @@ def _estimate(arb, log_f, pts):
     return arb(float(top)).exp() * float(np.sum(0.5 * (y[1:] + y[:-1]) * np.diff(x)))
 
 
-def _gaussian(flint, Pf, Qf, alpha, theta):
+def _gaussian(flint, Pf, Qf, alpha, theta, at_most=None):
     arb = flint.arb
     th2 = Fraction(theta) ** 2  # the exact noise variance
     # the max and min of floats are exact
     if Fraction(float(min(Pf[2].min(), Qf[2].min()))) + th2 == 0:
         return "an atom without noise has no density (scale 0)"
-    vpm = Fraction(float(Pf[2].max())) + th2
-    vqm = Fraction(float(Qf[2].max())) + th2
-    cond = Fraction(alpha) / vpm - (Fraction(alpha) - 1) / vqm
+    cond, vpm = _tail_condition(Pf, Qf, alpha, th2)
     if alpha > 1:
         if cond < 0:
             return Certified(math.inf, 0.0, rigorous=True)
@@ -602,28 +622,101 @@ def _gaussian(flint, Pf, Qf, alpha, theta):
     if Pf[0].size == 1 and Qf[0].size == 1:  # two Gaussians after the noise: the closed form, in arb
         return _gauss_closed(flint, Pf, Qf, alpha, th2)
     first = None
-    # near the edge of the tail condition the integrand decays slowly, which defeats arb's windows
-    near_edge = alpha > 1 and cond < Fraction(1, 100) * Fraction(alpha) / vpm
-    if theta > 0 and (max(Pf[0].size, Qf[0].size) > ARB_FIRST or near_edge):
+    if _convex_first(Pf, Qf, alpha, theta, cond, vpm):
         # more components than arb takes quickly: the float convexity bounds first (about 1e-4 of
         # (alpha - 1) D wide, where arb's balls are 2^-64 wide but its cost grows with every component at
         # every node); arb where they refuse
-        first = _convex_gaussian(flint, Pf, Qf, alpha, theta)
+        first = _convex_gaussian(flint, Pf, Qf, alpha, theta, at_most=at_most)
         if isinstance(first, Certified) or max(Pf[0].size, Qf[0].size) > MAX_COMPONENTS:
             return first
     elif max(Pf[0].size, Qf[0].size) > MAX_COMPONENTS:
-        return _convex_or_reason(flint, Pf, Qf, alpha, theta)
+        return _convex_or_reason(flint, Pf, Qf, alpha, theta, at_most)
     c = _centre(Pf[1], Qf[1])
     P = _comps(arb, Pf[0], Pf[1], Pf[2], c, th2)
     Q = _comps(arb, Qf[0], Qf[1], Qf[2], c, th2)
     res = _gaussian_arb(flint, Pf, Qf, alpha, theta, c, P, Q)
     if isinstance(res, str) and theta > 0:  # the arb path refused: the convexity bounds may still hold
         if first is None:
-            first = _convex_gaussian(flint, Pf, Qf, alpha, theta)
+            first = _convex_gaussian(flint, Pf, Qf, alpha, theta, at_most=at_most)
             if isinstance(first, Certified):
                 return first
         return f"{res}; and {first}"
     return res
+
+
+def _tail_condition(Pf, Qf, alpha, th2):
+    """``(alpha / V_P - (alpha - 1) / V_Q, V_P)``, exact (``V``: the largest noisy component variance of a prior)."""
+    vpm = Fraction(float(Pf[2].max())) + th2
+    vqm = Fraction(float(Qf[2].max())) + th2
+    return Fraction(alpha) / vpm - (Fraction(alpha) - 1) / vqm, vpm
+
+
+def _convex_first(Pf, Qf, alpha, theta, cond, vpm) -> bool:
+    """Whether :func:`_gaussian` tries the convexity bounds before arb: noise, and many components or near the edge.
+
+    Near the edge of the tail condition (``cond`` below 1 % of ``alpha / V_P``) the integrand decays
+    slowly, which defeats arb's windows.
+    """
+    near_edge = alpha > 1 and cond < Fraction(1, 100) * Fraction(alpha) / vpm
+    return theta > 0 and (max(Pf[0].size, Qf[0].size) > ARB_FIRST or near_edge)
+
+
+def convexity_first(comp_i: tuple[Any, Any, Any], comp_j: tuple[Any, Any, Any], *, alpha: float, scale: float) -> bool:
+    r"""Whether the proved path under Gaussian noise proves by the float convexity bounds first (else arb).
+
+    Those enclosures are about 1e-4 of :math:`(\alpha-1)D` wide at their default tolerance (item 4 of
+    the module docstring), arb's about :math:`2^{-64}`: a caller that will test the result against a
+    budget aims a little below it where this is True (:func:`rpp.calibrate`).  The rule is the one
+    :func:`proved_or_reason` follows: Gaussian noise (``scale > 0``), and more than ``ARB_FIRST``
+    components of positive weight in a prior, or :math:`\alpha/V_P - (\alpha-1)/V_Q` within 1 %
+    of :math:`\alpha/V_P` (the edge of the tail condition).  Two single components (the closed
+    form) are False.
+
+    Parameters
+    ----------
+    comp_i, comp_j : tuple of three array_like
+        ``(weights, means, variances)`` of the two priors, as in :func:`proved_divergence`.
+    alpha : float
+        Order in (0, 1) or (1, inf).
+    scale : float
+        The noise's standard deviation :math:`\theta \ge 0`.
+
+    Returns
+    -------
+    bool
+        True where the convexity bounds come first.
+
+    Raises
+    ------
+    ValueError
+        If ``alpha`` or ``scale`` is out of range, or a prior's arrays are not finite, of one length,
+        with weights and variances >= 0.
+
+    Examples
+    --------
+    >>> convexity_first(([1.0], [0.0], [0.0]), ([1.0], [1.0], [0.0]), alpha=2.0, scale=1.0)
+    False
+    >>> atoms = (np.ones(100), np.linspace(0, 1, 100), np.zeros(100))
+    >>> convexity_first(atoms, atoms, alpha=2.0, scale=1.0)
+    True
+    """
+    alpha, scale = float(alpha), float(scale)
+    if not (alpha > 0 and alpha != 1 and math.isfinite(alpha)):
+        raise ValueError(f"alpha must be in (0, 1) or (1, inf), got {alpha!r}")
+    if not (scale >= 0 and math.isfinite(scale)):
+        raise ValueError(f"scale must be finite and >= 0, got {scale!r}")
+    wi, mi, vi = (np.atleast_1d(np.asarray(x, float)) for x in comp_i)
+    wj, mj, vj = (np.atleast_1d(np.asarray(x, float)) for x in comp_j)
+    for name, arrays in (("comp_i", (wi, mi, vi)), ("comp_j", (wj, mj, vj))):
+        if len({x.size for x in arrays}) != 1 or not all(np.all(np.isfinite(x)) for x in arrays):
+            raise ValueError(f"{name} must be three finite arrays of one length (weights, means, variances)")
+        if np.any(arrays[0] < 0) or np.any(arrays[2] < 0):
+            raise ValueError(f"{name}'s weights and variances must be >= 0")
+    Pf, Qf = (wi[wi > 0], mi[wi > 0], vi[wi > 0]), (wj[wj > 0], mj[wj > 0], vj[wj > 0])
+    if Pf[0].size == 0 or Qf[0].size == 0 or (Pf[0].size == 1 and Qf[0].size == 1):
+        return False
+    cond, vpm = _tail_condition(Pf, Qf, alpha, Fraction(scale) ** 2)
+    return _convex_first(Pf, Qf, alpha, scale, cond, vpm)
 
 
 def _gauss_closed(flint, Pf, Qf, alpha, th2):
@@ -676,13 +769,13 @@ def _tight_closed_form(flint, d_ball):
     return res
 
 
-def _convex_or_reason(flint, Pf, Qf, alpha, theta):
+def _convex_or_reason(flint, Pf, Qf, alpha, theta, at_most=None):
     if not theta > 0:
         return (
             f"the priors have more than {MAX_COMPONENTS} components (the arb path's limit) and without noise the "
             "convexity bounds of the many-component path do not apply"
         )
-    return _convex_gaussian(flint, Pf, Qf, alpha, theta)
+    return _convex_gaussian(flint, Pf, Qf, alpha, theta, at_most=at_most)
 
 
 def _gaussian_arb(flint, Pf, Qf, alpha, theta, c, P, Q):
@@ -757,8 +850,9 @@ def _gauss_windows(flint, alpha, P, Q, components, envelope, f, log_f):
 def _windows(centres, widths, reach):
     """Sorted, merged intervals [c - reach w, c + reach w] (floats) around every centre."""
     lo, hi = centres - reach * widths, centres + reach * widths
-    order = np.argsort(lo, kind="stable")  # the same merged intervals whatever the order of equal left ends
-    lo, hi = lo[order], hi[order]
+    if not np.all(lo[1:] >= lo[:-1]):  # (sorted already for sorted centres of one width: a sample)
+        order = np.argsort(lo, kind="stable")  # the same merged intervals whatever the order of equal left ends
+        lo, hi = lo[order], hi[order]
     top = np.maximum.accumulate(hi)  # within a run of overlapping intervals: the run's right end so far
     start = np.flatnonzero(np.concatenate([[True], lo[1:] > top[:-1]]))
     end = np.concatenate([start[1:], [lo.size]]) - 1
@@ -1137,11 +1231,15 @@ def _candidates(arb, Qf, th2, total, lo, hi):
     """
     w, m, v = Qf
     s2 = v + float(th2.mid())
-    picks = [np.argsort(-v)[:8]]
+
+    def top8(x):  # the indices of the eight largest (any order; a partition, linear in the size)
+        return np.arange(x.size) if x.size <= 8 else np.argpartition(-x, 7)[:8]
+
+    picks = [top8(v)]
     for end in (lo, hi):
         if end is not None:
             with np.errstate(divide="ignore"):
-                picks.append(np.argsort(-(np.log(w) - (end - m) ** 2 / (2 * s2)))[:8])
+                picks.append(top8(np.log(w) - (end - m) ** 2 / (2 * s2)))
     pick = np.unique(np.concatenate(picks))
     return (
         [arb(float(w[k])) / total for k in pick],
@@ -1150,7 +1248,7 @@ def _candidates(arb, Qf, th2, total, lo, hi):
     )
 
 
-def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19, fast_min=None):
+def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19, fast_min=None, at_most=None):
     r"""Proved enclosure of :math:`D_\alpha` under Gaussian noise for priors with many components, or a refusal.
 
     With noise :math:`N(0,\theta^2)` every noisy density :math:`p = P * N(0,\theta^2)` makes
@@ -1240,10 +1338,11 @@ def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19, fast_mi
     # prior bounded by the fast Gauss transform costs about 300 components a point, whatever its size
     cost = sum(min(w.size, 300) if fast else w.size for w, fast in ((wp, made_fast["p"]), (wq, made_fast["q"])))
     budget = min(max_points, max(1 << 13, int(1e8 // cost)))
+    cap, floor = _decision_bounds(alpha, at_most, out, len(frames))
     for c, L, U in frames:
         ends = np.linspace(L, U, math.ceil((U - L) / (sd_min / 4)) + 1)
         ends[0], ends[-1] = L, U
-        body = _convex_body(alpha, ends, make_bounds(c), th2_lo, rel_tol, budget)
+        body = _convex_body(alpha, ends, make_bounds(c), th2_lo, rel_tol, budget, cap=cap, floor=floor)
         if isinstance(body, str):
             return body
         his.append(body[0])
@@ -1349,8 +1448,47 @@ def _convex_range(arb, alpha, Pf, Qf, th2_b, totals, means, sds, make_bounds, th
     return last if last is not None else _gauss_refusal(concave=True)
 
 
-def _convex_body(alpha, ends, bounds, th2_lo, rel_tol, max_points):
-    """Float bounds ``(log_hi, log_lo)`` of the integral on ``[ends[0], ends[-1]]``, panels halved where loosest."""
+def _decision_bounds(alpha, at_most, out, frames):
+    r"""Return ``(cap, floor)``: the log bounds each frame's body must meet for :math:`D \le` ``at_most``, or ``None``.
+
+    :math:`D \le \varepsilon` is :math:`I \le e^{(\alpha-1)\varepsilon}` for :math:`\alpha > 1`
+    (the upper end of the body plus ``out``, the arb bound of the outside, over ``frames`` bodies:
+    each body's upper end below :math:`\log(e^{(\alpha-1)\varepsilon} - out) - \log(\text{frames})`)
+    and :math:`I \ge e^{(\alpha-1)\varepsilon}` for :math:`\alpha < 1` (one frame only: the bodies'
+    lower ends would have to be shared out by their unknown sizes).  Both are moved inward by
+    :math:`10^{-9}(1 + |\log|)`, far more than the pads added after the body (about
+    :math:`10^{-12}` relative), so a body stopped at its cap gives an enclosure whose upper end of
+    :math:`D` is at most ``at_most``.  They only stop the halving early (:func:`_convex_body`); the
+    enclosure is valid whatever they are.
+    """
+    if at_most is None:
+        return None, None
+    target = (alpha - 1) * at_most
+    if not math.isfinite(target):
+        return None, None
+    margin = 1e-9 * (1 + abs(target))
+    if alpha > 1:
+        o = float(out.upper())
+        if not (math.isfinite(o) and o >= 0):
+            return None, None
+        log_share = math.log(o) - target if o > 0 else -math.inf  # the outside's part of the cap
+        if not log_share < math.log(0.5):
+            return None, None
+        return target + math.log1p(-math.exp(log_share) * (1 + 1e-9)) - math.log(frames) - margin, None
+    if frames != 1:
+        return None, None
+    return None, target + margin
+
+
+def _convex_body(alpha, ends, bounds, th2_lo, rel_tol, max_points, *, cap=None, floor=None):
+    """Float bounds ``(log_hi, log_lo)`` of the integral on ``[ends[0], ends[-1]]``, panels halved where loosest.
+
+    The halving stops at a relative width ``rel_tol`` of the integral, or earlier where a ``cap``
+    (``floor``, from :func:`_decision_bounds`) is given and the padded upper end is already at
+    most ``cap`` (the lower end at least ``floor``); while it is not, the panels are halved toward
+    the width that would meet it, at most 16 times finer than ``rel_tol`` (about 4 times the
+    points).
+    """
     Pe, Qe = bounds("p", ends), bounds("q", ends)
     mids = 0.5 * (ends[:-1] + ends[1:])
     Pm, Qm = bounds("p", mids), bounds("q", mids)
@@ -1367,9 +1505,22 @@ def _convex_body(alpha, ends, bounds, th2_lo, rel_tol, max_points):
         s_lo = float(np.exp(pl - top).sum())
         if not s_lo > 0:
             return "the float lower bound of the integral vanished on every panel"
-        if gap.sum() <= rel_tol * s_lo or ends.size + mids.size > max_points:
+        want = rel_tol * s_lo  # the summed gap (in units of e^top) that ends the halving
+        if cap is not None or floor is not None:
+            up, down = _padded(hi, lo)
+            if (cap is not None and up <= cap) or (floor is not None and down >= floor):
+                break  # decided: the caller's bound is met
+            # the gap that would meet it, where it still can be met (else rel_tol alone)
+            # (exponents clipped at 700: beyond it the bound is either met already or out of reach)
+            if cap is not None:
+                room = math.exp(min(cap - top, 700.0)) - s_lo
+            else:
+                room = s_lo + float(gap.sum()) - math.exp(min(floor - top, 700.0))
+            if room > 0:  # toward the width that decides (less 1e-9 for the pads), at most 16 times finer than rel_tol
+                want = max(want / 16, room - 1e-9 * (s_lo + room))
+        if gap.sum() <= want or ends.size + mids.size > max_points:
             break
-        split = gap > 0.25 * rel_tol * s_lo / n
+        split = gap > 0.25 * want / n
         # the split panels' midpoints become ends; their halves' midpoints are new
         q1 = 0.5 * (a[split] + mids[split])
         q3 = 0.5 * (mids[split] + b[split])
@@ -1385,6 +1536,11 @@ def _convex_body(alpha, ends, bounds, th2_lo, rel_tol, max_points):
         mids = new_mids[o2]
         Pm = np.concatenate([Pm[:, ~split], B1[0], B3[0]], axis=1)[:, o2]
         Qm = np.concatenate([Qm[:, ~split], B1[1], B3[1]], axis=1)[:, o2]
+    return _padded(hi, lo)
+
+
+def _padded(hi, lo):
+    """``(log_hi, log_lo)``: the log-sum-exp of the half panels' bounds, padded outward for its rounding."""
     pad = 4 * hi.size * _U + _PAD
     up, down = _lse(hi), _lse(lo)
     return up + pad + _PAD * abs(up), down - pad - _PAD * abs(down)

@@ -14,6 +14,7 @@ import pytest
 
 import rpp
 from reference_mpmath import renyi as mp_renyi
+from rpp.divergence import proved
 
 THREE = rpp.GaussianMixture(weights=[0.25, 0.5, 0.25], means=[-1.0, 0.0, 2.0], vars=[0.5, 1.0, 0.25])
 TWO = rpp.GaussianMixture(weights=[0.5, 0.5], means=[0.0, 1.5], vars=[1.0, 2.0])
@@ -116,9 +117,11 @@ def test_proved_check_reports_the_dominant_order_and_proves_it_once():
     finally:
         mp_.undo()
     assert cal.guaranteed
+    # the calibration's proofs are for its budget (at_most=epsilon: each stops narrowing once its upper end
+    # is below it); the same proofs, recomputed
     d = sorted(
         (
-            rpp.GaussianNoise(cal.scale).divergence(p, q, alpha=2.0, require="proved")
+            rpp.GaussianNoise(cal.scale).divergence(p, q, alpha=2.0, require="proved", at_most=0.5)
             for p, q in ((many, other), (other, many))
         ),
         key=lambda c: c.value,
@@ -126,5 +129,51 @@ def test_proved_check_reports_the_dominant_order_and_proves_it_once():
     low, top = d
     assert top.value - top.error >= low.value + low.error  # the setting of the test: one order dominates
     assert (cal.divergence, cal.divergence_error) == (top.value, top.error)
+    # the narrower proof without a budget lies inside the reported enclosure's range
+    fine = rpp.GaussianNoise(cal.scale).divergence(many, other, alpha=2.0, require="proved")
+    fine = max(
+        fine, rpp.GaussianNoise(cal.scale).divergence(other, many, alpha=2.0, require="proved"), key=lambda c: c.value
+    )
+    assert cal.divergence - cal.divergence_error <= fine.value <= cal.divergence + cal.divergence_error <= 0.5
     # every scale proved for both orders is the last one: the others were given up after one proof
     assert calls.count(cal.scale) == 2 and len(calls) - 2 == len(set(calls)) - 1
+
+
+def test_the_proved_default_proves_each_order_once_near_the_estimate():
+    """The proved check aims at epsilon (1 - 5e-5) (the estimate's root sits a rounding error under
+    epsilon, where no finite proof decides): on two samples of 3,000 atoms each order is proved
+    once, at a scale at most 1e-4 above the estimate's, and the reported upper end is below epsilon.
+    Before the aim, the first proof at the estimate's root was always given up (three proofs)."""
+    rng = np.random.default_rng(11)
+    p, q = rpp.Empirical(rng.normal(size=3000)), rpp.Empirical(rng.normal(0.3, 1.1, size=3000))
+    calls = []
+    real = rpp.GaussianNoise.divergence
+
+    def counted(self, a, b, **kwargs):
+        if kwargs.get("require") == "proved":
+            calls.append(float(self.scale))
+        return real(self, a, b, **kwargs)
+
+    mp_ = pytest.MonkeyPatch()
+    mp_.setattr(rpp.GaussianNoise, "divergence", counted)
+    try:
+        cal = rpp.calibrate(p, q, alpha=2.0, epsilon=1.0)
+    finally:
+        mp_.undo()
+    est = rpp.calibrate(p, q, alpha=2.0, epsilon=1.0, require="estimate")
+    assert cal.guaranteed and cal.rigorous and cal.divergence + cal.divergence_error <= 1.0
+    assert len(calls) == 2 and calls[0] == calls[1] == cal.scale, calls
+    assert est.scale < cal.scale <= est.scale * (1 + 1e-4)
+
+
+def test_few_components_are_not_aimed_below_the_budget():
+    """Arb's proofs (up to ARB_FIRST components per prior) are 2^-64 wide: the proved default keeps the
+    estimate's root there (no margin), as before the aim of the convexity bounds."""
+    P = rpp.GaussianMixture(weights=[0.5, 0.3, 0.2], means=[0.0, 1.0, 2.5], vars=[0.3, 0.2, 0.5])
+    Q = rpp.GaussianMixture(weights=[0.4, 0.6], means=[0.4, 1.8], vars=[0.25, 0.4])
+    assert not proved.convexity_first(
+        ([0.5, 0.3, 0.2], [0.0, 1.0, 2.5], [0.3, 0.2, 0.5]), ([0.4, 0.6], [0.4, 1.8], [0.25, 0.4]), alpha=2.0, scale=1.0
+    )
+    cal = rpp.calibrate(P, Q, alpha=2.0, epsilon=0.5)
+    est = rpp.calibrate(P, Q, alpha=2.0, epsilon=0.5, require="estimate")
+    assert cal.guaranteed and abs(cal.scale / est.scale - 1) < 1e-9
