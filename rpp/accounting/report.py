@@ -87,8 +87,13 @@ def _listed(values: Sequence[Any], fmt: str) -> str:
 
 
 def _positions(flags: Sequence[bool]) -> str:
-    """Return the 1-based positions where ``flags`` is true, in words ("1, 3 of 4")."""
-    return ", ".join(str(i + 1) for i, f in enumerate(flags) if f) + f" of {len(flags)}"
+    """Return the releases where ``flags`` is true, in words: "the release", "all 2 releases", "release 1 of 3"."""
+    hits = [str(i + 1) for i, f in enumerate(flags) if f]
+    if len(flags) == 1:
+        return "the release"
+    if len(hits) == len(flags):
+        return f"all {len(flags)} releases"
+    return ("release " if len(hits) == 1 else "releases ") + ", ".join(hits) + f" of {len(flags)}"
 
 
 def _calibration_record(cal: Any) -> dict[str, Any]:
@@ -200,13 +205,13 @@ class ReleaseReport:
         out = []
         if self.reproducible_noise:
             out.append(
-                f"UNSAFE TO PUBLISH: reproducible noise (insecure_seed) in release {_positions(self.reproducible)} "
+                f"UNSAFE TO PUBLISH: reproducible noise (insecure_seed) in {_positions(self.reproducible)} "
                 "(read from the release records): anyone who knows or guesses the seed can subtract the "
                 "noise and recover the confidential value"
             )
         if self.budget_missed:
             out.append(
-                "NOT PUBLISHABLE: the calibration attached to release "
+                "NOT PUBLISHABLE: the calibration attached to "
                 f"{_positions([i in self.budget_missed for i in range(self.releases)])} does not meet its "
                 "own (alpha, epsilon)"
             )
@@ -234,7 +239,7 @@ class ReleaseReport:
             return "operating system entropy"
         if all(self.reproducible):
             return "REPRODUCIBLE insecure_seed (UNSAFE)"
-        return f"REPRODUCIBLE insecure_seed (UNSAFE) in release {_positions(self.reproducible)}, else OS entropy"
+        return f"REPRODUCIBLE insecure_seed (UNSAFE) in {_positions(self.reproducible)}, else OS entropy"
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON record (a dict of plain values; infinities as the string ``"inf"``)."""
@@ -330,7 +335,7 @@ class ReleaseReport:
         out: list[str] = []
         every = "in the release" if self.releases == 1 else f"in all {self.releases} releases"
         if self.reproducible_noise:
-            out.append(f"[!] noise source: REPRODUCIBLE (insecure_seed) in release {_positions(self.reproducible)}")
+            out.append(f"[!] noise source: REPRODUCIBLE (insecure_seed) in {_positions(self.reproducible)}")
         else:
             out.append(f"[x] noise source: the operating system's entropy, {every}")
         if self.noise == "mixed":
@@ -353,14 +358,16 @@ class ReleaseReport:
             out.append("[ ] no calibration attached to the releases: the guarantee's status is declared")
         return out
 
-    def to_text(self, *, values: bool = True) -> str:
-        """Return the report as text for people (lines of at most 88 characters).
+    def to_text(self, *, values: bool = True, width: int = _WIDTH) -> str:
+        """Return the report as text for people (lines of at most ``width`` characters).
 
         Parameters
         ----------
         values : bool
             Whether to list the published (noisy) values; ``False`` prints the report without
             them (to show a report where the values must not appear, e.g. before publication).
+        width : int
+            The longest line, an int in [40, 200] (default 88).
 
         Returns
         -------
@@ -368,10 +375,12 @@ class ReleaseReport:
             The report, one item per line.
         """
         values = checks.flag("values", values)
+        if isinstance(width, bool) or not isinstance(width, int) or not 40 <= width <= 200:
+            raise ValueError("width must be an int in [40, 200] (characters per line)")
         lines: list[str] = []
 
         def para(text: str, indent: str = "") -> None:
-            lines.extend(textwrap.wrap(text, _WIDTH, initial_indent=indent, subsequent_indent=" " * len(indent) + "  "))
+            lines.extend(textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=" " * len(indent) + "  "))
 
         lines.append(f"RPP RELEASE REPORT ({SCHEMA} v{SCHEMA_VERSION})")
         for flag in self.flags():
@@ -424,7 +433,7 @@ class ReleaseReport:
         for item in self._checked_items():
             para(item, "- ")
         lines.append("")
-        lines.append("Declared by the publisher, not checked (the guarantee holds only if all of them do)")
+        para("Declared by the publisher, not checked (the guarantee holds only if all of them do)")
         if not self.rigorous_checked:
             para(f"[ ] the guarantee is {'proved' if self.rigorous else 'an estimate'} for the prior class", "- ")
         else:

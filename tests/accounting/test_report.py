@@ -229,6 +229,10 @@ def test_frozen_and_text_width():
     with pytest.raises(AttributeError):
         r.epsilon = 2.0  # type: ignore[misc]
     assert all(len(line) <= 88 for line in r.to_text().splitlines())
+    assert all(len(line) <= 60 for line in r.to_text(width=60).splitlines())
+    for bad in (39, 201, 60.0, True):
+        with pytest.raises(ValueError, match="width"):
+            r.to_text(width=bad)
 
 
 def test_no_other_number_than_the_published_ones():
@@ -314,7 +318,8 @@ def test_seeded_release_is_never_publishable(family, rigorous, data_unchanged):
             kw["rigorous"] = True
         r = build(**kw)
         assert not r.publishable and r.reproducible_noise
-        assert r.flags()[0].startswith("UNSAFE TO PUBLISH") and f"of {len(releases)}" in r.flags()[0]
+        where = "the release" if len(releases) == 1 else "release 2 of 2"
+        assert r.flags()[0].startswith(f"UNSAFE TO PUBLISH: reproducible noise (insecure_seed) in {where}")
         rec = json.loads(r.to_json())
         assert rec["publishable"] is False and rec["checked"]["provenance"][-1]["source"] == "insecure_seed"
 
