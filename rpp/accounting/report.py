@@ -20,15 +20,17 @@ Each of them holds at every order of the curve on its own, so the report states 
 orders and names the order that gives it.
 
 **Nothing confidential.** The report takes no data: only parameters chosen by the publisher, prose, and
-the published (noisy) outputs, which are public by definition. The noise scale is a parameter; it must
-not have been computed from the confidential data (that would leak, see the book's chapter 9).
+the release records, which hold the published (noisy) outputs -- public by definition -- and how they
+were drawn, never the query value. The noise scale is a parameter; it must not have been computed from
+the confidential data (that would leak, see the book's chapter 9).
 
 **Checked, or declared.**  What the records say is *checked*: the noise family and scale of each
 release, its grid, where its noise came from (reproducible noise from ``insecure_seed`` makes the
 report ``UNSAFE TO PUBLISH``, whatever else is said), and the calibration attached to it.  The
 guarantee is called *proved* only when a calibration proves it (one release whose attached
 :class:`~rpp.calibration.Calibration` is ``guaranteed`` for the report's :math:`(\alpha,
-\varepsilon)`) or when the publisher declares it (``rigorous=``), and the report says which.  What
+\varepsilon)`); otherwise its status is the publisher's (``rigorous=``), and the report says
+*declared proved by the publisher, not checked*.  What
 the library cannot know -- that the data did not change since the prior class was fitted, that the
 prior class is what the words say, what else is published -- is *declared by the publisher, not
 checked*, and the report lists it apart from what was checked.
@@ -231,8 +233,11 @@ class ReleaseReport:
         return tuple(out)
 
     def _status(self) -> str:
-        basis = "" if self.rigorous_checked else "; declared by the publisher, not checked"
-        return ("proved" if self.rigorous else "an estimate, NOT proved") + basis
+        if self.rigorous_checked:
+            return "proved" if self.rigorous else "an estimate, NOT proved"
+        if self.rigorous:
+            return "declared proved by the publisher, not checked"
+        return "an estimate, NOT proved; declared by the publisher"
 
     def _source(self) -> str:
         if not self.reproducible_noise:
