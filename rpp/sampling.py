@@ -356,9 +356,9 @@ class Release:
         reproducible = checks.flag("reproducible", self.reproducible)
         if reproducible != (self.source == "insecure_seed"):
             raise ValueError("reproducible must be True exactly when source is 'insecure_seed'")
-        scale = float(checks.positive("scale", self.scale, allow_zero=True))
         if np.ndim(self.scale):
-            raise ValueError("scale must be a single number")
+            raise ValueError("scale must be a single number >= 0")
+        scale = float(checks.positive("scale", self.scale, allow_zero=True))
         object.__setattr__(self, "scale", scale)
         object.__setattr__(self, "reproducible", reproducible)
         if scale == 0:

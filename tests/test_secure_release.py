@@ -214,6 +214,8 @@ def test_record_fields_must_agree():
         ({"source": "numpy"}, ValueError, "source"),
         ({"family": "uniform"}, ValueError, "family"),
         ({"scale": -1.0}, ValueError, "scale"),
+        ({"scale": [1.0, 2.0]}, ValueError, "scale"),
+        ({"scale": 0.0}, ValueError, "grid"),  # no noise: no grid either
         ({"grid": 0.3}, ValueError, "grid"),
         ({"value": np.nan}, ValueError, "value"),
         ({"reproducible": 0}, TypeError, "reproducible"),

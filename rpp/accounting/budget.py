@@ -331,8 +331,10 @@ class ReleaseBudget:
     insecure_seed : int or tuple of int, optional
         Reproducible, **unsafe** noise for teaching and tests (release ``t`` draws from the
         stream ``(insecure_seed, t)``); every release warns
-        :class:`rpp.sampling.InsecureNoiseWarning`, and ``reproducible_noise``,
-        ``report()`` and the repr say ``UNSAFE: reproducible noise``.  Never for a real release.
+        :class:`rpp.sampling.InsecureNoiseWarning`, its record says ``source="insecure_seed"``
+        (so :func:`rpp.accounting.release_report` refuses to call it publishable), and
+        ``reproducible_noise``, ``report()`` and the repr say ``UNSAFE: reproducible noise``.
+        Never for a real release.
     executor : concurrent.futures.Executor, optional
         Runs the pairs' calibrations and the divergences of every check of the budget on its
         workers, as in :func:`~rpp.accounting.calibrate_all_pairs` (identical results).
