@@ -4,7 +4,8 @@ Priors (:class:`Gaussian`, :class:`GaussianMixture`, :class:`Empirical`), Rényi
 divergences of noisy outputs (:func:`renyi_divergence`), mixture fitting
 (:func:`fit_gmm`), one-dimensional optimal transport (:func:`w_infinity`,
 :func:`quantile_coupling`, :func:`component_coupling`), noise objects
-(:class:`GaussianNoise`, :class:`LaplaceNoise`), calibration rules (:mod:`rpp.rules`),
+(:class:`GaussianNoise`, :class:`LaplaceNoise`) whose releases are :class:`Release` records
+(the noisy value with its provenance), calibration rules (:mod:`rpp.rules`),
 noise calibration (:func:`calibrate`) that never returns less noise than the guarantee needs,
 accounting (:mod:`rpp.accounting`) and Bai et al.'s Pufferfish composition (:mod:`rpp.pufferfish`).
 
@@ -16,7 +17,7 @@ Layers (each package imports only from the rows below it)::
     noise           GaussianNoise, LaplaceNoise
     divergence/, transport, gmm, pufferfish/     D_alpha; couplings and W_p; EM fits; finite spaces
                                                  and Bai et al. 2026 (pufferfish may use divergence)
-    priors          Gaussian, GaussianMixture, Empirical
+    priors, sampling     Gaussian, GaussianMixture, Empirical; secure noise, Release
     _lib/           numerics, validation, accurate arithmetic (private)
 
 :mod:`rpp.book` (the papers' reproductions, the data, the chapters' support) sits on top and is
@@ -50,6 +51,7 @@ if TYPE_CHECKING:  # the names for type checkers and IDEs; at run time they load
     from .gmm import bic_curve, fit_gmm
     from .noise import GaussianNoise, LaplaceNoise
     from .priors import Empirical, Gaussian, GaussianMixture
+    from .sampling import Release
     from .transport import component_coupling, quantile_coupling, w_infinity, wasserstein
 
 #: Where each curated name lives (PEP 562): ``import rpp`` loads no submodule, numpy or scipy;
@@ -78,6 +80,7 @@ _LAZY = {
     "fit_gmm": ".gmm",
     "GaussianNoise": ".noise",
     "LaplaceNoise": ".noise",
+    "Release": ".sampling",
     "Empirical": ".priors",
     "Gaussian": ".priors",
     "GaussianMixture": ".priors",
@@ -128,6 +131,7 @@ __all__ = [
     "discrete_renyi_divergence",
     "GaussianNoise",
     "LaplaceNoise",
+    "Release",
     "fit_gmm",
     "bic_curve",
     "w_infinity",

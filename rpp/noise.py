@@ -9,7 +9,8 @@ Each noise object has ``family``, ``scale``, ``variance``,
 ``divergence(prior_i, prior_j, *, alpha) -> Certified`` (:func:`rpp.renyi_divergence` with this
 noise; ``rigorous`` says whether its error is proved) and ``release(x)``, which draws exact
 samples of the mechanism rounded to a fine grid from the operating system's entropy
-(:mod:`rpp.sampling`).  The divergence kernels live in :mod:`rpp.divergence`.
+(:mod:`rpp.sampling`) and returns them as a :class:`rpp.sampling.Release` record (the value
+with its provenance).  The divergence kernels live in :mod:`rpp.divergence`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ._lib import validation as v
 from .certified import Certified
 from .divergence.renyi import renyi_divergence
 from .priors import Prior
-from .sampling import bit_source, sample_release
+from .sampling import Release, bit_source, sample_release
 
 __all__ = ["AdditiveNoise", "GaussianNoise", "LaplaceNoise"]
 
@@ -56,9 +57,9 @@ class AdditiveNoise:
     >>> nz = GaussianNoise(2.0)  # a subclass
     >>> isinstance(nz, AdditiveNoise), nz.variance
     (True, 4.0)
-    >>> y = nz.release(1.0)  # OS entropy; on the grid 2**-9 = largest power of two <= 2 / 1024
-    >>> y != 1.0, (y / 2.0**-9).is_integer()
-    (True, True)
+    >>> r = nz.release(1.0)  # OS entropy; on the grid 2**-9 = largest power of two <= 2 / 1024
+    >>> r.value != 1.0, (r.value / 2.0**-9).is_integer(), r.grid == 2.0**-9
+    (True, True, True)
     """
 
     #: Name of the family in :func:`rpp.calibrate` (``noise=...``).
@@ -114,8 +115,14 @@ class AdditiveNoise:
         return float(self.variance_of(self.scale))
 
     def release(
-        self, x: ArrayLike, rng: Any = None, *, insecure_seed: Any = None, grid: float | None = None
-    ) -> float | np.ndarray:
+        self,
+        x: ArrayLike,
+        *,
+        rng: Any = None,
+        insecure_seed: Any = None,
+        grid: float | None = None,
+        calibration: Any = None,
+    ) -> Release:
         r"""Release ``x + Z`` elementwise, rounded to a grid, sampled exactly from the OS's entropy.
 
         Returns :math:`g\,\mathrm{round}((x + Z)/g)` with :math:`K = \mathrm{round}(\cdot)` drawn
@@ -139,17 +146,40 @@ class AdditiveNoise:
             Output grid, a power of two in ``[scale / 2**60, scale]``; default the largest
             power of two ``<= scale / 1024`` (:func:`rpp.sampling.default_grid`).  It must not
             depend on the data.
+        calibration : rpp.Calibration, optional
+            The calibration this noise's scale came from, kept in the record for
+            :func:`rpp.accounting.release_report`; its ``noise`` must be :attr:`family` and its
+            ``scale`` this noise's scale (else a ValueError naming ``calibration``).
 
         Returns
         -------
-        float or ndarray
-            The released value(s), multiples of the grid.
+        rpp.sampling.Release
+            The record: ``.value`` holds the released value(s), multiples of the grid, the shape
+            of ``x``; ``.source`` says where the noise came from, ``.reproducible`` whether it
+            can be regenerated.  At ``scale = 0`` ``.value`` is ``x`` itself and ``.grid`` is
+            None.
+
+        Examples
+        --------
+        >>> r = GaussianNoise(2.0).release([0.0, 1.0])  # OS entropy; print the metadata only
+        >>> r.family, r.scale, r.source, r.reproducible, r.value.shape
+        ('gaussian', 2.0, 'os', False, (2,))
         """
         x = v.finite("x", x)
         if self.scale == 0:  # no noise: the value itself (the seed is still checked)
-            bit_source(rng, insecure_seed, stacklevel=3)
-            return x if x.ndim else float(x)
-        return sample_release(self.family, x, self.scale, grid, rng, insecure_seed, stacklevel=3)
+            src = bit_source(rng, insecure_seed, stacklevel=3)
+            return Release(
+                value=x if x.ndim else float(x),
+                family=self.family,
+                scale=0.0,
+                grid=None,
+                source="insecure_seed" if src.unsafe else "os",
+                reproducible=src.unsafe,
+                calibration=calibration,
+            )
+        return sample_release(
+            self.family, x, self.scale, grid, rng, insecure_seed, stacklevel=3, calibration=calibration
+        )
 
 
 class GaussianNoise(AdditiveNoise):  # numpydoc ignore=PR02
@@ -174,7 +204,7 @@ class GaussianNoise(AdditiveNoise):  # numpydoc ignore=PR02
     >>> d = noise.divergence(Gaussian(mean=0, var=1), Gaussian(mean=1, var=1), alpha=2.0)  # alpha Delta / (2 (1 + 4))
     >>> round(d.value, 15), d.rigorous, bool(0 <= d.error < 1e-15)
     (0.2, True, True)
-    >>> (noise.release(0.0) / 2.0**-9).is_integer()  # exact, on the grid, from OS entropy
+    >>> (noise.release(0.0).value / 2.0**-9).is_integer()  # exact, on the grid, from OS entropy
     True
     """
 

@@ -70,6 +70,12 @@ anyone who learns the seed.  A reproducible stream exists only through the keywo
 :class:`InsecureNoiseWarning`, and objects that record releases flag it as
 ``UNSAFE: reproducible noise``.  Use it for teaching and tests, never for a real release.
 
+**Provenance.**  Every release path of ``rpp`` (:func:`secure_gaussian`, :func:`secure_laplace`,
+``GaussianNoise.release``, ``LaplaceNoise.release``, ``ReleaseBudget.release``) returns a
+:class:`Release`: the noisy value with the facts of how it was drawn (noise family, scale, grid,
+entropy source, whether it is reproducible, optionally the calibration it used), which
+:func:`rpp.accounting.release_report` reads instead of taking the caller's word.
+
 **Limits.**  The guarantee is for the float ``x`` as passed (the query as computed).  The
 running time and the number of random bits depend on ``U`` and ``x`` (about two comparisons
 per draw; more near a boundary): this module does not defend against timing side channels.
@@ -86,6 +92,7 @@ Needs python-flint (a dependency of ``rpp-book``), imported when the first sampl
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import random
@@ -96,9 +103,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._lib import validation as checks
 from ._lib.arb import LOCK as ARB_LOCK
 
 __all__ = [
+    "Release",
     "secure_gaussian",
     "secure_laplace",
     "default_grid",
@@ -210,6 +219,169 @@ def bit_source(
             f"makes the noise removable by whoever learns the seed; {_INSECURE_HINT}"
         )
     raise TypeError(f"rng must be None or a random.SystemRandom, got a {type(rng).__name__}")
+
+
+# ---------------------------------------------------------------------------------------------
+# the record of a release
+
+_FAMILIES = ("gaussian", "laplace")
+_SOURCES = ("os", "insecure_seed")
+
+
+def _calibration_summary(cal: Any) -> str:
+    """Return the public parameters of an attached calibration, for the repr (no prior, no detail)."""
+    word = "guaranteed" if bool(cal.guaranteed) else "not guaranteed"
+    return (
+        f"<Calibration {cal.noise}, scale={float(cal.scale)!r}, alpha={float(cal.alpha):g}, "
+        f"epsilon={float(cal.epsilon):g}, {word}>"
+    )
+
+
+def _check_calibration(cal: Any, family: str, scale: float) -> None:
+    """``calibration`` must be one Calibration (scalar) of this family and this scale, else a ValueError naming it."""
+    names = ("scale", "noise", "guaranteed", "within_budget", "alpha", "epsilon")
+    if not all(hasattr(cal, n) for n in names) or not isinstance(cal.noise, str):
+        raise TypeError(f"calibration must be None or an rpp.Calibration, got a {type(cal).__name__}")
+    if any(np.ndim(getattr(cal, n)) for n in ("scale", "alpha", "epsilon", "guaranteed", "within_budget")):
+        raise ValueError(
+            "calibration must be the calibration of one (alpha, epsilon), with a single scale; "
+            "a calibration over a grid of alpha or epsilon has an array of scales"
+        )
+    if cal.noise != family:
+        raise ValueError(
+            f"calibration is for {cal.noise!r} noise, but the release draws {family!r} noise: "
+            "the calibration must be the one whose noise was used"
+        )
+    if float(cal.scale) != scale:
+        raise ValueError(
+            f"calibration has scale {float(cal.scale)!r}, but the release used scale {scale!r}: "
+            "the calibration must be the one whose scale was used (pass calibration.scale)"
+        )
+
+
+@dataclasses.dataclass(frozen=True, eq=False, repr=False)
+class Release:
+    r"""A released (noisy) value with its provenance: how the noise was drawn, from what.
+
+    Returned by every release path of ``rpp`` (:func:`secure_gaussian`, :func:`secure_laplace`,
+    :meth:`rpp.GaussianNoise.release`, :meth:`rpp.LaplaceNoise.release`,
+    :meth:`rpp.accounting.ReleaseBudget.release`) and read by
+    :func:`rpp.accounting.release_report`, which derives from it what the library knows
+    (the noise, its scale and grid, its source, the calibration) instead of taking the
+    publisher's word.
+
+    **Nothing confidential.**  The record holds the noisy output :math:`g\,\mathrm{round}((x + N)/g)`
+    only, never the query value :math:`x`; its repr shows that output and the metadata.  At
+    ``scale = 0`` (no noise) the output *is* the query value: such a record is as public as the
+    publisher makes it.
+
+    **Not a number.**  A record does not convert itself (no ``float(record)``, no
+    ``np.asarray(record)``, no arithmetic): use :attr:`value`.  Passing a record where a number
+    is expected is a TypeError, not a silent loss of its provenance.
+
+    **Frozen.**  Fields cannot be reassigned, and an array :attr:`value` is a read-only copy.  The
+    record is evidence as good as the code that made it: built by hand it proves nothing, so
+    build it with the release functions.  The constructor checks that the fields agree with each
+    other (``reproducible`` is ``source == "insecure_seed"``; a calibration of the same family
+    and scale).
+
+    Attributes
+    ----------
+    value : float or ndarray
+        The released (noisy) value(s), multiples of ``grid``; the shape of the query value.
+    family : {"gaussian", "laplace"}
+        The noise family: :math:`N(0, \theta^2)` or Laplace(:math:`b`).
+    scale : float
+        The noise scale (:math:`\theta` or :math:`b`), ``>= 0``; 0 means no noise was added.
+    grid : float or None
+        The output grid :math:`g` (a power of two), ``None`` when no noise was added.
+    source : {"os", "insecure_seed"}
+        Where the uniform bits came from: the operating system's entropy (``os.urandom`` or a
+        ``random.SystemRandom``), or numpy's PCG64 seeded with ``insecure_seed`` (reproducible).
+    reproducible : bool
+        Whether anyone who knows the seed can regenerate the noise (``source == "insecure_seed"``):
+        such a release is **not private**, whatever its calibration.
+    calibration : rpp.Calibration or None
+        The calibration whose scale was used, if the caller attached it; its ``noise`` and
+        ``scale`` equal :attr:`family` and :attr:`scale` (checked).
+
+    Raises
+    ------
+    TypeError
+        If a field has the wrong type (``reproducible`` not a bool, ``calibration`` not a
+        Calibration).
+    ValueError
+        If ``value`` is not finite, ``family`` or ``source`` is not one of the allowed names,
+        ``scale`` is negative or not finite, ``grid`` is not a power of two in
+        ``[scale / 2**60, scale]`` (``None`` at ``scale = 0`` only), ``reproducible`` disagrees
+        with ``source``, or ``calibration`` is of another family or scale.  No message contains
+        ``value``.
+
+    Examples
+    --------
+    >>> r = secure_gaussian(1.0, scale=2.0)  # OS entropy: the value is never printed here
+    >>> r.family, r.scale, r.grid == default_grid(2.0), r.source, r.reproducible
+    ('gaussian', 2.0, True, 'os', False)
+    >>> isinstance(r.value, float) and (r.value / r.grid).is_integer()
+    True
+    >>> r.scale = 1.0
+    Traceback (most recent call last):
+    ...
+    dataclasses.FrozenInstanceError: cannot assign to field 'scale'
+    >>> float(r)
+    Traceback (most recent call last):
+    ...
+    TypeError: float() argument must be a string or a real number, not 'Release'
+    """
+
+    value: float | np.ndarray
+    family: str
+    scale: float
+    grid: float | None
+    source: str
+    reproducible: bool
+    calibration: Any = None
+
+    def __post_init__(self) -> None:
+        """Check that the fields agree; freeze an array value (a read-only copy)."""
+        x = checks.finite("value", self.value)
+        if x.ndim:
+            x = x.copy()
+            x.setflags(write=False)
+            object.__setattr__(self, "value", x)
+        else:
+            object.__setattr__(self, "value", float(x))
+        checks.one_of("family", self.family, _FAMILIES)
+        checks.one_of("source", self.source, _SOURCES)
+        reproducible = checks.flag("reproducible", self.reproducible)
+        if reproducible != (self.source == "insecure_seed"):
+            raise ValueError("reproducible must be True exactly when source is 'insecure_seed'")
+        if np.ndim(self.scale):
+            raise ValueError("scale must be a single number >= 0")
+        scale = float(checks.positive("scale", self.scale, allow_zero=True))
+        object.__setattr__(self, "scale", scale)
+        object.__setattr__(self, "reproducible", reproducible)
+        if scale == 0:
+            if self.grid is not None:
+                raise ValueError("grid must be None when scale is 0 (no noise, no rounding)")
+        elif self.grid is None:
+            raise ValueError("grid must be the output grid the release was rounded to (None only at scale 0)")
+        else:
+            object.__setattr__(self, "grid", _grid(self.grid, _scale(scale))[0])
+        if self.calibration is not None:
+            _check_calibration(self.calibration, self.family, scale)
+
+    def __repr__(self) -> str:
+        """Return the noisy value and the metadata (never anything else)."""
+        cal = "None" if self.calibration is None else _calibration_summary(self.calibration)
+        return (
+            f"Release(value={self.value!r}, family={self.family!r}, scale={self.scale!r}, grid={self.grid!r}, "
+            f"source={self.source!r}, reproducible={self.reproducible!r}, calibration={cal})"
+        )
+
+    def __array__(self, *args: Any, **kwargs: Any) -> np.ndarray:
+        """Refuse the conversion to an array: a record is not a number, use :attr:`value`."""
+        raise TypeError("a Release is a record, not a number: use its .value")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -452,18 +624,29 @@ def _table(kernel: _Kernel, family: str, scale: float, g: float) -> tuple[int, n
 
 
 def sample_release(
-    family: str, value: Any, scale: Any, grid: Any, rng: Any, insecure_seed: Any, stacklevel: int = 2
-) -> float | np.ndarray:
-    """Return the release of :func:`secure_gaussian` (``family="gaussian"``) or :func:`secure_laplace`.
+    family: str,
+    value: Any,
+    scale: Any,
+    grid: Any,
+    rng: Any,
+    insecure_seed: Any,
+    stacklevel: int = 2,
+    *,
+    calibration: Any = None,
+) -> Release:
+    """Return the :class:`Release` of :func:`secure_gaussian` (``family="gaussian"``) or :func:`secure_laplace`.
 
     ``stacklevel`` locates the code to blame for :class:`InsecureNoiseWarning`, as in
     ``warnings.warn`` called here (2: the caller of ``sample_release``); the noise objects and the
-    budget of ``rpp`` call it directly.
+    budget of ``rpp`` call it directly.  ``calibration`` is checked (same family and scale)
+    before any bit is drawn.
     """
     src = bit_source(rng, insecure_seed, stacklevel=stacklevel + 1)
     x = _values(value)
     s = _scale(scale)
     g, e_grid = _grid(grid, s)
+    if calibration is not None:
+        _check_calibration(calibration, family, s)
     flint = _flint()
     flat = x.ravel()
     n = flat.size
@@ -521,12 +704,26 @@ def sample_release(
     if not np.all(np.isfinite(out)):
         raise ValueError("value and scale put the release beyond the float64 range")
     shaped = out.reshape(x.shape)
-    return float(shaped) if shaped.ndim == 0 else shaped
+    return Release(
+        value=float(shaped) if shaped.ndim == 0 else shaped,
+        family=family,
+        scale=s,
+        grid=g,
+        source="insecure_seed" if src.unsafe else "os",
+        reproducible=src.unsafe,
+        calibration=calibration,
+    )
 
 
 def secure_gaussian(
-    value: ArrayLike, *, scale: float, grid: float | None = None, rng: Any = None, insecure_seed: Any = None
-) -> float | np.ndarray:
+    value: ArrayLike,
+    *,
+    scale: float,
+    grid: float | None = None,
+    rng: Any = None,
+    insecure_seed: Any = None,
+    calibration: Any = None,
+) -> Release:
     r"""Release ``value`` with Gaussian noise, rounded to a grid and sampled exactly from OS entropy.
 
     Returns :math:`g\,\mathrm{round}((x + N)/g)`, :math:`N \sim \mathcal N(0, \text{scale}^2)`,
@@ -548,41 +745,75 @@ def secure_gaussian(
     insecure_seed : int or tuple of int, optional
         Reproducible, **unsafe** noise (teaching, tests): numpy PCG64 bits through the same
         exact sampler; issues :class:`InsecureNoiseWarning`.  Keyword only, never with ``rng``.
+    calibration : rpp.Calibration, optional
+        The calibration whose scale is used, kept in the record for the report (its ``noise``
+        must be ``"gaussian"`` and its ``scale`` equal ``scale``, else a ValueError naming
+        ``calibration``).
 
     Returns
     -------
-    float or ndarray
-        Multiples of ``grid``, the shape of ``value``.
+    Release
+        The record: ``.value`` holds the multiples of ``grid``, the shape of ``value``;
+        ``.source`` is ``"os"`` or ``"insecure_seed"``.
 
     Raises
     ------
     ValueError
         Non-finite ``value``, ``scale`` or ``grid`` out of range, a numpy Generator or an int
-        as ``rng``, both ``rng`` and ``insecure_seed``.  Messages never contain ``value``.
+        as ``rng``, both ``rng`` and ``insecure_seed``, a ``calibration`` of another family or
+        scale.  Messages never contain ``value``.
     ImportError
         Without python-flint (a dependency of ``rpp-book``, missing from this environment).
 
     Examples
     --------
-    >>> y = secure_gaussian([1.0, 2.0], scale=2.0)  # OS entropy
-    >>> y.shape, bool(np.all(y / default_grid(2.0) == np.round(y / default_grid(2.0))))
-    ((2,), True)
+    >>> r = secure_gaussian([1.0, 2.0], scale=2.0)  # OS entropy
+    >>> y = r.value
+    >>> y.shape, bool(np.all(y / default_grid(2.0) == np.round(y / default_grid(2.0)))), r.source
+    ((2,), True, 'os')
     >>> secure_gaussian(1.0, scale=2.0, rng=0)
     Traceback (most recent call last):
     ...
     ValueError: rng must be None (the operating system's entropy) or a random.SystemRandom, got a int: ...
     """
-    return sample_release("gaussian", value, scale, grid, rng, insecure_seed, stacklevel=3)
+    return sample_release("gaussian", value, scale, grid, rng, insecure_seed, stacklevel=3, calibration=calibration)
 
 
 def secure_laplace(
-    value: ArrayLike, *, scale: float, grid: float | None = None, rng: Any = None, insecure_seed: Any = None
-) -> float | np.ndarray:
+    value: ArrayLike,
+    *,
+    scale: float,
+    grid: float | None = None,
+    rng: Any = None,
+    insecure_seed: Any = None,
+    calibration: Any = None,
+) -> Release:
     r"""Release ``value`` with Laplace noise, rounded to a grid and sampled exactly from OS entropy.
 
     Returns :math:`g\,\mathrm{round}((x + N)/g)`, :math:`N \sim \mathrm{Laplace}(0, b)`,
     :math:`b` = ``scale`` (density :math:`e^{-|z|/b}/(2b)`), sampled exactly; see
-    :func:`secure_gaussian` for the arguments, the grid and the randomness.
+    :func:`secure_gaussian` for the arguments, the grid, the randomness and the returned
+    :class:`Release` (a ``calibration`` must be a Laplace one of this scale).
+
+    Parameters
+    ----------
+    value : float or array_like
+        The query value(s), finite.
+    scale : float
+        Laplace scale :math:`b` in ``[1e-300, 1e300]``.
+    grid : float, optional
+        Output grid, as in :func:`secure_gaussian`.
+    rng : None or random.SystemRandom
+        ``None``: the operating system's entropy.
+    insecure_seed : int or tuple of int, optional
+        Reproducible, **unsafe** noise; never for a real release.
+    calibration : rpp.Calibration, optional
+        The Laplace calibration whose scale is used (checked).
+
+    Returns
+    -------
+    Release
+        The record of the release (``.value``, ``.source``, ``.reproducible`` ...).
 
     Examples
     --------
@@ -591,7 +822,7 @@ def secure_laplace(
     ...     warnings.simplefilter("ignore", InsecureNoiseWarning)
     ...     a = secure_laplace(0.5, scale=1.0, insecure_seed=7)
     ...     b = secure_laplace(0.5, scale=1.0, insecure_seed=7)
-    >>> a == b, (a / 2.0**-10).is_integer()
-    (True, True)
+    >>> a.value == b.value, (a.value / 2.0**-10).is_integer(), a.source, a.reproducible
+    (True, True, 'insecure_seed', True)
     """
-    return sample_release("laplace", value, scale, grid, rng, insecure_seed, stacklevel=3)
+    return sample_release("laplace", value, scale, grid, rng, insecure_seed, stacklevel=3, calibration=calibration)

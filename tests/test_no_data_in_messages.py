@@ -15,8 +15,10 @@ sentinel-free invalid values, so any sentinel seen in a message came from the da
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
+import json
 import logging
 import signal
 import warnings
@@ -383,6 +385,59 @@ def test_release_budget_is_no_equality_oracle(caplog):
             assert not leaks(t), leaks(t)
     assert outcomes == [False, False, False] and len(budget.scales) == 4
     texts = [repr(budget), str(budget.report()), repr(vars(budget))]
+    assert not leaks(texts), leaks(texts)
+
+
+def _release_paths():
+    """Every release path of rpp, each releasing the sentinel S with a large noise (its record must not hold S)."""
+    from rpp.sampling import secure_gaussian, secure_laplace
+
+    big = 1e6
+    cal = rpp.calibrate(Gaussian(mean=0.0, var=1.0), Gaussian(mean=2.0, var=1.0), alpha=3.0, epsilon=1.0)
+    budget = rpp.ReleaseBudget(
+        {"a": Gaussian(mean=0.0, var=1.0), "b": Gaussian(mean=10.0, var=1.0)}, alpha=2.0, epsilon=1.0
+    )
+    return [
+        lambda: secure_gaussian(S, scale=big),
+        lambda: secure_laplace(np.array([S, -S]), scale=big, insecure_seed=3),
+        lambda: GaussianNoise(big).release(S),
+        lambda: rpp.LaplaceNoise(big).release(S, insecure_seed=(1, 2)),
+        lambda: GaussianNoise(cal.scale * 1e5).release(S, calibration=dataclasses.replace(cal, scale=cal.scale * 1e5)),
+        lambda: budget.release(S, scale=big),
+    ]
+
+
+def test_release_records_hold_no_input(caplog):
+    """Issue #36: the record of a release holds the noisy output and metadata only.
+
+    Its repr (the noisy value masked: it is public, and may share digits with S by chance), its
+    fields, its pickled state and the report built from it carry no trace of the input.
+    """
+    import pickle
+
+    from rpp.accounting import release_report
+
+    records = []
+    for make in _release_paths():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = make()
+        records.append(r)
+        masked = repr(r).replace(repr(r.value), "<value>")
+        assert masked.startswith("Release(value=<value>, family="), masked
+        assert not leaks([masked, str(dataclasses.replace(r, value=0.0))]), masked
+        fields = [getattr(r, f.name) for f in dataclasses.fields(r) if f.name != "value"]
+        assert not any(isinstance(x, float) and x in (S, -S) for x in fields)
+        assert not np.isin([S, -S], np.atleast_1d(r.value)).any()  # the noise moved every value
+        state = pickle.dumps({f.name: getattr(r, f.name) for f in dataclasses.fields(r) if f.name != "value"})
+        assert pickle.dumps(S)[2:-1] not in state
+    report = release_report(
+        releases=records, alpha=3.0, epsilon=1.0, rigorous=False, secret="s", query="q",
+        prior_class="p", data_unchanged=True,
+    )  # fmt: skip
+    record = report.to_dict()
+    record["release"]["published"] = []
+    texts = [report.to_text(values=False), json.dumps(record)]
     assert not leaks(texts), leaks(texts)
 
 

@@ -91,6 +91,11 @@ Why these layers:
 - **Noise is a scale.** `GaussianNoise(scale=θ)` and `LaplaceNoise(scale=b)` are the one
   parametrisation of the mechanism; every rule returns a scale, so rules are comparable and
   the calibration's method table can take the smallest scale among those that apply.
+- **A release is a record.** Every release path returns a frozen `Release`: the noisy value
+  (`.value`) with its provenance (noise family, scale, grid, the source of its random bits,
+  whether it is reproducible, optionally the `Calibration` it used). `release_report` reads the
+  records instead of taking the publisher's word for the noise, and lists what it cannot check
+  as declared by the publisher. A record is not a number: callers use `.value`.
 - **Rules are pure; calibration owns the search.** A rule maps a pair of priors and
   $(\\alpha, \\varepsilon)$ to a sufficient scale. `calibrate` runs one search over them and ends,
   like the calibration of Google's dp-accounting (`mechanism_calibration.py`), with a step that

@@ -36,7 +36,7 @@ from .._lib.optional import missing
 from ..calibration.result import Calibration
 from ..calibration.search import pair_divergence
 from ..priors import check_prior
-from ..sampling import bit_source, sample_release
+from ..sampling import Release, bit_source, sample_release
 from .releases import calibrate_releases, combined_scale, per_release_scale
 
 __all__ = ["calibrate_all_pairs", "ReleaseBudget"]
@@ -331,8 +331,10 @@ class ReleaseBudget:
     insecure_seed : int or tuple of int, optional
         Reproducible, **unsafe** noise for teaching and tests (release ``t`` draws from the
         stream ``(insecure_seed, t)``); every release warns
-        :class:`rpp.sampling.InsecureNoiseWarning`, and ``reproducible_noise``,
-        ``report()`` and the repr say ``UNSAFE: reproducible noise``.  Never for a real release.
+        :class:`rpp.sampling.InsecureNoiseWarning`, its record says ``source="insecure_seed"``
+        (so :func:`rpp.accounting.release_report` refuses to call it publishable), and
+        ``reproducible_noise``, ``report()`` and the repr say ``UNSAFE: reproducible noise``.
+        Never for a real release.
     executor : concurrent.futures.Executor, optional
         Runs the pairs' calibrations and the divergences of every check of the budget on its
         workers, as in :func:`~rpp.accounting.calibrate_all_pairs` (identical results).
@@ -354,8 +356,8 @@ class ReleaseBudget:
     1
     >>> budget.max_releases(np.sqrt(22.5))  # two releases at theta^2 = 22.5 are worth one at 11.25
     2
-    >>> y = budget.release(1.0, scale=np.sqrt(22.5))
-    >>> y = budget.release(1.0, scale=np.sqrt(22.5))
+    >>> r = budget.release(1.0, scale=np.sqrt(22.5))  # a Release record: r.value is the noisy value
+    >>> r = budget.release(1.0, scale=np.sqrt(22.5))
     >>> budget.release(1.0, scale=np.sqrt(22.5))
     Traceback (most recent call last):
     ...
@@ -488,7 +490,7 @@ class ReleaseBudget:
                 n += 1
         return n
 
-    def release(self, value: float, *, scale: float) -> float:
+    def release(self, value: float, *, scale: float) -> Release:
         r"""Release ``value + Z``, :math:`Z \sim N(0, \text{scale}^2)`, from the budget's source of noise.
 
         The noise is :func:`rpp.sampling.secure_gaussian`'s: the Gaussian mechanism rounded to
@@ -505,8 +507,11 @@ class ReleaseBudget:
 
         Returns
         -------
-        float
-            The noisy value.
+        rpp.sampling.Release
+            The record of the release: ``.value`` the noisy value, ``.source`` the budget's
+            source of noise (``"insecure_seed"`` with ``insecure_seed``), no calibration
+            attached (the budget's account, :attr:`spent`, is the guarantee of all its
+            releases together; :func:`rpp.accounting.release_report` takes the records).
 
         Raises
         ------
@@ -533,7 +538,7 @@ class ReleaseBudget:
             seed = (*(seed if isinstance(seed, tuple) else (seed,)), len(self._scales))
         out = sample_release("gaussian", float(x), scale, None, self._rng, seed, stacklevel=3)
         self._scales.append(scale)
-        return float(out)
+        return out
 
     def report(self) -> dict[str, Any]:
         """Return a summary: (α, ε), the noise and its source, releases, their scales, the combined scale, spent and what is left.

@@ -1,8 +1,9 @@
 r"""The release report: what a published RPP release guarantees, to whom, under which assumptions.
 
-:func:`release_report` turns the facts of one release -- the :math:`(\alpha, \varepsilon)`-RPP
-guarantee (and, optionally, the Rényi curve :math:`\alpha \mapsto \varepsilon(\alpha)` the mechanism
-meets), the noise, the prior class and the public metadata -- into a :class:`ReleaseReport`, a frozen
+:func:`release_report` turns the records of the releases (:class:`rpp.sampling.Release`, returned by
+every release path of ``rpp``), the :math:`(\alpha, \varepsilon)`-RPP guarantee (and, optionally, the
+Rényi curve :math:`\alpha \mapsto \varepsilon(\alpha)` the mechanism meets), the prior class and the
+public metadata into a :class:`ReleaseReport`, a frozen
 record with a text form (:meth:`ReleaseReport.to_text`) for people and a JSON form
 (:meth:`ReleaseReport.to_json`, stable keys, ``schema_version``) for archives and pipelines. Every
 number in it is computed by the existing functions of :mod:`rpp.accounting`:
@@ -19,13 +20,20 @@ Each of them holds at every order of the curve on its own, so the report states 
 orders and names the order that gives it.
 
 **Nothing confidential.** The report takes no data: only parameters chosen by the publisher, prose, and
-the published (noisy) outputs, which are public by definition. The noise scale is a parameter; it must
-not have been computed from the confidential data (that would leak, see the book's chapter 9).
+the release records, which hold the published (noisy) outputs -- public by definition -- and how they
+were drawn, never the query value. The noise scale is a parameter; it must not have been computed from
+the confidential data (that would leak, see the book's chapter 9).
 
-**Words are flags.** The report calls the guarantee *proved* only when the caller says it is
-(``rigorous=True``, e.g. the ``guaranteed`` field of :class:`~rpp.calibration.Calibration`); otherwise it is an
-*estimate*. Reproducible noise (``insecure_seed``) is flagged ``UNSAFE TO PUBLISH``; data changed since
-the prior class was fitted are flagged ``GUARANTEE DOES NOT APPLY``.
+**Checked, or declared.**  What the records say is *checked*: the noise family and scale of each
+release, its grid, where its noise came from (reproducible noise from ``insecure_seed`` makes the
+report ``UNSAFE TO PUBLISH``, whatever else is said), and the calibration attached to it.  The
+guarantee is called *proved* only when a calibration proves it (one release whose attached
+:class:`~rpp.calibration.Calibration` is ``guaranteed`` for the report's :math:`(\alpha,
+\varepsilon)`); otherwise its status is the publisher's (``rigorous=``), and the report says
+*declared proved by the publisher, not checked*.  What
+the library cannot know -- that the data did not change since the prior class was fitted, that the
+prior class is what the words say, what else is published -- is *declared by the publisher, not
+checked*, and the report lists it apart from what was checked.
 """
 
 from __future__ import annotations
@@ -40,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from .._lib import validation as checks
-from ..sampling import default_grid
+from ..sampling import Release
 from .conversions import best_dp_epsilon
 from .interpretation import max_true_positive_rate, odds_update_bound, posterior_bound
 
@@ -49,7 +57,7 @@ __all__ = ["ReleaseReport", "release_report"]
 #: Identifies the JSON record.
 SCHEMA = "rpp.release_report"
 #: Incremented whenever a key of the JSON record changes meaning or disappears.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _NOISES = ("gaussian", "laplace")
 _WIDTH = 88
@@ -76,6 +84,53 @@ def _numbers(name: str, value: Any, **bounds: Any) -> tuple[float, ...]:
     return tuple(float(x) for x in np.atleast_1d(arr))
 
 
+def _listed(values: Sequence[Any], fmt: str) -> str:
+    return ", ".join(format(x, fmt) for x in values)
+
+
+def _positions(flags: Sequence[bool]) -> str:
+    """Return the releases where ``flags`` is true, in words: "the release", "all 2 releases", "release 1 of 3"."""
+    hits = [str(i + 1) for i, f in enumerate(flags) if f]
+    if len(flags) == 1:
+        return "the release"
+    if len(hits) == len(flags):
+        return f"all {len(flags)} releases"
+    return ("release " if len(hits) == 1 else "releases ") + ", ".join(hits) + f" of {len(flags)}"
+
+
+def _calibration_record(cal: Any) -> dict[str, Any]:
+    """Return the public parameters of a calibration (no prior, no detail)."""
+    return {
+        "noise": str(cal.noise),
+        "scale": float(cal.scale),
+        "method": str(cal.method),
+        "alpha": float(cal.alpha),
+        "epsilon": float(cal.epsilon),
+        "within_budget": bool(cal.within_budget),
+        "guaranteed": bool(cal.guaranteed),
+    }
+
+
+def _records(releases: Any) -> tuple[Release, ...]:
+    if isinstance(releases, Release):
+        raise TypeError("releases must be a sequence of rpp.Release records, got one Release: pass [record]")
+    if isinstance(releases, (str, bytes)) or not isinstance(releases, Sequence):
+        raise TypeError(f"releases must be a sequence of rpp.Release records, got a {type(releases).__name__}")
+    if not releases:
+        raise ValueError("releases must hold at least one rpp.Release record")
+    for i, r in enumerate(releases):
+        if not isinstance(r, Release):
+            raise TypeError(
+                f"releases[{i}] must be an rpp.Release (returned by the release functions), got a {type(r).__name__}"
+            )
+        if r.scale == 0:
+            raise ValueError(
+                f"releases[{i}] has scale 0: no noise was added, so there is no noise to report "
+                "(the report covers noisy releases, scale > 0)"
+            )
+    return tuple(releases)
+
+
 def _expected_errors(noise: str, scale: float) -> tuple[float, float]:
     r"""(E|Z|, sqrt(E Z^2)) of the continuous noise: Gaussian θ√(2/π), θ; Laplace b, b√2."""
     if noise == "gaussian":
@@ -85,23 +140,32 @@ def _expected_errors(noise: str, scale: float) -> tuple[float, float]:
 
 @dataclasses.dataclass(frozen=True)
 class ReleaseReport:
-    r"""A frozen report of one release; build it with :func:`release_report`.
+    r"""A frozen report of one publication (one or more releases); build it with :func:`release_report`.
 
-    Fields hold plain Python values (tuples, floats, str, bool); :meth:`to_dict` gives the JSON record,
-    :meth:`to_text` the text. Conversions are ``(delta, epsilon_prime, order)``, the trade-off
-    ``(false_positive_rate, max_true_positive_rate, order)``, the curve ``(order, epsilon)``.
+    Fields hold plain Python values (tuples, floats, str, bool, dicts of them); :meth:`to_dict` gives
+    the JSON record, :meth:`to_text` the text.  Per release (one entry per record, in order):
+    ``noises``, ``scales``, ``grids``, ``sources``, ``reproducible``, ``calibrations`` (the public
+    parameters of the attached calibration, or None), ``expected_abs_errors``, ``rmses``.
+    Conversions are ``(delta, epsilon_prime, order)``, the trade-off ``(false_positive_rate,
+    max_true_positive_rate, order)``, the curve ``(order, epsilon)``.  ``rigorous`` is the status
+    of the guarantee (proved or estimate); ``rigorous_checked`` says whether a calibration
+    established it (True) or the publisher declared it (False).
     """
 
     alpha: float
     epsilon: float
     rigorous: bool
+    rigorous_checked: bool
     secret: str
     query: str
-    noise: str
-    scales: tuple[float, ...]
     releases: int
     published: tuple[float, ...]
-    reproducible_noise: bool
+    noises: tuple[str, ...]
+    scales: tuple[float, ...]
+    grids: tuple[float, ...]
+    sources: tuple[str, ...]
+    reproducible: tuple[bool, ...]
+    calibrations: tuple[dict[str, Any] | None, ...]
     prior_class: str
     coverage: float | None
     public_metadata: tuple[str, ...]
@@ -115,30 +179,72 @@ class ReleaseReport:
     prior_probability: float
     posterior: float
     tradeoff: tuple[tuple[float, float, float], ...]
-    grids: tuple[float, ...]
     expected_abs_errors: tuple[float, ...]
     rmses: tuple[float, ...]
 
     @property
+    def noise(self) -> str:
+        """The noise family of every release, or ``"mixed"`` when the releases disagree."""
+        return self.noises[0] if len(set(self.noises)) == 1 else "mixed"
+
+    @property
+    def reproducible_noise(self) -> bool:
+        """Whether any release drew reproducible noise (``insecure_seed``): read from the records."""
+        return any(self.reproducible)
+
+    @property
+    def budget_missed(self) -> tuple[int, ...]:
+        """Return the positions (0-based) of the releases whose attached calibration does not meet its own budget."""
+        return tuple(i for i, c in enumerate(self.calibrations) if c is not None and not c["within_budget"])
+
+    @property
     def publishable(self) -> bool:
-        """False if the noise is reproducible (``insecure_seed``) or the data changed since the prior was fitted."""
-        return not self.reproducible_noise and self.data_unchanged
+        """False if any noise is reproducible, an attached calibration misses its budget, or the data changed."""
+        return not self.reproducible_noise and not self.budget_missed and self.data_unchanged
 
     def flags(self) -> tuple[str, ...]:
         """Return the warnings of the report, most serious first (empty when there is nothing to flag)."""
         out = []
         if self.reproducible_noise:
             out.append(
-                "UNSAFE TO PUBLISH: reproducible noise (insecure_seed): anyone who knows or guesses "
-                "the seed can subtract the noise and recover the confidential value"
+                f"UNSAFE TO PUBLISH: reproducible noise (insecure_seed) in {_positions(self.reproducible)} "
+                "(read from the release records): anyone who knows or guesses the seed can subtract the "
+                "noise and recover the confidential value"
+            )
+        if self.budget_missed:
+            out.append(
+                "NOT PUBLISHABLE: the calibration attached to "
+                f"{_positions([i in self.budget_missed for i in range(self.releases)])} does not meet its "
+                "own (alpha, epsilon)"
             )
         if not self.data_unchanged:
-            out.append("GUARANTEE DOES NOT APPLY: the data changed since the prior class was fitted")
+            out.append(
+                "GUARANTEE DOES NOT APPLY: the data changed since the prior class was fitted (declared by the publisher)"
+            )
+        if self.noise == "mixed":
+            out.append(
+                f"MIXED NOISE: the releases use different noise families ({_listed(self.noises, 's')}): the "
+                "guarantee must have been computed for this combination"
+            )
         if not self.rigorous:
             out.append("ESTIMATE: the privacy level is an estimate, not proved (see the prior class)")
         if self.coverage is None:
             out.append("COVERAGE NOT STATED: nothing says how likely the true prior is to lie in the class")
         return tuple(out)
+
+    def _status(self) -> str:
+        if self.rigorous_checked:
+            return "proved" if self.rigorous else "an estimate, NOT proved"
+        if self.rigorous:
+            return "declared proved by the publisher, not checked"
+        return "an estimate, NOT proved; declared by the publisher"
+
+    def _source(self) -> str:
+        if not self.reproducible_noise:
+            return "operating system entropy"
+        if all(self.reproducible):
+            return "REPRODUCIBLE insecure_seed (UNSAFE)"
+        return f"REPRODUCIBLE insecure_seed (UNSAFE) in {_positions(self.reproducible)}, else OS entropy"
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON record (a dict of plain values; infinities as the string ``"inf"``)."""
@@ -159,6 +265,7 @@ class ReleaseReport:
                 "alpha": num(self.alpha),
                 "epsilon": num(self.epsilon),
                 "status": status,
+                "status_basis": "checked: the attached calibration" if self.rigorous_checked else "declared",
                 "secret": self.secret,
                 "curve": [{"alpha": num(a), "epsilon": num(e)} for a, e in self.curve],
             },
@@ -177,6 +284,29 @@ class ReleaseReport:
                 "expected_abs_errors": [num(x) for x in self.expected_abs_errors],
                 "rmses": [num(x) for x in self.rmses],
             },
+            "checked": {
+                "provenance": [
+                    {
+                        "family": f,
+                        "scale": num(x),
+                        "grid": num(g),
+                        "source": src,
+                        "reproducible": rep,
+                        "calibration": None
+                        if cal is None
+                        else {k: num(v) if isinstance(v, float) else v for k, v in cal.items()},
+                    }
+                    for f, x, g, src, rep, cal in zip(
+                        self.noises,
+                        self.scales,
+                        self.grids,
+                        self.sources,
+                        self.reproducible,
+                        self.calibrations,
+                        strict=True,
+                    )
+                ],
+            },
             "dp_conversions": [
                 {"delta": num(d), "epsilon_prime": num(e), "alpha": num(a)} for d, e, a in self.conversions
             ],
@@ -191,7 +321,8 @@ class ReleaseReport:
                     for f, t, a in self.tradeoff
                 ],
             },
-            "assumptions": {
+            "declared_not_checked": {
+                "guarantee_status": None if self.rigorous_checked else status,
                 "prior_class": self.prior_class,
                 "coverage": num(self.coverage),
                 "public_metadata": list(self.public_metadata),
@@ -204,35 +335,76 @@ class ReleaseReport:
         """Return :meth:`to_dict` as JSON (sorted keys, no NaN: the record is stable and strict)."""
         return json.dumps(self.to_dict(), indent=indent, sort_keys=True, allow_nan=False, ensure_ascii=False)
 
-    def to_text(self) -> str:
-        """Return the report as text for people (lines of at most 88 characters)."""
+    def _checked_items(self) -> list[str]:
+        """Return the lines of what the release records establish (the section "Checked ...")."""
+        out: list[str] = []
+        every = "in the release" if self.releases == 1 else f"in all {self.releases} releases"
+        if self.reproducible_noise:
+            out.append(f"[!] noise source: REPRODUCIBLE (insecure_seed) in {_positions(self.reproducible)}")
+        else:
+            out.append(f"[x] noise source: the operating system's entropy, {every}")
+        if self.noise == "mixed":
+            out.append(f"[!] noise families differ: {_listed(self.noises, 's')}")
+        else:
+            out.append(f"[x] noise family: {self.noise}, {every}; scales and grids as above")
+        for i, cal in enumerate(self.calibrations):
+            if cal is None:
+                continue
+            word = (
+                "guaranteed (proved)"
+                if cal["guaranteed"]
+                else ("within budget, not proved" if cal["within_budget"] else "does NOT meet its budget")
+            )
+            out.append(
+                f"[{'x' if cal['guaranteed'] else '!'}] release {i + 1}: calibration ({cal['method']}) for "
+                f"(alpha, epsilon) = ({cal['alpha']:g}, {cal['epsilon']:.4g}) at this noise and scale: {word}"
+            )
+        if all(c is None for c in self.calibrations):
+            out.append("[ ] no calibration attached to the releases: the guarantee's status is declared")
+        return out
+
+    def to_text(self, *, values: bool = True, width: int = _WIDTH) -> str:
+        """Return the report as text for people (lines of at most ``width`` characters).
+
+        Parameters
+        ----------
+        values : bool
+            Whether to list the published (noisy) values; ``False`` prints the report without
+            them (to show a report where the values must not appear, e.g. before publication).
+        width : int
+            The longest line, an int in [40, 200] (default 88).
+
+        Returns
+        -------
+        str
+            The report, one item per line.
+        """
+        values = checks.flag("values", values)
+        if isinstance(width, bool) or not isinstance(width, int) or not 40 <= width <= 200:
+            raise ValueError("width must be an int in [40, 200] (characters per line)")
         lines: list[str] = []
 
         def para(text: str, indent: str = "") -> None:
-            lines.extend(textwrap.wrap(text, _WIDTH, initial_indent=indent, subsequent_indent=" " * len(indent) + "  "))
+            lines.extend(textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=" " * len(indent) + "  "))
 
         lines.append(f"RPP RELEASE REPORT ({SCHEMA} v{SCHEMA_VERSION})")
         for flag in self.flags():
             para("!! " + flag)
         lines.append("")
-        word = "proved" if self.rigorous else "an estimate, NOT proved"
         para(
-            f"Guarantee: ({self.alpha:g}, {self.epsilon:.4g})-Renyi Pufferfish privacy ({word}) for the "
-            f"secret: {self.secret}. Releases covered together: {self.releases}."
+            f"Guarantee: ({self.alpha:g}, {self.epsilon:.4g})-Renyi Pufferfish privacy ({self._status()}) for "
+            f"the secret: {self.secret}. Releases covered together: {self.releases}."
         )
         para(f"Query: {self.query}")
-        if self.published:
+        if self.published and values:
             para("Published (noisy) values: " + ", ".join(f"{y:.6g}" for y in self.published))
-        source = "REPRODUCIBLE insecure_seed (UNSAFE)" if self.reproducible_noise else "operating system entropy"
-
-        def listed(values: tuple[float, ...], fmt: str) -> str:
-            return ", ".join(format(x, fmt) for x in values)
-
+        elif self.published:
+            para(f"Published (noisy) values: {len(self.published)}, not shown in this copy of the report.")
         para(
-            f"Noise: {self.noise}, scale {listed(self.scales, '.6g')} per release (one per statistic), from "
-            f"{source}, rounded to a grid of {listed(self.grids, '.3g')}. Expected absolute error of one "
-            f"release {listed(self.expected_abs_errors, '.4g')} (root-mean-square "
-            f"{listed(self.rmses, '.4g')}; the grid adds at most half a grid step)."
+            f"Noise: {self.noise}, scale {_listed(self.scales, '.6g')} per release (one per statistic), from "
+            f"{self._source()}, rounded to a grid of {_listed(self.grids, '.3g')}. Expected absolute error of one "
+            f"release {_listed(self.expected_abs_errors, '.4g')} (root-mean-square "
+            f"{_listed(self.rmses, '.4g')}; the grid adds at most half a grid step)."
         )
         lines.append("")
         lines.append("What it means")
@@ -262,7 +434,15 @@ class ReleaseReport:
                 "- ",
             )
         lines.append("")
-        lines.append("Assumptions (the guarantee holds only if all of them do)")
+        lines.append("Checked from the release records")
+        for item in self._checked_items():
+            para(item, "- ")
+        lines.append("")
+        para("Declared by the publisher, not checked (the guarantee holds only if all of them do)")
+        if not self.rigorous_checked:
+            para(f"[ ] the guarantee is {'proved' if self.rigorous else 'an estimate'} for the prior class", "- ")
+        else:
+            para("[ ] the priors of the attached calibration are the prior class described here", "- ")
         cov = (
             f"coverage {self.coverage:.4g} (the probability that the class contains the true prior)"
             if self.coverage is not None
@@ -272,7 +452,7 @@ class ReleaseReport:
         meta = "; ".join(self.public_metadata) if self.public_metadata else "none"
         para(f"[ ] metadata published besides the values: {meta}", "- ")
         para(
-            "[x] data unchanged since the prior class was fitted"
+            "[ ] data unchanged since the prior class was fitted"
             if self.data_unchanged
             else "[!] the data CHANGED since the prior class was fitted: the guarantee does not apply",
             "- ",
@@ -284,21 +464,17 @@ class ReleaseReport:
 
 def release_report(
     *,
+    releases: Sequence[Release],
     alpha: float,
     epsilon: float,
-    rigorous: bool,
     secret: str,
     query: str,
-    noise: str,
-    scale: Any,
-    reproducible_noise: bool,
     prior_class: str,
     data_unchanged: bool,
+    rigorous: bool | None = None,
     coverage: float | None = None,
     public_metadata: Sequence[str] = (),
     assumptions: Sequence[str] = (),
-    published: Any = (),
-    releases: int = 1,
     orders: Any = None,
     epsilons: Any = None,
     deltas: Any = (1e-5,),
@@ -306,7 +482,16 @@ def release_report(
     probability: float = 0.05,
     prior_probability: float = 0.5,
 ) -> ReleaseReport:
-    r"""Build the report of a release with an :math:`(\alpha, \varepsilon)`-RPP guarantee.
+    r"""Build the report of released values with an :math:`(\alpha, \varepsilon)`-RPP guarantee.
+
+    The facts of the noise are read from the release records (``releases``), not declared: the
+    family, scale and grid of each release, the source of its noise (any reproducible noise makes
+    the report not publishable), and the calibration attached to it.  The status of the guarantee
+    is *checked* when there is one release whose attached calibration is for the report's
+    :math:`(\alpha, \varepsilon)` (proved iff the calibration is ``guaranteed``); otherwise -- several
+    releases (their joint guarantee is not the calibrations' of each: Pufferfish privacy has no
+    general composition theorem), or no calibration -- the publisher declares it (``rigorous``),
+    and the report says *declared by the publisher, not checked*.
 
     With the Rényi curve :math:`\{(\alpha_k, \varepsilon_k)\}` (``orders``, ``epsilons``; the pair
     ``(alpha, epsilon)`` is always added), the report states
@@ -339,30 +524,30 @@ def release_report(
 
     Parameters
     ----------
+    releases : sequence of rpp.Release
+        The records of the published releases (returned by :func:`rpp.sampling.secure_gaussian`,
+        :meth:`rpp.GaussianNoise.release`, :meth:`rpp.accounting.ReleaseBudget.release` ...), one
+        per release, all covered together by :math:`(\alpha, \varepsilon)`; at least one, each with
+        a positive scale.  Their values are the published (noisy) outputs.
     alpha : float
         The order of the guarantee, :math:`> 1`, finite.
     epsilon : float
         The guaranteed divergence bound :math:`\varepsilon \ge 0` (of all releases together), finite.
-    rigorous : bool
-        Whether :math:`\varepsilon` is *proved* for every prior of the class (e.g. a calibration's
-        ``guaranteed``); ``False`` makes the report say *estimate*.
     secret : str
         What is protected: the secret pairs, in words.
     query : str
         What is published, in words.
-    noise : {"gaussian", "laplace"}
-        The noise family.
-    scale : float or sequence of float
-        Its scale per release (Gaussian standard deviation :math:`\theta`, Laplace :math:`b`), positive;
-        one per published statistic when they differ.
-        A parameter, never computed from the confidential data.
-    reproducible_noise : bool
-        Whether the noise came from ``insecure_seed`` (flagged UNSAFE TO PUBLISH). No default: the
-        caller must say where the noise came from.
     prior_class : str
         The prior class, in words (how it was fitted, on which public data).
     data_unchanged : bool
-        Whether the confidential data are unchanged since the prior class was fitted.
+        Declared by the publisher, not checked: whether the confidential data are unchanged since
+        the prior class was fitted (``False`` makes the report say the guarantee does not apply).
+    rigorous : bool, optional
+        Declared by the publisher: whether :math:`\varepsilon` is *proved* for every prior of the
+        class.  Required unless the status is checked (one release with a calibration for
+        :math:`(\alpha, \varepsilon)`); there ``False`` lowers it to an estimate (e.g. when the
+        calibration's priors are only part of the class) and ``True`` must agree with the
+        calibration.
     coverage : float, optional
         The confidence level of the class, in (0, 1] (``None``: not stated, flagged).
     public_metadata : sequence of str
@@ -373,10 +558,6 @@ def release_report(
     assumptions : sequence of str
         Further assumptions of the threat model: what the adversary is assumed to know, what
         is not published, the independence of the records ...
-    published : float or sequence of float
-        The published noisy outputs (public); may be empty.
-    releases : int
-        Number of releases the guarantee covers together, :math:`\ge 1`.
     orders, epsilons : sequence of float, optional
         A Rényi curve the mechanism meets: orders :math:`> 1` (finite) and bounds :math:`\ge 0`, same
         length (both or neither).
@@ -397,30 +578,67 @@ def release_report(
     Raises
     ------
     TypeError
-        If a description is not a str or a flag not a bool.
+        If ``releases`` is not a sequence of :class:`rpp.sampling.Release`, a description is not a
+        str or a flag not a bool.
     ValueError
-        If a number is out of its range (the message names the argument, never a value).
+        If a number is out of its range, ``releases`` is empty or holds a release without noise,
+        ``rigorous`` is missing where nothing checks the status, ``rigorous=True`` contradicts the
+        attached calibration, or the calibration is for another :math:`(\alpha, \varepsilon)` (the
+        message names the argument, never a value).
 
     Examples
     --------
-    >>> r = release_report(alpha=3.0, epsilon=1.0, rigorous=True, secret="s1 vs s2", query="a mean",
-    ...                    noise="gaussian", scale=2.0, reproducible_noise=False, prior_class="N(m, v)",
-    ...                    data_unchanged=True, coverage=0.95)
+    >>> from rpp import Gaussian, GaussianNoise, calibrate
+    >>> cal = calibrate(Gaussian(mean=0, var=1), Gaussian(mean=2, var=1), alpha=3.0, epsilon=1.0)
+    >>> rec = GaussianNoise(cal.scale).release(0.7, calibration=cal)  # OS entropy
+    >>> r = release_report(releases=[rec], alpha=3.0, epsilon=1.0, secret="s1 vs s2", query="a mean",
+    ...                    prior_class="N(m, 1), m in {0, 2}", data_unchanged=True, coverage=0.95)
+    >>> r.publishable, r.rigorous, r.rigorous_checked, r.to_dict()["schema_version"]
+    (True, True, True, 2)
     >>> r.odds_factor == odds_update_bound(alpha=3.0, epsilon=1.0, probability=0.05)
     True
-    >>> r.publishable, r.to_dict()["schema_version"]
-    (True, 1)
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     seeded = GaussianNoise(cal.scale).release(0.7, insecure_seed=1, calibration=cal)
+    >>> bad = release_report(releases=[seeded], alpha=3.0, epsilon=1.0, secret="s1 vs s2", query="a mean",
+    ...                      prior_class="N(m, 1), m in {0, 2}", data_unchanged=True, coverage=0.95)
+    >>> bad.publishable, bad.flags()[0][:18]
+    (False, 'UNSAFE TO PUBLISH:')
     """
+    records = _records(releases)
     a = checks.scalar_in_interval("alpha", alpha, low=1.0, low_open=True)
     e = checks.scalar_in_interval("epsilon", epsilon, low=0.0)
-    rigorous = checks.flag("rigorous", rigorous)
-    reproducible_noise = checks.flag("reproducible_noise", reproducible_noise)
     data_unchanged = checks.flag("data_unchanged", data_unchanged)
-    noise = checks.one_of("noise", noise, _NOISES)
-    scales = _numbers("scale", scale, low=0.0, low_open=True)
-    if not scales:
-        raise ValueError("scale must be a positive number or a non-empty sequence of them")
-    k = checks.integer("releases", releases)
+    declared = None if rigorous is None else checks.flag("rigorous", rigorous)
+    cals = tuple(None if r.calibration is None else _calibration_record(r.calibration) for r in records)
+    if len(records) == 1 and cals[0] is not None:  # the status is checked by the calibration
+        cal = cals[0]
+        if cal["alpha"] != a or not cal["epsilon"] <= e:
+            raise ValueError(
+                f"alpha, epsilon: the report claims ({a:g}, {e:g}) but releases[0].calibration is for "
+                f"({cal['alpha']:g}, {cal['epsilon']:g}); report what the calibration meets (same alpha, "
+                "epsilon at least its epsilon)"
+            )
+        if declared is True and not cal["guaranteed"]:
+            raise ValueError(
+                "rigorous=True contradicts releases[0].calibration, which is not guaranteed (proved); "
+                "leave rigorous unset to take the calibration's word"
+            )
+        status = cal["guaranteed"] and declared is not False
+        checked = declared is None or declared == cal["guaranteed"]  # a declared False may lower it
+    else:
+        if declared is None:
+            raise ValueError(
+                "rigorous must be declared (True or False): "
+                + (
+                    "the releases carry no calibration"
+                    if all(c is None for c in cals)
+                    else "the calibrations of several releases do not establish their joint guarantee"
+                )
+                + ", so the report cannot check whether the guarantee is proved"
+            )
+        status, checked = declared, False
     cov = (
         None if coverage is None else checks.scalar_in_interval("coverage", coverage, low=0.0, high=1.0, low_open=True)
     )
@@ -429,7 +647,7 @@ def release_report(
     prior_class = _text("prior_class", prior_class)
     meta = _texts("public_metadata", public_metadata)
     extra = _texts("assumptions", assumptions)
-    out = _numbers("published", published) if np.size(np.asarray(published, dtype=object)) else ()
+    out = tuple(float(y) for r in records for y in np.atleast_1d(r.value))
     if (orders is None) != (epsilons is None):
         raise ValueError("orders and epsilons must be given together (a Rényi curve) or not at all")
     if orders is None:
@@ -460,18 +678,22 @@ def release_report(
         tprs = np.atleast_1d(max_true_positive_rate(alpha=curve_a, epsilon=curve_e, false_positive_rate=f))
         i = int(np.argmin(tprs))
         tradeoff.append((f, float(tprs[i]), float(curve_a[i])))
-    errors = [_expected_errors(noise, x) for x in scales]
+    errors = [_expected_errors(r.family, r.scale) for r in records]
     return ReleaseReport(
         alpha=a,
         epsilon=e,
-        rigorous=rigorous,
+        rigorous=bool(status),
+        rigorous_checked=bool(checked),
         secret=secret,
         query=query,
-        noise=noise,
-        scales=scales,
-        releases=k,
+        releases=len(records),
         published=out,
-        reproducible_noise=reproducible_noise,
+        noises=tuple(r.family for r in records),
+        scales=tuple(r.scale for r in records),
+        grids=tuple(float(r.grid) for r in records if r.grid is not None),
+        sources=tuple(r.source for r in records),
+        reproducible=tuple(r.reproducible for r in records),
+        calibrations=cals,
         prior_class=prior_class,
         coverage=cov,
         public_metadata=meta,
@@ -485,7 +707,6 @@ def release_report(
         prior_probability=pi,
         posterior=posterior,
         tradeoff=tuple(tradeoff),
-        grids=tuple(default_grid(x) for x in scales),
-        expected_abs_errors=tuple(e[0] for e in errors),
-        rmses=tuple(e[1] for e in errors),
+        expected_abs_errors=tuple(x[0] for x in errors),
+        rmses=tuple(x[1] for x in errors),
     )

@@ -30,7 +30,9 @@ MIXED = {
 
 def test_top_level_names():
     assert rpp.calibrate_all_pairs is calibrate_all_pairs and rpp.ReleaseBudget is ReleaseBudget
-    assert len(rpp.__all__) <= 33  # 30, and the caches' clear_caches, cache_info, set_cache_budget (issue #34)
+    assert (
+        len(rpp.__all__) <= 34
+    )  # 31 (Release: issue #36), and the caches' clear_caches, cache_info, set_cache_budget (issue #34)
 
 
 @pytest.mark.parametrize("priors", [PRIORS, MIXED], ids=["gaussian", "mixed"])
@@ -161,7 +163,7 @@ def test_budget_accepts_exactly_k_calibrated_releases(k):
     cal, _ = calibrate_all_pairs(PRIORS, alpha=3.0, epsilon=1.0, k=k)
     budget = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0)
     assert budget.max_releases(cal.scale) == k
-    out = [budget.release(1.25, scale=cal.scale) for _ in range(k)]
+    out = [budget.release(1.25, scale=cal.scale).value for _ in range(k)]
     assert len(set(out)) == k  # fresh noise each time
     assert budget.scales == (cal.scale,) * k
     joint = max(
@@ -231,9 +233,9 @@ def test_budget_semantics_are_enforced():
     with pytest.warns(InsecureNoiseWarning):
         a = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1e6, insecure_seed=7)
         b = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1e6, insecure_seed=7)
-        ya = np.array([a.release(0.0, scale=50.0) for _ in range(200)])
-        yb = np.array([b.release(0.0, scale=50.0) for _ in range(200)])
-        ref = [secure_gaussian(0.0, scale=50.0, insecure_seed=(7, t)) for t in range(200)]
+        ya = np.array([a.release(0.0, scale=50.0).value for _ in range(200)])
+        yb = np.array([b.release(0.0, scale=50.0).value for _ in range(200)])
+        ref = [secure_gaussian(0.0, scale=50.0, insecure_seed=(7, t)).value for t in range(200)]
     assert np.array_equal(ya, yb) and np.array_equal(ya, ref)
     report = a.report()
     assert report["releases"] == 200 and report["pairs"] == 3
@@ -247,9 +249,9 @@ def test_budget_keeps_no_value_and_charges_every_release():
         same = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0, insecure_seed=3)
         other = ReleaseBudget(PRIORS, alpha=3.0, epsilon=1.0, insecure_seed=3)
         scale = 2.0 * same.scale_one  # a quarter of the precision per release
-        ys = [same.release(1.25, scale=scale) for _ in range(4)]
+        ys = [same.release(1.25, scale=scale).value for _ in range(4)]
         # another value at each release: charged the same, noise the same, no refusal
-        yo = [other.release(v, scale=scale) for v in (1.25, 7.0, -3.0, 1.25 + 1e-12)]
+        yo = [other.release(v, scale=scale).value for v in (1.25, 7.0, -3.0, 1.25 + 1e-12)]
     # the same noise (the outputs are rounded to the sampler's grid: within a step)
     step = rpp.sampling.default_grid(scale)
     assert np.allclose(np.subtract(yo, ys), [0.0, 5.75, -4.25, 0.0], rtol=0, atol=step)

@@ -368,8 +368,8 @@ def test_no_overflow_warnings_large_alpha_small_epsilon():
 def test_gaussian_noise_release():
     mech = rpp.GaussianNoise(2.0)
     with pytest.warns(InsecureNoiseWarning):  # reproducible noise is flagged
-        out = mech.release(np.zeros(100_000), insecure_seed=3)
-        assert np.array_equal(out, rpp.GaussianNoise(2.0).release(np.zeros(100_000), insecure_seed=3))
+        out = mech.release(np.zeros(100_000), insecure_seed=3).value
+        assert np.array_equal(out, rpp.GaussianNoise(2.0).release(np.zeros(100_000), insecure_seed=3).value)
     assert np.std(out) == pytest.approx(2.0, rel=0.02)
     with pytest.raises(ValueError, match="scale"):
         rpp.GaussianNoise(-1)
