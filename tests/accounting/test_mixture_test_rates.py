@@ -10,8 +10,8 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from rpp.accounting import mixture_test_rates
-from rpp.priors import Gaussian, GaussianMixture
+from rpp.accounting import laplace_mixture_test_rates, mixture_test_rates
+from rpp.priors import Empirical, Gaussian, GaussianMixture
 
 
 @pytest.fixture(autouse=True)
@@ -156,3 +156,97 @@ def test_validation():
         mixture_test_rates(g, g, threshold=0.0, points_per_sd=4)
     with pytest.raises(ValueError):
         mixture_test_rates(Gaussian(mean=0.0, var=1e-12), g, threshold=0.0)
+
+
+# ---------------------------------------------------------------- discrete priors under Laplace noise
+
+
+def _mp_laplace_logpdf(atoms, weights, b, y):
+    b = mp.mpf(b)
+    return mp.log(
+        mp.fsum(mp.mpf(w) * mp.exp(-abs(y - mp.mpf(x)) / b) / (2 * b) for x, w in zip(atoms, weights, strict=True))
+    )
+
+
+def _mp_laplace_rates(prior_i, prior_j, b, t):
+    """The rates by mpmath alone, without the monotonicity the function relies on: sign changes of L - t on
+    a grid of step 0.005 over the atoms' span +- 30 b (L is constant beyond the atoms), roots by bisection
+    (findroot), masses by mpmath quadrature with the atoms as breakpoints."""
+    ci, cj = prior_i.components(), prior_j.components()
+    t = mp.mpf(t)
+
+    def g(y):
+        return _mp_laplace_logpdf(ci.means, ci.weights, b, y) - _mp_laplace_logpdf(cj.means, cj.weights, b, y) - t
+
+    lo = mp.mpf(float(min(ci.means.min(), cj.means.min()))) - 30 * mp.mpf(b)
+    hi = mp.mpf(float(max(ci.means.max(), cj.means.max()))) + 30 * mp.mpf(b)
+    n = int((hi - lo) / mp.mpf("0.005")) + 1
+    ys = [lo + (hi - lo) * k / n for k in range(n + 1)]
+    gs = [g(y) for y in ys]
+    roots = [mp.findroot(g, (ys[k], ys[k + 1]), solver="bisect") for k in range(n) if (gs[k] > 0) != (gs[k + 1] > 0)]
+    breaks = sorted({mp.mpf(float(x)) for x in (*ci.means, *cj.means)})
+    edges = [-mp.inf, *roots, mp.inf]
+    inside, a, bb = gs[0] > 0, mp.mpf(0), mp.mpf(0)
+    for left, right in itertools.pairwise(edges):
+        if inside:
+            pts = [left, *(x for x in breaks if left < x < right), right]
+            a += mp.quad(lambda y: mp.exp(_mp_laplace_logpdf(cj.means, cj.weights, b, y)), pts)
+            bb += mp.quad(lambda y: mp.exp(_mp_laplace_logpdf(ci.means, ci.weights, b, y)), pts)
+        inside = not inside
+    return a, bb
+
+
+L_I = Empirical([0.0, 1.0, 2.0, 4.0], weights=[0.1, 0.2, 0.3, 0.4])
+L_J = Empirical([0.0, 1.5, 2.0, 3.0], weights=[0.4, 0.3, 0.2, 0.1])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("t", [-0.8, -0.1, 0.3, 1.2])
+def test_laplace_against_mpmath(t):
+    with mp.workdps(20):
+        a_ref, b_ref = _mp_laplace_rates(L_I, L_J, 0.7, t)
+    a, b = laplace_mixture_test_rates(L_I, L_J, scale=0.7, threshold=t)
+    assert abs(a - float(a_ref)) <= 1e-10 and abs(b - float(b_ref)) <= 1e-10
+
+
+def test_laplace_one_atom_each_closed_form():
+    # atoms 1 and 0, b = 2: L = (|y| - |y - 1|) / 2, from -1/2 to 1/2, linear on [0, 1]
+    for t in (-0.4, 0.0, 0.25):
+        a, b = laplace_mixture_test_rates(Empirical([1.0]), Empirical([0.0]), scale=2.0, threshold=t)
+        r = mp.mpf(t) + mp.mpf(1) / 2  # L(y) = y - 1/2 on [0, 1]: the root
+        a_ref = mp.exp(-r / 2) / 2  # P(Lap(2) > r)
+        b_ref = 1 - mp.exp((r - 1) / 2) / 2  # P(1 + Lap(2) > r)
+        assert abs(a - float(a_ref)) <= 1e-15 and abs(b - float(b_ref)) <= 1e-15
+
+
+def test_laplace_against_monte_carlo():
+    n, scale = 1_000_000, 0.7
+    rng = np.random.default_rng(11)
+    ci, cj = L_I.components(), L_J.components()
+
+    def loss(y):
+        def lp(c):
+            return np.log(np.exp(-np.abs(y[:, None] - c.means) / scale) @ c.weights / (2 * scale))
+
+        return lp(ci) - lp(cj)
+
+    loss_i = loss(L_I.sample(n, rng) + rng.laplace(0.0, scale, n))
+    loss_j = loss(L_J.sample(n, rng) + rng.laplace(0.0, scale, n))
+    thresholds = np.array([-0.8, -0.1, 0.3, 1.2])
+    a, b = laplace_mixture_test_rates(L_I, L_J, scale=scale, threshold=thresholds)
+    for k, t in enumerate(thresholds):
+        for exact, loss_s in ((a[k], loss_j), (b[k], loss_i)):
+            se = math.sqrt(exact * (1 - exact) / n)
+            assert abs((loss_s > t).mean() - exact) <= 5 * se
+
+
+def test_laplace_validation():
+    e = Empirical([0.0, 1.0])
+    with pytest.raises(TypeError):
+        laplace_mixture_test_rates(object(), e, scale=1.0, threshold=0.0)
+    with pytest.raises(ValueError):
+        laplace_mixture_test_rates(Gaussian(mean=0.0, var=1.0), e, scale=1.0, threshold=0.0)
+    with pytest.raises(ValueError):
+        laplace_mixture_test_rates(e, e, scale=0.0, threshold=0.0)
+    with pytest.raises(ValueError):
+        laplace_mixture_test_rates(e, e, scale=1.0, threshold=math.nan)
