@@ -209,10 +209,9 @@ QUESTIONS: list[Question] = [
         ).strip(),
         public="assert isinstance(float(e0_wide), float)",
         hidden=[
-            # within budget: the level recomputed at the student's e0 over the class (901 points).
-            # The one judge with a slack (1e-9): the book's own solution (a root in floating point)
-            # lands a hair above 1 by this mpmath judge; to mend in chapter 1, not here
-            "assert _household_class_level(_as_float(e0_wide)) <= 1 + 1e-9",
+            # within budget: the level recomputed at the student's e0 over the class (901 points),
+            # without slack (the book's solution steps off the float root to the safe side)
+            "assert _household_class_level(_as_float(e0_wide)) <= 1",
             # near-maximal: 0.1 % more (less noise) already breaks the budget
             "assert _household_class_level(_as_float(e0_wide) * 1.001) > 1",
         ],

@@ -20,7 +20,9 @@ r"""Accounting: several releases, every secret pair, (ε, δ), and what ε means
   (:func:`multivariate_gaussian_true_positive_rate`) of a joint linear release;
 * :mod:`~rpp.accounting.interpretation` -- the attacker's view: bounds on the posterior-odds
   update (:func:`odds_moment_bound`, :func:`odds_update_bound`, :func:`posterior_bound`) and the
-  hypothesis-testing trade-off (:func:`max_true_positive_rate`);
+  hypothesis-testing trade-off (:func:`max_true_positive_rate`), the best tests of two Gaussian
+  outputs (:func:`gaussian_true_positive_rate`), of two Gaussian mixtures (:func:`mixture_test_rates`) and of
+  two discrete priors under Laplace noise (:func:`laplace_mixture_test_rates`);
 * :mod:`~rpp.accounting.audit` -- the converse, measured: a threshold attack on simulated releases
   (:func:`audit_threshold_attack`, :class:`ThresholdAudit`), exact confidence intervals for its rates
   (:func:`rate_interval`) and the lower bound on the leakage they prove (:func:`renyi_lower_bound`);
@@ -56,7 +58,9 @@ from .gaussian_loss import (
 )
 from .interpretation import (
     gaussian_true_positive_rate,
+    laplace_mixture_test_rates,
     max_true_positive_rate,
+    mixture_test_rates,
     odds_moment_bound,
     odds_update_bound,
     posterior_bound,
@@ -98,6 +102,8 @@ __all__ = [
     "posterior_bound",
     "max_true_positive_rate",
     "gaussian_true_positive_rate",
+    "mixture_test_rates",
+    "laplace_mixture_test_rates",
     "audit_threshold_attack",
     "ThresholdAudit",
     "rate_interval",

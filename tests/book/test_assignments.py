@@ -27,7 +27,7 @@ QUESTIONS = {q.name: q for q in asg.QUESTIONS}
 PLANTED = {
     # under-noising calibrations: the noise scale 1 % too small
     "ch3_class_calibration": ("th2_small = max(", "th2_small = 0.99**2 * max("),
-    "ch1_calibrate": ("e0_wide = brentq(", "e0_wide = 1.01 * brentq("),
+    "ch1_calibrate": ("e0_wide = e0_root", "e0_wide = 1.01 * e0_root"),
     # the (eps', delta) conversion with the wrong sign: eps(alpha) - log(1/delta) / (alpha - 1)
     "ch2_best_alpha": ("best = a_star / (2 * theta2) + lg", "best = a_star / (2 * theta2) - lg"),
 }
