@@ -62,7 +62,7 @@ from ..certified import Certified
 from ..divergence.centre import centred_orders as _orders  # rules and divergences are translation invariant
 from ..divergence.gaussian_noise import certified_gaussian_divergence
 from ..divergence.laplace_binned import binned_laplace_divergence, bins_are_few
-from ..divergence.proved import convexity_first
+from ..divergence.proved import convexity_width
 from ..noise import GaussianNoise, LaplaceNoise
 from ..priors import Empirical, Gaussian, Prior, check_prior
 from ..rules.exact import DivergenceMemo, order_probe, search
@@ -377,16 +377,19 @@ def _proved_check(noise_cls, orders, a, e, s, step, noise, memos=None) -> tuple[
     orders = _dominant_first(orders, memos, s)
     memo: dict[float, tuple[Certified, bool]] = {}  # scale -> (enclosure, every order proved)
 
+    decide = False  # the proofs decide the budget (at_most) only where the scale was aimed
+
     def proved(x: float) -> tuple[float, float]:
         if x not in memo:
-            enclosure, failed = _prove_at(noise_cls, orders, a, e, x)
+            enclosure, failed = _prove_at(noise_cls, orders, a, e, x, decide)
             memo[x] = (enclosure, failed is None)
             if failed:  # the order above the budget is proved first at the next scales
                 orders.insert(0, orders.pop(failed))
         return float(memo[x][0].value), float(memo[x][0].error)
 
-    if step and noise_cls is GaussianNoise and any(_by_convexity(o, a, s) for o in orders):
-        s = _aimed(s, memos, e)
+    if step and noise_cls is GaussianNoise:
+        aimed = _aimed(s, memos, e, 0.5 * max(_convexity_width(o, a, s) for o in orders))
+        decide, s = aimed != s, aimed
     if step:
         s = _provable(s, proved, e)
         value, error = proved(s)
@@ -414,44 +417,43 @@ def _proved_check(noise_cls, orders, a, e, s, step, noise, memos=None) -> tuple[
     return s, memo[s][0]
 
 
-# The proved check of a minimal rule aims at epsilon (1 - _PROOF_MARGIN), not at epsilon, where a
-# proof is by the convexity bounds (Gaussian noise on many components; arb's proofs are 2^-64 wide
-# and meet epsilon at the estimate's root): the
-# estimate's root sits a rounding error under epsilon, where no proof of finite cost decides (the
-# convexity bounds of many components are about 1e-4 of (alpha - 1) D wide at their default
-# tolerance), and the first proof there was always given up. The margin is half that width: the
-# proofs decide it (their halving stops once the upper end is below the budget, at_most of
-# rpp.renyi_divergence) at about a third of the density evaluations of a proof to 1e-6, and it
-# costs about 5e-5 / k more noise (k = -d log D / d log scale: 2 at large noise, up to about 8 for
-# combs of atoms). Measured on two samples of 10,000 atoms: the proved default 4.7 -> 1.4 times
-# the estimate's time (tools/bench_gate.py), the scale 9e-6 above the estimate's instead of 1e-7.
-_PROOF_MARGIN = 5e-5
+# The proved check of a minimal rule aims at epsilon (1 - m), not at epsilon, where a proof is by the
+# convexity bounds (Gaussian noise on more than a few components): the estimate's root sits a rounding
+# error under epsilon, where no proof of finite cost decides (the convexity bounds are about 1e-5 of
+# (alpha - 1) D wide by default up to 256 components in all, 1e-4 beyond), and the first proof there
+# was always given up. m is half that width (rpp.divergence.proved.convexity_width; 0 for arb's
+# proofs, 2^-64 wide, which meet epsilon at the root): the proofs decide it (their halving stops once
+# the upper end is below the budget, at_most of rpp.renyi_divergence) at a fraction of the density
+# evaluations, for about m / k more noise (k = -d log D / d log scale: about 1 to 2 at large noise, up
+# to about 8 for combs of atoms). Measured on two samples of 10,000 atoms: the proved default 4.7 ->
+# 1.4 times the estimate's time (tools/bench_gate.py), the scale 9e-6 above the estimate's instead
+# of 1e-7; chapter 4's spiky fits (10 components each): 5e-6 above.
 
 
-def _by_convexity(order, a, s) -> bool:
-    """Whether the order's proof under Gaussian noise of scale ``s`` is by the convexity bounds (about 1e-4 wide)."""
+def _convexity_width(order, a, s) -> float:
+    """Return the default relative width of the order's proof under Gaussian noise of scale ``s`` (0 for arb, 1e-5, 1e-4)."""
     ci, cj = (prior.components() for prior in order)
-    return convexity_first((ci.weights, ci.means, ci.vars), (cj.weights, cj.means, cj.vars), alpha=a, scale=s)
+    return convexity_width((ci.weights, ci.means, ci.vars), (cj.weights, cj.means, cj.vars), alpha=a, scale=s)
 
 
-def _aimed(s, memos, e) -> float:
-    """Return the scale whose estimated divergence is ``e (1 - _PROOF_MARGIN)``, from ``s`` up (``s`` if unknown).
+def _aimed(s, memos, e, margin) -> float:
+    """Return the scale whose estimated divergence is ``e (1 - margin)``, from ``s`` up (``s`` if unknown or ``margin`` 0).
 
     Where the memos (one :class:`~rpp.rules.exact.DivergenceMemo` per order) know both orders'
-    estimates at ``s`` and the largest is above ``e (1 - _PROOF_MARGIN)``, the scale moves up by
-    :math:`(D/(e(1-m)))^{1/k}`, ``k = -d log D / d log scale`` read off the largest order's memo at
+    estimates at ``s`` and the largest is above ``e (1 - margin)``, the scale moves up by
+    ``(D / (e (1 - margin)))^(1 / k)``, ``k = -d log D / d log scale`` read off the largest order's memo at
     ``s`` and at the nearest scale its search estimated (1e-7 to 1e-1 away in log), else at
-    ``s (1 + 2^-10)`` (one estimate, memoised); at most a relative ``4 m``.  Only the
+    ``s (1 + 2^-10)`` (one estimate, memoised); at most a relative ``4 margin``.  Only the
     scale the proof starts from moves: the proof decides (and steps up further where it fails).
     """
-    if memos is None or not 0 < s < np.inf:
+    if memos is None or not margin > 0 or not 0 < s < np.inf:
         return s
     known = [m.known().get(s) for m in memos]
     if any(k is None for k in known):
         return s
     tops = [value + error for value, error in known]
     dom = int(np.argmax(tops))
-    d0, aim = tops[dom], e * (1 - _PROOF_MARGIN)
+    d0, aim = tops[dom], e * (1 - margin)
     if not (0 < aim < d0 < np.inf):
         return s
     # the nearest scale the search already estimated, 1e-7 to 1e-1 away (its difference in D far above the
@@ -472,7 +474,7 @@ def _aimed(s, memos, e) -> float:
     k = math.log(d0 / d1) / math.log(x1 / s)
     if not k > 0:
         return s
-    return s * min(math.exp(math.log(d0 / aim) / k), 1 + 4 * _PROOF_MARGIN)
+    return s * min(math.exp(math.log(d0 / aim) / k), 1 + 4 * margin)
 
 
 def _dominant_first(orders, memos, s) -> list:
@@ -486,8 +488,14 @@ def _dominant_first(orders, memos, s) -> list:
     return [orders[k] for k in sorted(range(len(orders)), key=lambda k: -known[k][0])]
 
 
-def _prove_at(noise_cls, orders, a, e, x) -> tuple[Certified, int | None]:
+def _prove_at(noise_cls, orders, a, e, x, decide=False) -> tuple[Certified, int | None]:
     """Return ``(enclosure, failed)`` of the largest order's divergence at scale ``x``, proved order by order.
+
+    With ``decide`` (the scale was aimed at ``e (1 - margin)``, the dominant order first) every
+    order is proved for the budget (``at_most=e``: a proof stops once it places the divergence
+    below ``e``): the dominant order's enclosure, the one reported, is then about as narrow as the
+    margin, and the others need only clear it.  Otherwise each is proved to its default width (a
+    divergence far below the budget is reported as computed, whichever order is largest).
 
     The first order whose proved upper end exceeds ``e`` ends it (``failed`` its index, the
     enclosure its own: the largest order's upper end is at least as high, so the scale is given up;
@@ -498,7 +506,7 @@ def _prove_at(noise_cls, orders, a, e, x) -> tuple[Certified, int | None]:
     """
     results = []
     for k, o in enumerate(orders):
-        r = _certify(noise_cls, [o], a, x, "proved", at_most=e)
+        r = _certify(noise_cls, [o], a, x, "proved", at_most=e if decide else None)
         if len(orders) > 1 and not at_most(float(r.value), float(r.error), e):
             return r, k
         results.append(r)

@@ -83,7 +83,7 @@ __all__ = [
     "proved_divergence",
     "proved_or_reason",
     "proved_discrete",
-    "convexity_first",
+    "convexity_width",
     "flint_available",
     "MAX_COMPONENTS",
 ]
@@ -100,6 +100,12 @@ _LAPLACE_PREC = 96  # bits: ample for 2^-40 (the balls carry their own error); a
 _TAIL_REL = 2.0**-80  # the tails must be below this fraction of the body
 MAX_COMPONENTS = 64  # more components than this in one prior: no arb path (too slow)
 ARB_FIRST = 8  # Gaussian noise, up to this many components per prior: arb first (tight), else the convexity bounds
+FEW_COMPONENTS = 256  # the convexity bounds: up to this many components in all, to 1e-5 of (alpha - 1) D; 1e-4 beyond
+
+
+def _convex_share(components: int) -> float:
+    """Return the convexity bounds' default width, relative to ``(alpha - 1) D``, for this many components in all."""
+    return 1e-5 if components <= FEW_COMPONENTS else 1e-4
 
 
 def flint_available() -> bool:
@@ -661,16 +667,18 @@ def _convex_first(Pf, Qf, alpha, theta, cond, vpm) -> bool:
     return theta > 0 and (max(Pf[0].size, Qf[0].size) > ARB_FIRST or near_edge)
 
 
-def convexity_first(comp_i: tuple[Any, Any, Any], comp_j: tuple[Any, Any, Any], *, alpha: float, scale: float) -> bool:
-    r"""Whether the proved path under Gaussian noise proves by the float convexity bounds first (else arb).
+def convexity_width(comp_i: tuple[Any, Any, Any], comp_j: tuple[Any, Any, Any], *, alpha: float, scale: float) -> float:
+    r"""How wide, relative to :math:`(\alpha-1)D`, the proved path's enclosure under Gaussian noise is by default.
 
-    Those enclosures are about 1e-4 of :math:`(\alpha-1)D` wide at their default tolerance (item 4 of
-    the module docstring), arb's about :math:`2^{-64}`: a caller that will test the result against a
-    budget aims a little below it where this is True (:func:`rpp.calibrate`).  The rule is the one
+    ``0.0`` where arb proves first (balls about :math:`2^{-64}` wide, or the closed form of two
+    Gaussians); where the float convexity bounds come first (item 4 of the module docstring), the
+    relative width they aim for at their default tolerance: ``1e-5`` with at most
+    ``FEW_COMPONENTS`` components in all, ``1e-4`` beyond (narrower where the integral's log is
+    large; their tolerance is clamped).  A caller that will test the result against a budget aims
+    below it by about half of this (:func:`rpp.calibrate`).  The rule for "first" is the one
     :func:`proved_or_reason` follows: Gaussian noise (``scale > 0``), and more than ``ARB_FIRST``
     components of positive weight in a prior, or :math:`\alpha/V_P - (\alpha-1)/V_Q` within 1 %
-    of :math:`\alpha/V_P` (the edge of the tail condition).  Two single components (the closed
-    form) are False.
+    of :math:`\alpha/V_P` (the edge of the tail condition).
 
     Parameters
     ----------
@@ -683,8 +691,8 @@ def convexity_first(comp_i: tuple[Any, Any, Any], comp_j: tuple[Any, Any, Any], 
 
     Returns
     -------
-    bool
-        True where the convexity bounds come first.
+    float
+        ``0.0``, ``1e-5`` or ``1e-4``.
 
     Raises
     ------
@@ -694,11 +702,13 @@ def convexity_first(comp_i: tuple[Any, Any, Any], comp_j: tuple[Any, Any, Any], 
 
     Examples
     --------
-    >>> convexity_first(([1.0], [0.0], [0.0]), ([1.0], [1.0], [0.0]), alpha=2.0, scale=1.0)
-    False
+    >>> convexity_width(([1.0], [0.0], [0.0]), ([1.0], [1.0], [0.0]), alpha=2.0, scale=1.0)
+    0.0
     >>> atoms = (np.ones(100), np.linspace(0, 1, 100), np.zeros(100))
-    >>> convexity_first(atoms, atoms, alpha=2.0, scale=1.0)
-    True
+    >>> convexity_width(atoms, atoms, alpha=2.0, scale=1.0)
+    1e-05
+    >>> convexity_width(atoms, atoms, alpha=2.0, scale=0.0)  # no noise: no convexity bounds
+    0.0
     """
     alpha, scale = float(alpha), float(scale)
     if not (alpha > 0 and alpha != 1 and math.isfinite(alpha)):
@@ -713,10 +723,12 @@ def convexity_first(comp_i: tuple[Any, Any, Any], comp_j: tuple[Any, Any, Any], 
         if np.any(arrays[0] < 0) or np.any(arrays[2] < 0):
             raise ValueError(f"{name}'s weights and variances must be >= 0")
     Pf, Qf = (wi[wi > 0], mi[wi > 0], vi[wi > 0]), (wj[wj > 0], mj[wj > 0], vj[wj > 0])
-    if Pf[0].size == 0 or Qf[0].size == 0 or (Pf[0].size == 1 and Qf[0].size == 1):
-        return False
+    if scale == 0 or Pf[0].size == 0 or Qf[0].size == 0 or (Pf[0].size == 1 and Qf[0].size == 1):
+        return 0.0  # (no noise: the convexity bounds never apply)
     cond, vpm = _tail_condition(Pf, Qf, alpha, Fraction(scale) ** 2)
-    return _convex_first(Pf, Qf, alpha, scale, cond, vpm)
+    if not _convex_first(Pf, Qf, alpha, scale, cond, vpm):
+        return 0.0
+    return _convex_share(Pf[0].size + Qf[0].size)
 
 
 def _gauss_closed(flint, Pf, Qf, alpha, th2):
@@ -1330,8 +1342,8 @@ def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19, fast_mi
     # the integral to 1e-5 of |log I| = (alpha - 1) D, between 1e-9 and 1e-6 (relative), up to 256 components
     # in all; to 1e-4 (between 1e-9 and 1e-5) beyond, where every point costs more: D to about 1e-5 or
     # 1e-4, what a calibration's proof costs in noise (the panels' number grows like 1/sqrt of this)
-    few = wp.size + wq.size <= 256
-    rel_tol = min(1e-6 if few else 1e-5, max(1e-9, (1e-5 if few else 1e-4) * abs(float(low))))
+    few = wp.size + wq.size <= FEW_COMPONENTS
+    rel_tol = min(1e-6 if few else 1e-5, max(1e-9, _convex_share(wp.size + wq.size) * abs(float(low))))
     his, los = [], []
     # the halving stops at about 1e8 component evaluations (a few seconds): with many atoms summed
     # directly the enclosure is wider (1e-5 to 1e-4 of (alpha - 1) D at 10,000 atoms), never wrong; a
