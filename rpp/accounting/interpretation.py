@@ -509,7 +509,7 @@ def _mixture_mass(lo: float, hi: float, w: np.ndarray, m: np.ndarray, sd: np.nda
 def mixture_test_rates(
     law_i: Any, law_j: Any, *, threshold: ArrayLike, points_per_sd: int = 64
 ) -> tuple[np.ndarray, np.ndarray]:
-    r"""Rates of the likelihood-ratio test "claim :math:`s_i` when :math:`L > t`" for two Gaussian mixtures.
+    r"""Return the rates of the likelihood-ratio test "claim :math:`s_i` when :math:`L > t`" for two Gaussian mixtures.
 
     :math:`P_i` and :math:`P_j` are one-dimensional Gaussian mixtures :math:`\sum_k w_k N(\mu_k,
     \sigma_k^2)` (any rpp law with a ``components()`` view and variances > 0, such as a prior
@@ -628,7 +628,7 @@ def _laplace_mixture_mass(lo: float, hi: float, w: np.ndarray, x: np.ndarray, b:
 def laplace_mixture_test_rates(
     prior_i: Any, prior_j: Any, *, scale: float, threshold: ArrayLike
 ) -> tuple[np.ndarray, np.ndarray]:
-    r"""Rates of the likelihood-ratio test "claim :math:`s_i` when :math:`L > t`" for two discrete priors plus Laplace noise.
+    r"""Return the rates of the likelihood-ratio test "claim :math:`s_i` when :math:`L > t`" for two discrete priors plus Laplace noise.
 
     :math:`P_i` and :math:`P_j` are the laws of :math:`X + \mathrm{Lap}(b)` when :math:`X` follows the
     discrete prior of :math:`s_i` or :math:`s_j` (atoms :math:`x_k`, weights :math:`w_k`), :math:`L =
