@@ -263,8 +263,8 @@ def _check_calibration(cal: Any, family: str, scale: float) -> None:
 class Release:
     r"""A released (noisy) value with its provenance: how the noise was drawn, from what.
 
-    Returned by every release path of ``rpp`` (:func:`secure_gaussian`, :func:`secure_laplace`,
-    :meth:`rpp.GaussianNoise.release`, :meth:`rpp.LaplaceNoise.release`,
+    Returned by every release path of ``rpp`` (:func:`~rpp.sampling.secure_gaussian`, :func:`~rpp.sampling.secure_laplace`,
+    ``rpp.GaussianNoise.release``, ``rpp.LaplaceNoise.release``,
     :meth:`rpp.accounting.ReleaseBudget.release`) and read by
     :func:`rpp.accounting.release_report`, which derives from it what the library knows
     (the noise, its scale and grid, its source, the calibration) instead of taking the
@@ -276,10 +276,10 @@ class Release:
     publisher makes it.
 
     **Not a number.**  A record does not convert itself (no ``float(record)``, no
-    ``np.asarray(record)``, no arithmetic): use :attr:`value`.  Passing a record where a number
+    ``np.asarray(record)``, no arithmetic): use ``value``.  Passing a record where a number
     is expected is a TypeError, not a silent loss of its provenance.
 
-    **Frozen.**  Fields cannot be reassigned, and an array :attr:`value` is a read-only copy.  The
+    **Frozen.**  Fields cannot be reassigned, and an array ``value`` is a read-only copy.  The
     record is evidence as good as the code that made it: built by hand it proves nothing, so
     build it with the release functions.  The constructor checks that the fields agree with each
     other (``reproducible`` is ``source == "insecure_seed"``; a calibration of the same family
@@ -289,21 +289,21 @@ class Release:
     ----------
     value : float or ndarray
         The released (noisy) value(s), multiples of ``grid``; the shape of the query value.
-    family : {"gaussian", "laplace"}
+    family : str
         The noise family: :math:`N(0, \theta^2)` or Laplace(:math:`b`).
     scale : float
         The noise scale (:math:`\theta` or :math:`b`), ``>= 0``; 0 means no noise was added.
     grid : float or None
         The output grid :math:`g` (a power of two), ``None`` when no noise was added.
-    source : {"os", "insecure_seed"}
+    source : str
         Where the uniform bits came from: the operating system's entropy (``os.urandom`` or a
         ``random.SystemRandom``), or numpy's PCG64 seeded with ``insecure_seed`` (reproducible).
     reproducible : bool
         Whether anyone who knows the seed can regenerate the noise (``source == "insecure_seed"``):
         such a release is **not private**, whatever its calibration.
-    calibration : rpp.Calibration or None
+    calibration : rpp.calibration.Calibration or None
         The calibration whose scale was used, if the caller attached it; its ``noise`` and
-        ``scale`` equal :attr:`family` and :attr:`scale` (checked).
+        ``scale`` equal ``family`` and ``scale`` (checked).
 
     Raises
     ------
@@ -380,7 +380,7 @@ class Release:
         )
 
     def __array__(self, *args: Any, **kwargs: Any) -> np.ndarray:
-        """Refuse the conversion to an array: a record is not a number, use :attr:`value`."""
+        """Refuse the conversion to an array: a record is not a number, use ``value``."""
         raise TypeError("a Release is a record, not a number: use its .value")
 
 

@@ -526,7 +526,7 @@ def release_report(
     ----------
     releases : sequence of rpp.Release
         The records of the published releases (returned by :func:`rpp.sampling.secure_gaussian`,
-        :meth:`rpp.GaussianNoise.release`, :meth:`rpp.accounting.ReleaseBudget.release` ...), one
+        ``rpp.GaussianNoise.release``, :meth:`rpp.accounting.ReleaseBudget.release` ...), one
         per release, all covered together by :math:`(\alpha, \varepsilon)`; at least one, each with
         a positive scale.  Their values are the published (noisy) outputs.
     alpha : float
