@@ -437,7 +437,8 @@ def proved_divergence(
     ImportError
         If python-flint is not installed (a dependency of ``rpp-book``).
     ValueError
-        If ``family``, ``alpha`` or ``scale`` is out of range.
+        If ``family``, ``alpha``, ``scale`` or ``at_most`` is out of range, or a prior is not
+        three finite arrays of one length with weights and variances >= 0 and a weight > 0.
 
     Examples
     --------
@@ -491,30 +492,57 @@ def proved_or_reason(
     """
     if family not in ("gaussian", "laplace"):
         raise ValueError(f"family must be 'gaussian' or 'laplace', got {family!r}")
-    alpha = float(alpha)
-    if not (alpha > 0 and alpha != 1 and math.isfinite(alpha)):
-        raise ValueError(f"alpha must be in (0, 1) or (1, inf), got {alpha!r}")
-    scale = float(scale)
-    if not (scale >= 0 and math.isfinite(scale)) or (scale == 0 and family == "laplace"):
-        raise ValueError(f"scale must be finite and > 0 (>= 0 for Gaussian noise), got {scale!r}")
+    (wi, mi, vi), (wj, mj, vj), alpha, scale = _validated(comp_i, comp_j, alpha, scale, laplace=family == "laplace")
     if at_most is not None:
         at_most = float(at_most)
         if not (at_most >= 0 and math.isfinite(at_most)):
             raise ValueError(f"at_most must be None or a finite float >= 0, got {at_most!r}")
-    wi, mi, vi = (np.atleast_1d(np.asarray(x, float)) for x in comp_i)
-    wj, mj, vj = (np.atleast_1d(np.asarray(x, float)) for x in comp_j)
     if max(wi.size, wj.size) > MAX_COMPONENTS and family == "laplace":
         return (
             f"the priors have {wi.size} and {wj.size} components; the arb path evaluates every component at "
             f"every node and is limited to {MAX_COMPONENTS} per prior (cost)"
         )
-    keep_i, keep_j = wi > 0, wj > 0
-    wi, mi, vi, wj, mj, vj = wi[keep_i], mi[keep_i], vi[keep_i], wj[keep_j], mj[keep_j], vj[keep_j]
     flint = _flint()
     with precision(flint, PREC if family == "gaussian" else _LAPLACE_PREC):
         if family == "gaussian":
             return _gaussian(flint, (wi, mi, vi), (wj, mj, vj), alpha, scale, at_most)
         return _laplace(flint, (wi, mi, vi), (wj, mj, vj), alpha, scale)
+
+
+def _validated(comp_i, comp_j, alpha, scale, *, laplace):
+    """Return ``(Pf, Qf, alpha, scale)``: the priors' float arrays, components of zero weight dropped.
+
+    The one validation of :func:`proved_or_reason` and :func:`convexity_width`: ``alpha`` in (0, 1)
+    or (1, inf); ``scale`` finite and >= 0 (> 0 for Laplace noise); each prior three finite arrays
+    of one length, weights and variances >= 0, a weight > 0.  Each ValueError names the argument.
+    """
+    alpha, scale = float(alpha), float(scale)
+    if not (alpha > 0 and alpha != 1 and math.isfinite(alpha)):
+        raise ValueError(f"alpha must be in (0, 1) or (1, inf), got {alpha!r}")
+    if not (scale >= 0 and math.isfinite(scale)) or (scale == 0 and laplace):
+        raise ValueError(f"scale must be finite and > 0 (>= 0 for Gaussian noise), got {scale!r}")
+    out = []
+    for name, comp in (("comp_i", comp_i), ("comp_j", comp_j)):
+        try:
+            w, m, v = (np.atleast_1d(np.asarray(x, float)) for x in comp)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name} must be three arrays of floats (weights, means, variances)") from None
+        if (
+            w.ndim != 1
+            or w.shape != m.shape
+            or w.shape != v.shape
+            or not all(np.all(np.isfinite(x)) for x in (w, m, v))
+        ):
+            raise ValueError(
+                f"{name} must be three finite one-dimensional arrays of one length (weights, means, variances)"
+            )
+        if np.any(w < 0) or np.any(v < 0):
+            raise ValueError(f"{name}'s weights and variances must be >= 0")
+        keep = w > 0
+        if not keep.any():
+            raise ValueError(f"{name} must have a component of weight > 0")
+        out.append((w, m, v) if keep.all() else (w[keep], m[keep], v[keep]))
+    return out[0], out[1], alpha, scale
 
 
 def _centre(mi, mj):
@@ -698,7 +726,7 @@ def convexity_width(comp_i: tuple[Any, Any, Any], comp_j: tuple[Any, Any, Any], 
     ------
     ValueError
         If ``alpha`` or ``scale`` is out of range, or a prior's arrays are not finite, of one length,
-        with weights and variances >= 0.
+        with weights and variances >= 0 and a weight > 0.
 
     Examples
     --------
@@ -710,20 +738,8 @@ def convexity_width(comp_i: tuple[Any, Any, Any], comp_j: tuple[Any, Any, Any], 
     >>> convexity_width(atoms, atoms, alpha=2.0, scale=0.0)  # no noise: no convexity bounds
     0.0
     """
-    alpha, scale = float(alpha), float(scale)
-    if not (alpha > 0 and alpha != 1 and math.isfinite(alpha)):
-        raise ValueError(f"alpha must be in (0, 1) or (1, inf), got {alpha!r}")
-    if not (scale >= 0 and math.isfinite(scale)):
-        raise ValueError(f"scale must be finite and >= 0, got {scale!r}")
-    wi, mi, vi = (np.atleast_1d(np.asarray(x, float)) for x in comp_i)
-    wj, mj, vj = (np.atleast_1d(np.asarray(x, float)) for x in comp_j)
-    for name, arrays in (("comp_i", (wi, mi, vi)), ("comp_j", (wj, mj, vj))):
-        if len({x.size for x in arrays}) != 1 or not all(np.all(np.isfinite(x)) for x in arrays):
-            raise ValueError(f"{name} must be three finite arrays of one length (weights, means, variances)")
-        if np.any(arrays[0] < 0) or np.any(arrays[2] < 0):
-            raise ValueError(f"{name}'s weights and variances must be >= 0")
-    Pf, Qf = (wi[wi > 0], mi[wi > 0], vi[wi > 0]), (wj[wj > 0], mj[wj > 0], vj[wj > 0])
-    if scale == 0 or Pf[0].size == 0 or Qf[0].size == 0 or (Pf[0].size == 1 and Qf[0].size == 1):
+    Pf, Qf, alpha, scale = _validated(comp_i, comp_j, alpha, scale, laplace=False)
+    if scale == 0 or (Pf[0].size == 1 and Qf[0].size == 1):
         return 0.0  # (no noise: the convexity bounds never apply)
     cond, vpm = _tail_condition(Pf, Qf, alpha, Fraction(scale) ** 2)
     if not _convex_first(Pf, Qf, alpha, scale, cond, vpm):

@@ -10,6 +10,7 @@ deviations of every component and out to infinity, its own error estimate assert
 """
 
 import math
+import re
 
 import flint
 import mpmath as mp
@@ -277,3 +278,21 @@ def test_at_most_is_refused_where_it_has_no_meaning():
         rpp.renyi_divergence(p, q, alpha=2.0, noise=rpp.GaussianNoise(1.0), require="proved", at_most=-1.0)
     with pytest.raises(ValueError, match="at_most"):
         rpp.renyi_divergence(p, q, alpha=2.0, noise=rpp.GaussianNoise(1.0), require="proved", at_most=float("nan"))
+
+
+@pytest.mark.parametrize("fn", ["proved_or_reason", "convexity_width"])
+@pytest.mark.parametrize(
+    ("comp", "says"),
+    [
+        (([0.0, 0.0], [0.0, 1.0], [0.0, 0.0]), "comp_i must have a component of weight > 0"),
+        (([1.0], [math.nan], [0.0]), "comp_i must be three finite"),
+        (([1.0, 1.0], [0.0], [0.0]), "comp_i must be three finite"),
+        (([1.0], [0.0], [-1.0]), "comp_i's weights and variances must be >= 0"),
+        (("a", [0.0], [0.0]), "comp_i must be three arrays of floats"),
+    ],
+)
+def test_both_entries_refuse_a_bad_prior_by_name(fn, comp, says):
+    """One validation for the proof and the width it is aimed by (a ValueError naming the argument)."""
+    kw = {"family": "gaussian"} if fn == "proved_or_reason" else {}
+    with pytest.raises(ValueError, match=re.escape(says)):
+        getattr(proved, fn)(comp, ([1.0], [1.0], [0.0]), alpha=2.0, scale=1.0, **kw)
