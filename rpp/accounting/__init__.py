@@ -6,7 +6,8 @@ r"""Accounting: several releases, every secret pair, (ε, δ), and what ε means
 * :mod:`~rpp.accounting.linear_queries` -- several *different* linear queries of Gaussian data
   under Gaussian noise, composed exactly through their joint multivariate Gaussian law:
   :func:`multivariate_gaussian_renyi`, :func:`linear_release_law`,
-  :func:`linear_queries_divergence`, :func:`calibrate_linear_queries`;
+  :func:`linear_queries_divergence`, :func:`calibrate_linear_queries`, and against an adversary
+  who also knows some of the target's attributes, :func:`side_information_divergence`;
 * :mod:`~rpp.accounting.budget` -- :func:`calibrate_all_pairs` (the noise for every secret pair
   of a prior model or a finite prior class) and :class:`ReleaseBudget` (a budget for repeated
   releases that refuses overspending);
@@ -71,6 +72,7 @@ from .linear_queries import (
     linear_queries_divergence,
     linear_release_law,
     multivariate_gaussian_renyi,
+    side_information_divergence,
 )
 from .releases import calibrate_releases, combined_scale, releases_divergence
 from .report import ReleaseReport, release_report
@@ -85,6 +87,7 @@ __all__ = [
     "linear_release_law",
     "linear_queries_divergence",
     "calibrate_linear_queries",
+    "side_information_divergence",
     "LinearCalibration",
     "dp_delta",
     "dp_epsilon",

@@ -17,6 +17,7 @@ scales a noise profile until the joint divergence meets the budget.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -35,6 +36,7 @@ __all__ = [
     "linear_queries_divergence",
     "linear_release_law",
     "multivariate_gaussian_renyi",
+    "side_information_divergence",
 ]
 
 #: Relative distance to the edge of the finiteness domain below which the divergence is reported as +inf
@@ -547,10 +549,248 @@ def _proved_release(
             return Certified(math.inf, 0.0, rigorous=True)
         lows.append(float(enc.lower))
         ups.append(float(enc.upper))
+    return _joint(lows, ups)
+
+
+def _known_box(known: Any, known_low: Any, known_high: Any, d: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Return ``(indices, vertices)`` of the side information's box (validated), or None without it."""
+    if known is None:
+        if known_low is not None or known_high is not None:
+            raise ValueError("known_low and known_high need known (the indices of the attributes the adversary knows)")
+        return None
+    idx = np.atleast_1d(np.asarray(known))
+    if idx.ndim != 1 or idx.size == 0 or not np.issubdtype(idx.dtype, np.integer):
+        raise ValueError("known must be a non-empty list of attribute indices (integers)")
+    if np.any(idx < 0) or np.any(idx >= d) or np.unique(idx).size != idx.size:
+        raise ValueError(f"known must hold distinct indices in [0, {d - 1}]")
+    if idx.size > 10:
+        raise ValueError("known may name at most 10 attributes (the 2^10 vertices of their box)")
+    lo = _mean("known_low", known_low, idx.size)
+    hi = _mean("known_high", known_high, idx.size)
+    if not np.all(lo <= hi):
+        raise ValueError("known_low must be <= known_high in every attribute")
+    corners = np.array(list(itertools.product(*zip(lo, hi, strict=True))), dtype=float)
+    return idx.astype(int), np.unique(corners, axis=0)
+
+
+def _conditioned_builder(
+    mean_i: np.ndarray,
+    cov_i: np.ndarray,
+    mean_j: np.ndarray,
+    cov_j: np.ndarray,
+    queries: np.ndarray,
+    scales: np.ndarray,
+    known: np.ndarray,
+    values: np.ndarray,
+) -> Callable[[Any], tuple[Any, Any, Any, Any]]:
+    r"""Builder (arb) of the release's laws given the known attributes: the Gaussian conditional of the rest.
+
+    With :math:`K` the known attributes at values :math:`v` and :math:`U` the others,
+    :math:`x_U \mid x_K = v \sim N(\mu_U + B(v - \mu_K),\ \Sigma_{UU} - B\Sigma_{KU})`,
+    :math:`B = \Sigma_{UK}\Sigma_{KK}^{-1}`; the release minus the known part :math:`A_K v` (the same
+    under both secrets: :math:`D` is translation invariant) is :math:`A_U x_U + \eta`.  Every step in
+    arb, from the exact floats.
+    """
+    d = mean_i.size
+    unknown = np.setdiff1d(np.arange(d), known)
+
+    def build(flint: Any) -> tuple[Any, Any, Any, Any]:
+        arb_mat = flint.arb_mat
+        a_u = arb_mat([[float(queries[r, t]) for t in unknown] for r in range(queries.shape[0])])
+        noise = arb_mat(
+            [
+                [flint.arb(float(scales[r])) ** 2 if r == t else 0 for t in range(len(scales))]
+                for r in range(len(scales))
+            ]
+        )
+        v = arb_mat([[float(x)] for x in values])
+        out = []
+        for mean, cov in ((mean_i, cov_i), (mean_j, cov_j)):
+
+            def sub(rows: np.ndarray, cols: np.ndarray, cov: np.ndarray = cov) -> Any:
+                return arb_mat([[float(cov[r, t]) for t in cols] for r in rows])
+
+            s_kk, s_ku, s_uu = sub(known, known), sub(known, unknown), sub(unknown, unknown)
+            b_t = s_kk.solve(s_ku)  # B^T = S_KK^-1 S_KU (S_KK symmetric)
+            m_k = arb_mat([[float(mean[t])] for t in known])
+            m_u = arb_mat([[float(mean[t])] for t in unknown])
+            m = m_u + b_t.transpose() * (v - m_k)
+            c = s_uu - b_t.transpose() * s_ku
+            out += [a_u * m, a_u * c * a_u.transpose() + noise]
+        return out[0], out[1], out[2], out[3]
+
+    return build
+
+
+def _conditioned_floats(
+    mean: np.ndarray, cov: np.ndarray, queries: np.ndarray, scales: np.ndarray, known: np.ndarray, values: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the release's law given the known attributes, in floats (the search's; the proof is in arb)."""
+    unknown = np.setdiff1d(np.arange(mean.size), known)
+    b_t = np.linalg.solve(cov[np.ix_(known, known)], cov[np.ix_(known, unknown)])
+    m = mean[unknown] + b_t.T @ (values - mean[known])
+    c = cov[np.ix_(unknown, unknown)] - b_t.T @ cov[np.ix_(known, unknown)]
+    a_u = queries[:, unknown]
+    out = a_u @ (0.5 * (c + c.T)) @ a_u.T + np.diag(scales**2)
+    return a_u @ m, 0.5 * (out + out.T)
+
+
+def _joint(lows: list[float], ups: list[float]) -> Certified:
+    """Enclose the maximum of several enclosures ``[l, u]``: ``[max l, max u]``, rounded outward."""
     low, up = max(lows), max(ups)
     value = low + (up - low) / 2
-    err = float(np.nextafter(max(up - value, value - low), np.inf))
-    return Certified(value, err, rigorous=True)
+    return Certified(value, float(np.nextafter(max(up - value, value - low), np.inf)), rigorous=True)
+
+
+class _SideInformation:
+    """The float divergence (``div``) and its proof (``proved``) at noise ``scales``, worst vertex of the box."""
+
+    def __init__(self, inputs: tuple[np.ndarray, ...], box: tuple[np.ndarray, np.ndarray], alpha: float, both: bool):
+        self.mean_i, self.cov_i, self.mean_j, self.cov_j, self.queries, _ = inputs
+        self.known, self.corners = box
+        self.alpha, self.both = alpha, both
+        for name, cov in (("cov_i", self.cov_i), ("cov_j", self.cov_j)):
+            s_kk = cov[np.ix_(self.known, self.known)]
+            if not np.all(np.linalg.eigvalsh(s_kk) > 1e-12 * max(1.0, float(np.max(np.abs(s_kk))))):
+                raise ValueError(
+                    f"{name} must be positive definite on the known attributes (their law conditions the rest)"
+                )
+        # nothing unknown: the release adds nothing to what is known (D = 0)
+        self.nothing = self.known.size == self.mean_i.size
+        pairs = [((self.mean_i, self.cov_i), (self.mean_j, self.cov_j))]
+        self.pairs = [*pairs, ((self.mean_j, self.cov_j), (self.mean_i, self.cov_i))] if both else pairs
+
+    def div(self, scales: np.ndarray) -> float:
+        worst = 0.0
+        for v in [] if self.nothing else self.corners:
+            for (m1, c1), (m2, c2) in self.pairs:
+                law_1 = _conditioned_floats(m1, c1, self.queries, scales, self.known, v)
+                law_2 = _conditioned_floats(m2, c2, self.queries, scales, self.known, v)
+                worst = max(worst, _divergence(*law_1, *law_2, self.alpha))
+        return worst
+
+    def proved(self, scales: np.ndarray) -> Certified:
+        if self.nothing:
+            return Certified(0.0, 0.0, rigorous=True)
+        lows, ups = [], []
+        for v in self.corners:
+            for (m1, c1), (m2, c2) in self.pairs:
+                build = _conditioned_builder(m1, c1, m2, c2, self.queries, scales, self.known, v)
+                enc = _proved_divergence(build, self.alpha)
+                if math.isinf(enc.value):
+                    return Certified(math.inf, 0.0, rigorous=True)
+                lows.append(float(enc.lower))
+                ups.append(float(enc.upper))
+        return _joint(lows, ups)
+
+
+class _Release:
+    """The float divergence and its proof at noise ``scales`` without side information."""
+
+    def __init__(self, inputs: tuple[np.ndarray, ...], alpha: float, both: bool):
+        self.mean_i, self.cov_i, self.mean_j, self.cov_j, self.queries, _ = inputs
+        self.alpha, self.both = alpha, both
+
+    def _laws(self, scales: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return _checked_laws(self.mean_i, self.cov_i, self.mean_j, self.cov_j, self.queries, scales)
+
+    def div(self, scales: np.ndarray) -> float:
+        mi, si, mj, sj = self._laws(scales)
+        forward = _divergence(mi, si, mj, sj, self.alpha)
+        return max(forward, _divergence(mj, sj, mi, si, self.alpha)) if self.both else forward
+
+    def proved(self, scales: np.ndarray) -> Certified:
+        model = (self.mean_i, self.cov_i, self.mean_j, self.cov_j, self.queries, scales)
+        return _proved_release(*self._laws(scales), model, self.alpha, self.both)
+
+
+def side_information_divergence(
+    *,
+    mean_i: ArrayLike,
+    cov_i: ArrayLike,
+    mean_j: ArrayLike,
+    cov_j: ArrayLike,
+    queries: ArrayLike,
+    scales: ArrayLike,
+    alpha: float,
+    known: ArrayLike,
+    known_low: ArrayLike,
+    known_high: ArrayLike,
+    both_orders: bool = True,
+) -> Certified:
+    r"""Exact Rényi divergence of the joint release against an adversary who also knows some of the target's attributes.
+
+    The adversary knows the target's attributes :math:`K` (``known``, indices into the record) and
+    their values :math:`v`, anywhere in the box ``[known_low, known_high]``; the prior of the rest is
+    then the Gaussian conditional, under each secret :math:`s`,
+
+    .. math::
+
+        x_U \mid x_K = v,\, s \;\sim\; N\bigl(\mu_{s,U} + B_s(v - \mu_{s,K}),\ \Sigma_{s,UU} - B_s\Sigma_{s,KU}\bigr),
+        \qquad B_s = \Sigma_{s,UK}\Sigma_{s,KK}^{-1},
+
+    and the release :math:`y = Ax + \eta` is, less the known part :math:`A_K v` (the same under both
+    secrets), :math:`A_U x_U + \eta`.  Returned: the maximum over :math:`v` in the box of the joint
+    divergence (both orders' maximum unless ``both_orders=False``), i.e. the RPP guarantee against the
+    class of adversaries who know :math:`x_K`.
+
+    *The worst value is a vertex (proved).* The covariances above do not depend on :math:`v` and the
+    mean difference is affine in it; for :math:`\Sigma_\alpha` positive definite the divergence is
+    :math:`\tfrac{\alpha}{2}\Delta^\top\Sigma_\alpha^{-1}\Delta` plus a term free of :math:`v`, convex
+    in :math:`\Delta` and so in :math:`v` (where :math:`\Sigma_\alpha` is not positive definite it is
+    :math:`+\infty` at every :math:`v`).  A convex function on a box is largest at a vertex: the
+    :math:`2^{|K|}` vertices are evaluated, each conditional law formed in ball arithmetic from the
+    exact floats and enclosed as in :func:`linear_queries_divergence`; the maximum of the enclosures
+    :math:`[l_v, u_v]` is enclosed by :math:`[\max l_v, \max u_v]`.  The box bounds the known values:
+    over all real values the divergence is unbounded wherever the two secrets' slopes :math:`B_s`
+    differ, so the class must declare the range the adversary's knowledge lies in (for an attribute
+    of the data, e.g. its public range).
+
+    Parameters
+    ----------
+    mean_i, cov_i, mean_j, cov_j, queries, scales : array
+        As in :func:`linear_queries_divergence`; each covariance positive definite on the known
+        attributes.
+    alpha : float
+        Order :math:`\alpha > 0`.
+    known : array of int
+        The indices (into the record, ``0 .. d-1``) of the attributes the adversary knows; at most 10.
+    known_low, known_high : array
+        The box of their values, one entry per index of ``known``, ``known_low <= known_high``.
+    both_orders : bool
+        As in :func:`linear_queries_divergence`.
+
+    Returns
+    -------
+    Certified
+        The worst divergence over the box, proved (``rigorous=True``).
+
+    Raises
+    ------
+    ValueError
+        As :func:`linear_queries_divergence`, and on invalid ``known``, ``known_low`` or ``known_high``.
+
+    Examples
+    --------
+    Two attributes with correlation 0.5 under one secret and 0 under the other; the release is the
+    second one, and the adversary knows the first in [-1, 1]:
+
+    >>> kw = dict(mean_i=[0.0, 0.0], cov_i=[[1.0, 0.5], [0.5, 1.0]], mean_j=[0.0, 0.0],
+    ...           cov_j=[[1.0, 0.0], [0.0, 1.0]], queries=[[0.0, 1.0]], scales=[0.5], alpha=2.0)
+    >>> round(linear_queries_divergence(**kw).value, 12)  # the same marginal law: nothing leaks
+    0.0
+    >>> d = side_information_divergence(**kw, known=[0], known_low=[-1.0], known_high=[1.0])
+    >>> d.rigorous, round(d.value, 6)  # v = +-1: N(0, 1.25) against N(+-0.5, 1), the worst order
+    (True, 0.365603)
+    """
+    a = _order(alpha)
+    both = checks.flag("both_orders", both_orders)
+    inputs = _inputs(mean_i, cov_i, mean_j, cov_j, queries, scales)
+    _checked_laws(mean_i, cov_i, mean_j, cov_j, queries, scales)
+    box = _known_box(known, known_low, known_high, inputs[0].size)
+    if box is None:
+        raise ValueError("known must name the attributes the adversary knows (else use linear_queries_divergence)")
+    return _SideInformation(inputs, box, a, both).proved(inputs[5])
 
 
 class LinearCalibration(NamedTuple):
@@ -576,6 +816,9 @@ def calibrate_linear_queries(
     epsilon: float,
     both_orders: bool = True,
     rtol: float = 1e-9,
+    known: ArrayLike | None = None,
+    known_low: ArrayLike | None = None,
+    known_high: ArrayLike | None = None,
 ) -> LinearCalibration:
     r"""Smallest common multiplier :math:`c` of a noise profile :math:`\theta_0` meeting an RPP budget.
 
@@ -617,6 +860,11 @@ def calibrate_linear_queries(
         As in :func:`linear_queries_divergence`.
     rtol : float
         Relative width of the final bracket, in :math:`[10^{-14}, 10^{-2}]`.
+    known, known_low, known_high : array, optional
+        Side information: the adversary also knows the target's attributes ``known`` (indices),
+        with values anywhere in ``[known_low, known_high]``; the divergence is then that of
+        :func:`side_information_divergence` (the worst vertex of the box), proved the same way.
+        Monotonicity in :math:`c` holds at each known value, so for their maximum too.
 
     Returns
     -------
@@ -647,19 +895,15 @@ def calibrate_linear_queries(
     # validate everything once (shapes, covariances) before the search
     inputs = _inputs(mean_i, cov_i, mean_j, cov_j, queries, theta0)
     _checked_laws(mean_i, cov_i, mean_j, cov_j, queries, theta0)
-    mean_i, cov_i, mean_j, cov_j, queries, _ = inputs
     limit = eps * (1.0 - ACCEPT_RTOL)
-
-    def laws(c: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        return _checked_laws(mean_i, cov_i, mean_j, cov_j, queries, c * theta0)
+    box = _known_box(known, known_low, known_high, inputs[0].size)
+    release = _Release(inputs, a, both) if box is None else _SideInformation(inputs, box, a, both)
 
     def div(c: float) -> float:
-        mi, si, mj, sj = laws(c)
-        forward = _divergence(mi, si, mj, sj, a)
-        return max(forward, _divergence(mj, sj, mi, si, a)) if both else forward
+        return release.div(c * theta0)
 
     def proved(c: float) -> Certified:
-        return _proved_release(*laws(c), (*inputs[:5], c * theta0), a, both)
+        return release.proved(c * theta0)
 
     hi = _search(div, limit, tol)
     enclosure = proved(hi)
