@@ -75,6 +75,7 @@ from typing import Any
 
 import numpy as np
 
+from .._lib import cache as _cache
 from .._lib.arb import precision
 from ..certified import Certified
 from .fast_gauss_bounds import GaussSum
@@ -887,6 +888,20 @@ def _windows(centres, widths, reach):
     return [(float(a), float(b)) for a, b in zip(lo[start], top[end], strict=True)]
 
 
+def _merged(intervals):
+    """Return the connected components of a union of closed intervals ``[(lo, hi), ...]`` (few; sorted).
+
+    The components :func:`_windows` gives for the same intervals (touching ones are joined).
+    """
+    out: list[tuple[float, float]] = []
+    for lo, hi in sorted(intervals):
+        if out and not lo > out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
 def _gauss_panels(means, sds, lo, hi):
     """Return the panel ends on [lo, hi]: every mean, mean +- sd 2^j, no panel over a sixteenth of it.
 
@@ -1118,6 +1133,10 @@ def _logpdf_bounds(t, logw, m, eta, s2, s2_lo, s2_hi):
 
 
 FAST_MIN = 512  # one variance and at least this many components: the fast Gauss transform's bounds
+# The fast Gauss transforms of a prior at a noise and a frame's centre: a calibration proves both
+# orders of a pair at one scale, and the two proofs share them (keyed by content: the prior's
+# arrays, theta and the centre; each holds copies of its own, about 24 bytes per atom).
+_SUMS = _cache.Cache("proved.gauss_sums", entries=4)
 
 
 def _fast_rows(fast, t, args):
@@ -1236,8 +1255,9 @@ def _outside_bound(arb, alpha, lo, hi, Pf, Qf, th2, totals):
             if not sel.any():
                 continue
             at = arb(float(m[sel].max() if side == "left" else m[sel].min()))
-            for var in np.unique(v[sel]):
-                grp = sel & (v == var)
+            one = v.size and v.min() == v.max()  # a sample: one variance, no grouping to do
+            for var in [float(v[0])] if one else np.unique(v[sel]):
+                grp = sel if one else sel & (v == var)
                 s = float(w[grp].sum())
                 out_w.append(arb(s, s * (int(grp.sum()) + 2) * _U) / total)
                 out_m.append(at)
@@ -1263,7 +1283,7 @@ def _candidates(arb, Qf, th2, total, lo, hi):
     def top8(x):  # the indices of the eight largest (any order; a partition, linear in the size)
         return np.arange(x.size) if x.size <= 8 else np.argpartition(-x, 7)[:8]
 
-    picks = [top8(v)]
+    picks = [top8(v)] if v.size and v.min() < v.max() else [np.arange(min(v.size, 1))]  # one variance: any is widest
     for end in (lo, hi):
         if end is not None:
             with np.errstate(divide="ignore"):
@@ -1336,15 +1356,19 @@ def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19, fast_mi
         if c in made:
             return made[c]
 
-        def prior(lw, m, s2):
+        def prior(lw, m, s2, comp):
             mc = m - c
             args = lw, mc, _U * np.abs(mc), s2, s2 * (1 - 4 * _U), s2 * (1 + 4 * _U)
             if m.size < fast_min or not np.all(s2 == s2[0]):
                 return lambda t: _logpdf_bounds(t, *args)
-            fast = GaussSum(lw, mc, args[2], float(s2[0]), float(s2[0]) * (1 - 4 * _U), float(s2[0]) * (1 + 4 * _U))
+            k = _cache.key(*comp, float(theta), float(c))  # everything the sum is made of
+            fast = _SUMS.get(k)
+            if fast is None:
+                sd2 = float(s2[0])
+                fast = _SUMS.put(k, GaussSum(lw, mc, args[2], sd2, sd2 * (1 - 4 * _U), sd2 * (1 + 4 * _U)))
             return lambda t: _fast_rows(fast, t, args)
 
-        pp, qq = prior(lw_p, mp, s2p), prior(lw_q, mq, s2q)
+        pp, qq = prior(lw_p, mp, s2p, Pf), prior(lw_q, mq, s2q, Qf)
         made[c] = lambda which, t: (pp if which == "p" else qq)(t)
         return made[c]
 
@@ -1414,11 +1438,14 @@ def _envelopes(alpha, Pf, Qf, t2):
     if not alpha > 1:
         return [], []
     (_, mp, vp), (_, mq, vq) = Pf, Qf
-    vpf, vqf = vp + t2, vq + t2
+    # fl(v + t2) is non-decreasing in v, so max(v) + t2 is the largest of the sums (no array formed);
+    # -min(m) is max(-m) exactly
+    vpf, vqf = np.array([float(vp.max()) + t2]), np.array([float(vq.max()) + t2])
     if not alpha / vpf.max() + (1 - alpha) / vqf.max() > 0:
         return [], []
-    cr, wr = _gauss_envelope(alpha, mp, vpf, mq, vqf)
-    cl, wl = _gauss_envelope(alpha, -mp, vpf, -mq, vqf)
+    (p_lo, p_hi), (q_lo, q_hi) = (float(mp.min()), float(mp.max())), (float(mq.min()), float(mq.max()))
+    cr, wr = _gauss_envelope(alpha, np.array([p_hi]), vpf, np.array([q_hi]), vqf)
+    cl, wl = _gauss_envelope(alpha, np.array([-p_lo]), vpf, np.array([-q_lo]), vqf)
     return [cr, -cl], [wr, wl]
 
 
@@ -1439,12 +1466,11 @@ def _convex_range(arb, alpha, Pf, Qf, th2_b, totals, means, sds, make_bounds, th
     env = _envelopes(alpha, Pf, Qf, float(th2_b.mid()))
     tries = [(K, e) for K in (12.0, 16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0) for e in (False, True)]
     last = None
+    of_means: dict[float, list[tuple[float, float]]] = {}  # K -> the windows of the means alone
     for K, with_env in tries:
         if with_env and not env[0]:
             continue
-        centres = np.concatenate([means, env[0]]) if with_env else means
-        widths = np.concatenate([sds, env[1]]) if with_env else sds
-        wins = _windows(centres, widths, K)
+        wins = _reach_windows(of_means, means, sds, env if with_env else ([], []), K)
         if sum(math.ceil((hi - lo) / (sd_min / 4)) for lo, hi in wins) > max_points // 4:
             if last is not None:  # the widest range that fits, with its outside in the upper end
                 return last
@@ -1474,6 +1500,18 @@ def _convex_range(arb, alpha, Pf, Qf, th2_b, totals, means, sds, make_bounds, th
         last = frames, out, low
     # the widest range tried: what lies outside stays in the upper end of the enclosure (valid, only wider)
     return last if last is not None else _gauss_refusal(concave=True)
+
+
+def _reach_windows(of_means, means, sds, env, K):
+    """Windows of ``K`` sds around the means (made once per ``K`` in ``of_means``) and the envelopes ``env``.
+
+    The same union as :func:`_windows` of all the centres, without sorting the means again.
+    """
+    if K not in of_means:
+        of_means[K] = _windows(means, sds, K)
+    if not env[0]:
+        return of_means[K]
+    return _merged([*of_means[K], *((c - K * w, c + K * w) for c, w in zip(*env, strict=True))])
 
 
 def _decision_bounds(alpha, at_most, out, frames):
