@@ -1,6 +1,6 @@
 """The assignment set (tools/assignments.py, `make assignments`): its judges accept the book's own
-solutions and reject planted wrong ones (an under-noising calibration, a conversion with the wrong
-sign); nbgrader's student version leaks no hidden test and no solution; nbgrader's autograder gives
+solutions and reject planted wrong ones (under-noising calibrations, a conversion with the wrong
+sign, a count off by one, a limit in the wrong order...); nbgrader's student version leaks no hidden test and no solution; nbgrader's autograder gives
 the reference full marks and fails the planted answers.
 
 The judges' tests need no grader. The nbgrader tests need nbgrader, a developers' tool (pyproject's
@@ -23,18 +23,51 @@ import assignments as asg
 
 QUESTIONS = {q.name: q for q in asg.QUESTIONS}
 
-# Planted wrong solutions: the book's solution with one edit (old text -> new text).
+# Planted wrong solutions: the book's solution with one edit (old text -> new text); the
+# autograder test plants the first of each question.
+_LOOP = "    lo_br, hi_br = (mid, hi_br) if protected else (lo_br, mid)"
 PLANTED = {
     # under-noising calibrations: the noise scale 1 % too small
-    "ch3_class_calibration": ("th2_small = max(", "th2_small = 0.99**2 * max("),
-    "ch1_calibrate": ("e0_wide = e0_root", "e0_wide = 1.01 * e0_root"),
+    "ch3_class_calibration": [("th2_small = max(", "th2_small = 0.99**2 * max(")],
+    "ch1_calibrate": [("e0_wide = e0_root", "e0_wide = 1.01 * e0_root")],
     # the (eps', delta) conversion with the wrong sign: eps(alpha) - log(1/delta) / (alpha - 1)
-    "ch2_best_alpha": ("best = a_star / (2 * theta2) + lg", "best = a_star / (2 * theta2) - lg"),
+    "ch2_best_alpha": [("best = a_star / (2 * theta2) + lg", "best = a_star / (2 * theta2) - lg")],
+    "ch4_crossmass": [("ex = calibrate(", "ex = 0.99 * calibrate(")],
+    "ch5_laplace_scales": [("m: calibrate(", "m: 0.99 * calibrate(")],
+    "ch6_box": [
+        ("theta_box = [", "theta_box = [0.99 *"),
+        # no Bonferroni correction: each interval at 95 %, a smaller box
+        ("lvl = 1 - 0.05 / 4", "lvl = 0.95"),
+    ],
+    "ch7_break_class": [
+        # eps_DP 1 % too large (too little noise)
+        (_LOOP, _LOOP + "\nlo_br *= 1.01"),
+        # the bisection's unprotected end, about 2e-9 above the root
+        (_LOOP, _LOOP + "\nlo_br = hi_br"),
+    ],
+    "ch8_mqm": [
+        # eps_DP from the end node's sigma, the smallest of the nodes, not the largest
+        ("eps_dp4 = 1 / s_max4", "eps_dp4 = 1 / s_nodes4[0]"),
+        (
+            "s_max4, s_nodes4 = pf.mqm_sigma_chain(P_h4, 4, 4.0)",
+            "s_max4, s_nodes4 = pf.mqm_sigma_chain(P_h4, 4, 4.0)\ns_max4 = min(s_nodes4)",
+        ),
+    ],
+    "ch9_domain_edge": [
+        # off by one: the last finite number of releases, not the first infinite one
+        ("int(np.floor(count)) + 1", "int(np.floor(count))"),
+        # the wrong order of the limit: D_3(j || i) between the priors (infinite)
+        (
+            "rpp.gaussian_renyi(p_i.mean, p_i.var, p_j.mean, p_j.var, ALPHA_C)",
+            "rpp.gaussian_renyi(p_j.mean, p_j.var, p_i.mean, p_i.var, ALPHA_C)",
+        ),
+    ],
 }
+PLANTED_CASES = [(name, k) for name, edits in PLANTED.items() for k in range(len(edits))]
 
 
-def _planted(name: str) -> str:
-    old, new = PLANTED[name]
+def _planted(name: str, k: int = 0) -> str:
+    old, new = PLANTED[name][k]
     source = asg.reference_solution(QUESTIONS[name])
     assert source.count(old) == 1, f"the planted edit of {name} no longer applies: {old!r}"
     # without the book's own checks (a student's answer has none; they would catch the error first)
@@ -64,11 +97,11 @@ def test_judges_accept_the_books_solution(name):
     assert _judge(q, asg.reference_solution(q)) == [True] * len(q.hidden)
 
 
-@pytest.mark.parametrize("name", list(PLANTED))
-def test_judges_reject_planted_wrong_solutions(name):
+@pytest.mark.parametrize(("name", "k"), PLANTED_CASES)
+def test_judges_reject_planted_wrong_solutions(name, k):
     q = QUESTIONS[name]
-    verdicts = _judge(q, _planted(name))
-    assert not all(verdicts), f"{name}: a planted wrong answer passed every judge"
+    verdicts = _judge(q, _planted(name, k))
+    assert not all(verdicts), f"{name}: planted wrong answer {k} passed every judge"
 
 
 def test_judges_do_not_use_rpp():
