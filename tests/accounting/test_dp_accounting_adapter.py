@@ -126,6 +126,57 @@ def test_dominating_noise_multiplier_dominates_in_floating_point():
         gaussian_event_for_curve(orders=[2.0], divergences=[0.0])
 
 
+def _improved_epsilon(orders, rdp, delta):
+    """The RDP-to-(epsilon, delta) conversion written out (Canonne, Kamath & Steinke 2020, Prop. 12;
+    Asoodeh et al. 2021): min over the orders of r + log(1 - 1/a) - log(delta a) / (a - 1), floored at 0."""
+    a, r = np.asarray(orders, float), np.asarray(rdp, float)
+    return max(0.0, float(np.min(r + np.log1p(-1 / a) - np.log(delta * a) / (a - 1))))
+
+
+def test_a_dp_release_composed_into_the_ledger_adds_its_curve_and_covers_nothing():
+    """Issue #36 (5): a Gaussian-mechanism release under DP (noise multiplier 2, curve alpha / 8) composed
+    between two RPP records. Two releases of N(0, 1) vs N(1, 1) at theta = 3 are one at 3 / sqrt 2: exact
+    joint curve alpha / 11 (closed form). The ledger must end at alpha / 11 + alpha / 8, not let the DP
+    event stand in for the second record's top-up (which would leave it at alpha / 8 + alpha / 20)."""
+    orders = [1.5, 2.0, 3.0, 4.0, 8.0, 16.0, 32.0]
+    ledger = RppLedger(mean_i=[0.0], cov_i=[[1.0]], mean_j=[1.0], cov_j=[[1.0]], orders=orders)
+    ledger.record(queries=[[1.0]], scales=[3.0])
+    ledger.accountant.compose(GaussianDpEvent(noise_multiplier=2.0))
+    second = ledger.record(queries=[[1.0]], scales=[3.0])
+    assert second is not None  # the top-up is the RPP releases', whatever else was composed
+    a = np.array(orders)
+    want = a / 11 + a / 8  # closed forms: the joint RPP curve plus the Gaussian mechanism's
+    assert np.all(ledger.accountant.rdp >= want) and np.allclose(ledger.accountant.rdp, want, rtol=1e-12)
+    for delta in (1e-3, 1e-5):
+        got = ledger.accountant.get_epsilon(delta)
+        assert got == pytest.approx(_improved_epsilon(orders, want, delta), rel=1e-12)
+        assert got >= compute_epsilon(orders, want, delta)[0]
+
+
+def test_chapter_9_composition_against_the_exact_curve_and_the_closed_form():
+    """The composition of chapter 9 on a model of its kind (two means of a record whose covariance changes
+    with the secret; orders below the domain edge): the ledger's (epsilon', delta) is at least that of the
+    exact joint curve (mpmath) plus the DP curve, and equals the conversion of the closed form
+    alpha / (2 sigma_L^2) + alpha / (2 sigma_dp^2) of the two Gaussian events (sigma_L the ledger's)."""
+    model = {"mean_i": [4.0, -10.0], "cov_i": [[77.0, -70.0], [-70.0, 780.0]],
+             "mean_j": [0.0, 0.0], "cov_j": [[47.0, -55.0], [-55.0, 372.0]]}  # fmt: skip
+    orders = [1.25, 1.5, 1.75, 2.0, 2.25, 2.5, 2.75, 3.0]
+    queries, scales = [[1.0, 0.0], [0.0, 1.0]], [18.0, 51.0]
+    ledger = RppLedger(**model, orders=orders)
+    event = ledger.record(queries=queries, scales=scales)
+    sigma_dp = 5.0
+    ledger.accountant.compose(GaussianDpEvent(noise_multiplier=sigma_dp))
+    a = np.array(orders)
+    exact = _exact_curve(model, queries, scales, orders) + a / (2 * sigma_dp**2)
+    closed = a / (2 * event.noise_multiplier**2) + a / (2 * sigma_dp**2)
+    assert np.all(ledger.accountant.rdp >= exact)
+    assert np.allclose(ledger.accountant.rdp, closed, rtol=1e-12)
+    for delta in (1e-3, 1e-5):
+        got = ledger.accountant.get_epsilon(delta)
+        assert got >= compute_epsilon(orders, exact, delta)[0]
+        assert got == pytest.approx(_improved_epsilon(orders, closed, delta), rel=1e-12)
+
+
 def test_dp_accounting_is_imported_lazily_and_its_absence_names_the_extra():
     code = (
         "import sys; sys.modules['dp_accounting'] = None\n"
