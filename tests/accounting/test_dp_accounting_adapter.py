@@ -177,6 +177,59 @@ def test_chapter_9_composition_against_the_exact_curve_and_the_closed_form():
         assert got == pytest.approx(_improved_epsilon(orders, closed, delta), rel=1e-12)
 
 
+def _joint_with_count(mean, var, theta, cut, sigma, alpha):
+    """max over both orders of D_alpha of (x + N(0, theta^2), 1[x >= cut] + N(0, sigma^2)), x ~ N(mean[s],
+    var[s]): the release of the record and a count of the same record, dependent given s (both see x).
+    Each density in closed form (a Gaussian times a normal cdf per value of the count), D_alpha by the
+    trapezoidal rule on a grid wide enough for the tails (no rpp)."""
+    from scipy import stats
+    from scipy.special import logsumexp
+
+    y1 = np.linspace(-25, 25, 2001)[:, None]
+    y2 = np.linspace(-12, 13, 1001)[None, :]
+    logp = []
+    for m, v in zip(mean, var, strict=True):
+        tau = math.sqrt(v * theta**2 / (v + theta**2))
+        mid = (m * theta**2 + y1 * v) / (v + theta**2)  # the mean of x given y1
+        base = stats.norm.logpdf(y1, m, math.sqrt(v + theta**2))
+        below = base + stats.norm.logcdf((cut - mid) / tau)  # x < cut: the count adds 0
+        above = base + stats.norm.logsf((cut - mid) / tau)  # x >= cut: the count adds 1
+        logp.append(np.logaddexp(below + stats.norm.logpdf(y2, 0, sigma), above + stats.norm.logpdf(y2, 1, sigma)))
+    log_h = math.log((y1[1, 0] - y1[0, 0]) * (y2[0, 1] - y2[0, 0]))
+    return max(float(logsumexp(alpha * lp + (1 - alpha) * lq) + log_h) / (alpha - 1) for lp, lq in (logp, logp[::-1]))
+
+
+def _gaussian_renyi(m1, v1, m2, v2, alpha):
+    va = alpha * v2 + (1 - alpha) * v1
+    return alpha * (m1 - m2) ** 2 / (2 * va) - math.log(va / (v1 ** (1 - alpha) * v2**alpha)) / (2 * (alpha - 1))
+
+
+def test_the_ledger_with_a_dp_count_bounds_the_joint_divergence_of_both_releases():
+    """The composition of chapter 9 checked on the releases themselves: a record x ~ N(0, 1) or N(1, 1.5)
+    (the secret), released as x + N(0, 2^2) (recorded in the ledger), and a count 1[x >= 0.5] + N(0, 1), a
+    Gaussian mechanism of sensitivity 1 (GaussianDpEvent(1)). The two outputs are dependent given the secret;
+    their joint D_alpha, computed by quadrature, lies above the RPP release's (the count adds something)
+    and below the ledger's curve, the sum the module docstring justifies, and so do their (epsilon', delta)."""
+    mean, var, theta, cut, sigma = (0.0, 1.0), (1.0, 1.5), 2.0, 0.5, 1.0
+    orders = [1.5, 2.0, 3.0]
+    ledger = RppLedger(mean_i=[mean[0]], cov_i=[[var[0]]], mean_j=[mean[1]], cov_j=[[var[1]]], orders=orders)
+    ledger.record(queries=[[1.0]], scales=[theta])
+    ledger.accountant.compose(GaussianDpEvent(noise_multiplier=sigma))
+    laws = [(m, v + theta**2) for m, v in zip(mean, var, strict=True)]  # of the RPP release alone
+    rpp_part = np.array([max(_gaussian_renyi(*laws[0], *laws[1], a), _gaussian_renyi(*laws[1], *laws[0], a))
+                         for a in orders])  # fmt: skip
+    # the quadrature against the closed form where the count is constant (cut far below: always 1)
+    constant = [_joint_with_count(mean, var, theta, -50.0, sigma, a) for a in orders]
+    assert np.allclose(constant, rpp_part, rtol=1e-9, atol=0)
+    joint = np.array([_joint_with_count(mean, var, theta, cut, sigma, a) for a in orders])
+    a = np.array(orders)
+    assert np.all(joint > rpp_part + 0.01)  # the count adds to the divergence
+    assert np.all(joint <= rpp_part + a / (2 * sigma**2))  # the chain-rule bound
+    assert np.all(ledger.accountant.rdp >= joint)
+    for delta in (1e-3, 1e-5):
+        assert ledger.accountant.get_epsilon(delta) >= compute_epsilon(orders, joint, delta)[0]
+
+
 def test_dp_accounting_is_imported_lazily_and_its_absence_names_the_extra():
     code = (
         "import sys; sys.modules['dp_accounting'] = None\n"
