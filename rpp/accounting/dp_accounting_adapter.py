@@ -19,9 +19,27 @@ does not add per-release divergences, it tops up to the joint curve). Hence
 * it is **not** a differential-privacy guarantee: the accountant's ``neighboring_relation`` and the events'
   ``noise_multiplier`` are bookkeeping devices, not the noise that was added;
 * for a Pufferfish class with several pairs or priors, keep one ledger per (pair, prior) and report the
-  largest number; composing other dp-accounting events into the same accountant is valid only for
-  mechanisms whose outputs are independent of these releases given the secret and whose curves bound their
-  Pufferfish divergence for the same pair.
+  largest number (or record, with :func:`gaussian_event_for_curve`, an event that dominates the
+  largest curve of the class at every order).
+
+Composing other events. An event composed into the same accountant (``ledger.accountant.compose``) is
+added on top of the ledger's own (:meth:`RppLedger.record` tops up against its own events only). The sum
+of the curves bounds :math:`D_\alpha` of *all* the releases together, for the same pair and prior, when
+
+1. the other mechanism is :math:`\varepsilon_{\text{o}}(\alpha)`-Rényi DP for replacing the target's
+   record (all its attributes, the secret included) with the other records fixed, with noise independent
+   of the RPP releases' noise: e.g. a Gaussian-mechanism count with ``noise_multiplier`` :math:`\sigma`
+   (the noise over the sensitivity), :math:`\varepsilon_{\text{o}}(\alpha) = \alpha/(2\sigma^2)`;
+2. the other records are known to the adversary, or independent of the target's record and secret.
+
+Proof sketch: fix the other records (under 2 the divergence of the mixture over them is at most the
+largest, by joint quasi-convexity, van Erven & Harremoës 2014, Thm. 13). Given the RPP outputs
+:math:`a` and the secret, the other mechanism's output is a mixture of its laws at the target's posterior
+records, so by joint quasi-convexity again it diverges by at most :math:`\varepsilon_{\text{o}}(\alpha)`
+between the secrets, whatever :math:`a`; the chain rule of Rényi divergence (the proof of Mironov 2017,
+Prop. 1) adds that to the RPP releases' :math:`D_\alpha`. Releases about the same data are dependent
+given the secret, so the sum is a bound of this argument, not independent composition. The other events'
+noise multipliers are the noise actually added; the ledger's own are bookkeeping.
 
 dp-accounting is an optional dependency (the extra ``rpp-book[accounting]``), imported only when a function
 of this module is called.
@@ -163,6 +181,14 @@ class RppLedger:
     C(\alpha_k)`, :math:`C` the accountant's curve before, and checks :math:`C_{\text{new}} \ge J_{\text{new}}`
     afterwards. See the module docstring for what its :math:`(\varepsilon', \delta)` means.
 
+    **Other events in the same accountant.** An event composed directly into
+    :attr:`accountant` (a differentially private release of the same data, say) is added on
+    top: :math:`C` above is the curve of the ledger's *own* events only, so a later
+    :meth:`record` never counts another mechanism's curve as covering the RPP releases, and
+    the accountant's curve is :math:`\ge J(\alpha_k)` plus the other events' curves.  What
+    that sum means (when it bounds the Pufferfish divergence of all the releases together)
+    is in the module docstring.
+
     Parameters
     ----------
     mean_i, cov_i, mean_j, cov_j : array
@@ -220,6 +246,7 @@ class RppLedger:
         self._model = checked_gaussian_pair(mean_i, cov_i, mean_j, cov_j)  # the exact floats the proofs start from
         self._queries = np.zeros((0, d))
         self._scales = np.zeros(0)
+        self._covered = np.zeros(o.shape)  # the curve of the ledger's own events, C(alpha_k)
         #: The wrapped ``dp_accounting.rdp.RdpAccountant``.
         self.accountant = dpa.rdp.RdpAccountant(orders=list(o))
 
@@ -274,16 +301,24 @@ class RppLedger:
         if not np.all(np.isfinite(joint)):
             raise ValueError("the release's divergence is infinite at some of the ledger's orders: "
                              "construct the ledger with orders at which it is finite")  # fmt: skip
-        before = self.accountant.rdp
+        # the ledger's own events only: another event composed into the accountant (a DP
+        # release, say) adds its own curve and never covers the RPP releases' curve
+        before = self._covered
         # the top-up, padded by 4 ulps of the joint value so that before + top-up >= joint after rounding
         need = np.where(joint > before, joint - before + 4 * np.finfo(float).eps * joint, 0.0)
-        event = None
+        event, covered = None, before
         if np.any(need > 0):
             event = dpa.GaussianDpEvent(
                 noise_multiplier=dominating_noise_multiplier(orders=self._orders, divergences=need)
             )
-            self.accountant.compose(event)
-        if np.any(self.accountant.rdp < joint):
+            # the event's curve as dp-accounting computes it (the same expression as the accountant)
+            alone = dpa.rdp.RdpAccountant(orders=list(self._orders))
+            alone.compose(event)
+            covered = before + alone.rdp
+        if np.any(covered < joint):
             raise RuntimeError("internal error: the ledger does not dominate the joint curve")
+        if event is not None:
+            self.accountant.compose(event)
+        self._covered = covered
         self._queries, self._scales = new_q, new_s
         return event

@@ -126,6 +126,110 @@ def test_dominating_noise_multiplier_dominates_in_floating_point():
         gaussian_event_for_curve(orders=[2.0], divergences=[0.0])
 
 
+def _improved_epsilon(orders, rdp, delta):
+    """The RDP-to-(epsilon, delta) conversion written out (Canonne, Kamath & Steinke 2020, Prop. 12;
+    Asoodeh et al. 2021): min over the orders of r + log(1 - 1/a) - log(delta a) / (a - 1), floored at 0."""
+    a, r = np.asarray(orders, float), np.asarray(rdp, float)
+    return max(0.0, float(np.min(r + np.log1p(-1 / a) - np.log(delta * a) / (a - 1))))
+
+
+def test_a_dp_release_composed_into_the_ledger_adds_its_curve_and_covers_nothing():
+    """Issue #36 (5): a Gaussian-mechanism release under DP (noise multiplier 2, curve alpha / 8) composed
+    between two RPP records. Two releases of N(0, 1) vs N(1, 1) at theta = 3 are one at 3 / sqrt 2: exact
+    joint curve alpha / 11 (closed form). The ledger must end at alpha / 11 + alpha / 8, not let the DP
+    event stand in for the second record's top-up (which would leave it at alpha / 8 + alpha / 20)."""
+    orders = [1.5, 2.0, 3.0, 4.0, 8.0, 16.0, 32.0]
+    ledger = RppLedger(mean_i=[0.0], cov_i=[[1.0]], mean_j=[1.0], cov_j=[[1.0]], orders=orders)
+    ledger.record(queries=[[1.0]], scales=[3.0])
+    ledger.accountant.compose(GaussianDpEvent(noise_multiplier=2.0))
+    second = ledger.record(queries=[[1.0]], scales=[3.0])
+    assert second is not None  # the top-up is the RPP releases', whatever else was composed
+    a = np.array(orders)
+    want = a / 11 + a / 8  # closed forms: the joint RPP curve plus the Gaussian mechanism's
+    assert np.all(ledger.accountant.rdp >= want) and np.allclose(ledger.accountant.rdp, want, rtol=1e-12)
+    for delta in (1e-3, 1e-5):
+        got = ledger.accountant.get_epsilon(delta)
+        assert got == pytest.approx(_improved_epsilon(orders, want, delta), rel=1e-12)
+        assert got >= compute_epsilon(orders, want, delta)[0]
+
+
+def test_chapter_9_composition_against_the_exact_curve_and_the_closed_form():
+    """The composition of chapter 9 on a model of its kind (two means of a record whose covariance changes
+    with the secret; orders below the domain edge): the ledger's (epsilon', delta) is at least that of the
+    exact joint curve (mpmath) plus the DP curve, and equals the conversion of the closed form
+    alpha / (2 sigma_L^2) + alpha / (2 sigma_dp^2) of the two Gaussian events (sigma_L the ledger's)."""
+    model = {"mean_i": [4.0, -10.0], "cov_i": [[77.0, -70.0], [-70.0, 780.0]],
+             "mean_j": [0.0, 0.0], "cov_j": [[47.0, -55.0], [-55.0, 372.0]]}  # fmt: skip
+    orders = [1.25, 1.5, 1.75, 2.0, 2.25, 2.5, 2.75, 3.0]
+    queries, scales = [[1.0, 0.0], [0.0, 1.0]], [18.0, 51.0]
+    ledger = RppLedger(**model, orders=orders)
+    event = ledger.record(queries=queries, scales=scales)
+    sigma_dp = 5.0
+    ledger.accountant.compose(GaussianDpEvent(noise_multiplier=sigma_dp))
+    a = np.array(orders)
+    exact = _exact_curve(model, queries, scales, orders) + a / (2 * sigma_dp**2)
+    closed = a / (2 * event.noise_multiplier**2) + a / (2 * sigma_dp**2)
+    assert np.all(ledger.accountant.rdp >= exact)
+    assert np.allclose(ledger.accountant.rdp, closed, rtol=1e-12)
+    for delta in (1e-3, 1e-5):
+        got = ledger.accountant.get_epsilon(delta)
+        assert got >= compute_epsilon(orders, exact, delta)[0]
+        assert got == pytest.approx(_improved_epsilon(orders, closed, delta), rel=1e-12)
+
+
+def _joint_with_count(mean, var, theta, cut, sigma, alpha):
+    """max over both orders of D_alpha of (x + N(0, theta^2), 1[x >= cut] + N(0, sigma^2)), x ~ N(mean[s],
+    var[s]): the release of the record and a count of the same record, dependent given s (both see x).
+    Each density in closed form (a Gaussian times a normal cdf per value of the count), D_alpha by the
+    trapezoidal rule on a grid wide enough for the tails (no rpp)."""
+    from scipy import stats
+    from scipy.special import logsumexp
+
+    y1 = np.linspace(-25, 25, 2001)[:, None]
+    y2 = np.linspace(-12, 13, 1001)[None, :]
+    logp = []
+    for m, v in zip(mean, var, strict=True):
+        tau = math.sqrt(v * theta**2 / (v + theta**2))
+        mid = (m * theta**2 + y1 * v) / (v + theta**2)  # the mean of x given y1
+        base = stats.norm.logpdf(y1, m, math.sqrt(v + theta**2))
+        below = base + stats.norm.logcdf((cut - mid) / tau)  # x < cut: the count adds 0
+        above = base + stats.norm.logsf((cut - mid) / tau)  # x >= cut: the count adds 1
+        logp.append(np.logaddexp(below + stats.norm.logpdf(y2, 0, sigma), above + stats.norm.logpdf(y2, 1, sigma)))
+    log_h = math.log((y1[1, 0] - y1[0, 0]) * (y2[0, 1] - y2[0, 0]))
+    return max(float(logsumexp(alpha * lp + (1 - alpha) * lq) + log_h) / (alpha - 1) for lp, lq in (logp, logp[::-1]))
+
+
+def _gaussian_renyi(m1, v1, m2, v2, alpha):
+    va = alpha * v2 + (1 - alpha) * v1
+    return alpha * (m1 - m2) ** 2 / (2 * va) - math.log(va / (v1 ** (1 - alpha) * v2**alpha)) / (2 * (alpha - 1))
+
+
+def test_the_ledger_with_a_dp_count_bounds_the_joint_divergence_of_both_releases():
+    """The composition of chapter 9 checked on the releases themselves: a record x ~ N(0, 1) or N(1, 1.5)
+    (the secret), released as x + N(0, 2^2) (recorded in the ledger), and a count 1[x >= 0.5] + N(0, 1), a
+    Gaussian mechanism of sensitivity 1 (GaussianDpEvent(1)). The two outputs are dependent given the secret;
+    their joint D_alpha, computed by quadrature, lies above the RPP release's (the count adds something)
+    and below the ledger's curve, the sum the module docstring justifies, and so do their (epsilon', delta)."""
+    mean, var, theta, cut, sigma = (0.0, 1.0), (1.0, 1.5), 2.0, 0.5, 1.0
+    orders = [1.5, 2.0, 3.0]
+    ledger = RppLedger(mean_i=[mean[0]], cov_i=[[var[0]]], mean_j=[mean[1]], cov_j=[[var[1]]], orders=orders)
+    ledger.record(queries=[[1.0]], scales=[theta])
+    ledger.accountant.compose(GaussianDpEvent(noise_multiplier=sigma))
+    laws = [(m, v + theta**2) for m, v in zip(mean, var, strict=True)]  # of the RPP release alone
+    rpp_part = np.array([max(_gaussian_renyi(*laws[0], *laws[1], a), _gaussian_renyi(*laws[1], *laws[0], a))
+                         for a in orders])  # fmt: skip
+    # the quadrature against the closed form where the count is constant (cut far below: always 1)
+    constant = [_joint_with_count(mean, var, theta, -50.0, sigma, a) for a in orders]
+    assert np.allclose(constant, rpp_part, rtol=1e-9, atol=0)
+    joint = np.array([_joint_with_count(mean, var, theta, cut, sigma, a) for a in orders])
+    a = np.array(orders)
+    assert np.all(joint > rpp_part + 0.01)  # the count adds to the divergence
+    assert np.all(joint <= rpp_part + a / (2 * sigma**2))  # the chain-rule bound
+    assert np.all(ledger.accountant.rdp >= joint)
+    for delta in (1e-3, 1e-5):
+        assert ledger.accountant.get_epsilon(delta) >= compute_epsilon(orders, joint, delta)[0]
+
+
 def test_dp_accounting_is_imported_lazily_and_its_absence_names_the_extra():
     code = (
         "import sys; sys.modules['dp_accounting'] = None\n"

@@ -479,7 +479,9 @@ def test_launch_extras_follow_the_chapters_imports(path):
     assert extras == ["chapters"], (path.name, extras)
     if "ot" in jupyter_edition.chapter_imports(nb):
         project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-        assert "rpp-book[fit,ot,tables]" in project["optional-dependencies"]["chapters"]
+        chapters = project["optional-dependencies"]["chapters"]
+        included = [r[r.index("[") + 1 : r.index("]")].split(",") for r in chapters if r.startswith("rpp-book[")]
+        assert any("ot" in extras for extras in included), chapters
 
 
 def test_an_import_beyond_the_chapters_extra_adds_its_extra():
