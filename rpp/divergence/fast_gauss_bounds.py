@@ -89,9 +89,10 @@ class _Level:
         mom = np.empty((_ORDER, starts.size))
         term = base
         for j in range(_ORDER):
-            mom[j] = np.add.reduceat(term, starts)
+            # the bins' sums of w e^(-delta^2/2) delta^j, then over j!: j + 2 roundings of each term
+            # (fl(j!) is exact to 18!, within an ulp beyond), fewer than the 2j of dividing each term
+            mom[j] = np.add.reduceat(term, starts) / float(math.factorial(j))
             term *= delta
-            term /= j + 1
         self.mom = mom
         self.dmax_all = float(self.dmax.max())
 

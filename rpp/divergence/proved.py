@@ -1283,9 +1283,15 @@ def _candidates(arb, Qf, th2, total, lo, hi):
     def top8(x):  # the indices of the eight largest (any order; a partition, linear in the size)
         return np.arange(x.size) if x.size <= 8 else np.argpartition(-x, 7)[:8]
 
-    picks = [top8(v)] if v.size and v.min() < v.max() else [np.arange(min(v.size, 1))]  # one variance: any is widest
+    one = v.size and v.min() == v.max()  # one variance: any component is the widest
+    picks = [np.arange(min(v.size, 1))] if one else [top8(v)]
+    # a sample (one weight, one variance, sorted means): the largest at an end are the nearest to it
+    sample = one and w.min() == w.max() and bool(np.all(m[1:] >= m[:-1]))
     for end in (lo, hi):
-        if end is not None:
+        if end is not None and sample:
+            k = int(np.searchsorted(m, end))
+            picks.append(np.arange(max(k - 8, 0), min(k + 8, m.size)))  # the eight nearest among them
+        elif end is not None:
             with np.errstate(divide="ignore"):
                 picks.append(top8(np.log(w) - (end - m) ** 2 / (2 * s2)))
     pick = np.unique(np.concatenate(picks))
@@ -1361,7 +1367,8 @@ def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19, fast_mi
             args = lw, mc, _U * np.abs(mc), s2, s2 * (1 - 4 * _U), s2 * (1 + 4 * _U)
             if m.size < fast_min or not np.all(s2 == s2[0]):
                 return lambda t: _logpdf_bounds(t, *args)
-            k = _cache.key(*comp, float(theta), float(c))  # everything the sum is made of
+            # everything the sum is made of: the weights, the means, the one variance and the centre
+            k = _cache.key(comp[0], comp[1], float(s2[0]), float(c))
             fast = _SUMS.get(k)
             if fast is None:
                 sd2 = float(s2[0])
@@ -1419,13 +1426,22 @@ def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19, fast_mi
 def _frames(arb, wins, means):
     """Each window as ``(c, L, U)``: moved by a mean ``c`` inside it, its ends ``c + L``, ``c + U`` exact (checked in arb).
 
+    ``means`` sorted; ``c`` is the mean nearest the window's middle.
+
     So the windows, the gaps and the tails tile the line exactly; where the sums are not exact, ``c = 0``.
     """
     frames = []
     for lo, hi in wins:
-        inside = means[(means >= lo) & (means <= hi)]
+        # the means are sorted: those inside are a slice, and the one nearest the middle is beside
+        # where the middle would go (the lower of two at equal distance, as argmin would pick)
+        inside = means[np.searchsorted(means, lo, side="left") : np.searchsorted(means, hi, side="right")]
         mid = 0.5 * lo + 0.5 * hi
-        c = float(inside[np.argmin(np.abs(inside - mid))]) if inside.size else float(mid)
+        if inside.size:
+            k = int(np.searchsorted(inside, mid))
+            near = inside[max(k - 1, 0) : k + 1]
+            c = float(near[np.argmin(np.abs(near - mid))])
+        else:
+            c = float(mid)
         L, U = lo - c, hi - c
         if not ((arb(L) + arb(c)) == arb(lo) and (arb(U) + arb(c)) == arb(hi)):
             L, U, c = lo, hi, 0.0
