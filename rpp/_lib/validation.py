@@ -360,6 +360,30 @@ def one_of(name: str, value: Any, allowed) -> Any:
     return value
 
 
+def noise_family(name: str, value: Any, allowed) -> str:
+    """Return the noise family named by ``value``: a name in ``allowed``, or a noise class (its ``family``).
+
+    ``rpp.GaussianNoise`` stands for ``"gaussian"`` and ``rpp.LaplaceNoise`` for ``"laplace"`` (the
+    classes: where a family is asked for, the scale is what the function computes or is given
+    apart).  A noise *object* is refused by name, as is anything else not in ``allowed``.
+    """
+    family = getattr(value, "family", None)
+    if isinstance(value, type) and isinstance(family, str) and family:
+        value = family
+    elif not isinstance(value, str) and isinstance(family, str):
+        raise ValueError(
+            f"{name} must be a noise family {list(allowed)} or a noise class (rpp.GaussianNoise, "
+            f"rpp.LaplaceNoise), got a {type(value).__name__} object: its scale is not used here"
+        )
+    if not isinstance(value, str) or value not in allowed:
+        shown = "" if not isinstance(value, str) else " (an unknown name)"
+        raise ValueError(
+            f"{name} must be one of {list(allowed)} or a noise class (rpp.GaussianNoise, "
+            f"rpp.LaplaceNoise), got a {_kind(value)}{shown}"
+        )
+    return value
+
+
 def flag(name: str, value: Any) -> bool:
     """Return a boolean (``bool`` or ``numpy.bool_``); anything else is a TypeError (a wrong type, as everywhere)."""
     if not isinstance(value, (bool, np.bool_)):

@@ -73,7 +73,7 @@ def per_release_scale(scale: float, k: int) -> float:
 
 
 def _gaussian_only(noise: str) -> None:
-    v.one_of("noise", noise, ["gaussian", "laplace"])
+    noise = v.noise_family("noise", noise, ["gaussian", "laplace"])
     if noise != "gaussian":
         raise ValueError(
             "noise must be 'gaussian' for repeated releases: k Laplace-noised releases of one "

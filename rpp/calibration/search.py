@@ -127,13 +127,14 @@ METHODS: dict[str, dict[str, _Method]] = {
 NOISES: dict[str, type[GaussianNoise] | type[LaplaceNoise]] = {"gaussian": GaussianNoise, "laplace": LaplaceNoise}
 
 
-def methods(noise: str = "gaussian") -> list[str]:
+def methods(noise: str | type = "gaussian") -> list[str]:
     """Return the names of the calibration methods of a noise family.
 
     Parameters
     ----------
-    noise : {"gaussian", "laplace"}
-        The noise family.
+    noise : {"gaussian", "laplace"} or type
+        The noise family, by name or as the class (:class:`rpp.noise.GaussianNoise`,
+        :class:`rpp.noise.LaplaceNoise`).
 
     Returns
     -------
@@ -150,7 +151,7 @@ def methods(noise: str = "gaussian") -> list[str]:
     >>> methods("laplace")
     ['exact', 'pierquin', 'w-alpha', 'w-alpha-tight']
     """
-    v.one_of("noise", noise, sorted(METHODS))
+    noise = v.noise_family("noise", noise, sorted(METHODS))
     return sorted(METHODS[noise])
 
 
@@ -160,7 +161,7 @@ def pair_divergence(
     *,
     alpha: float,
     scale: float,
-    noise: str = "gaussian",
+    noise: str | type = "gaussian",
     directed: bool = False,
     require: str = "estimate",
 ) -> Certified:
@@ -180,8 +181,9 @@ def pair_divergence(
         Rényi order, ``> 1``.
     scale : float
         Noise scale (θ or ``b``), ``>= 0``.
-    noise : {"gaussian", "laplace"}
-        The noise family.
+    noise : {"gaussian", "laplace"} or type
+        The noise family, by name or as the class (:class:`rpp.noise.GaussianNoise`,
+        :class:`rpp.noise.LaplaceNoise`).
     directed : bool
         Protect :math:`D_\alpha(i\|j)` only.
     require : {"estimate", "proved"}
@@ -209,7 +211,7 @@ def pair_divergence(
     """
     check_prior("prior_i", prior_i)
     check_prior("prior_j", prior_j)
-    v.one_of("noise", noise, sorted(NOISES))
+    noise = v.noise_family("noise", noise, sorted(NOISES))
     v.one_of("require", require, ["estimate", "proved"])
     directed = v.flag("directed", directed)
     alpha = float(v.alpha_order(alpha))
@@ -648,7 +650,7 @@ def calibrate(
     alpha: ArrayLike,
     epsilon: ArrayLike,
     method: str = "exact",
-    noise: str = "gaussian",
+    noise: str | type = "gaussian",
     directed: bool = False,
     require: str = "proved",
 ) -> Calibration:
@@ -671,8 +673,9 @@ def calibrate(
         grid is evaluated point by point.
     method : str
         A method of :func:`methods` for ``noise``.
-    noise : {"gaussian", "laplace"}
-        The noise family.
+    noise : {"gaussian", "laplace"} or type
+        The noise family, by name or as the class (:class:`rpp.noise.GaussianNoise`,
+        :class:`rpp.noise.LaplaceNoise`).
     directed : bool
         ``False`` (default) protects both :math:`D_\alpha(i\|j)` and
         :math:`D_\alpha(j\|i)`, the scale being the larger of the two;
@@ -727,7 +730,7 @@ def calibrate(
     alpha = v.alpha_order(alpha)
     epsilon = v.epsilon_budget(epsilon)
     directed = v.flag("directed", directed)
-    v.one_of("noise", noise, sorted(METHODS))
+    noise = v.noise_family("noise", noise, sorted(METHODS))
     v.one_of("require", require, ["estimate", "proved"])
     if method not in METHODS[noise]:
         raise ValueError(f"method must be one of {methods(noise)} for noise={noise!r}, got {method!r}")

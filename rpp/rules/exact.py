@@ -57,8 +57,9 @@ class DivergenceMemo:
         The priors of the order.
     alpha : float
         Rényi order, ``> 1``.
-    noise : {"gaussian", "laplace"}
-        The noise family.
+    noise : {"gaussian", "laplace"} or type
+        The noise family, by name or as the class (:class:`rpp.noise.GaussianNoise`,
+        :class:`rpp.noise.LaplaceNoise`).
 
     Examples
     --------
@@ -69,11 +70,11 @@ class DivergenceMemo:
     (1.0, 1)
     """
 
-    def __init__(self, prior_i: Prior, prior_j: Prior, *, alpha: float, noise: str = "gaussian") -> None:
+    def __init__(self, prior_i: Prior, prior_j: Prior, *, alpha: float, noise: str | type = "gaussian") -> None:
         self.prior_i = check_prior("prior_i", prior_i)
         self.prior_j = check_prior("prior_j", prior_j)
         self.alpha = float(v.alpha_order(alpha))
-        self.noise = v.one_of("noise", noise, NOISES)
+        self.noise = v.noise_family("noise", noise, NOISES)
         self._values: dict[float, tuple[float, float]] = {}
         self._rigorous: dict[float, bool] = {}
         self._starts: dict[float, tuple[float, bool]] = {}
@@ -300,7 +301,7 @@ def _domain_lower_bound(p, q, alpha):
 
 
 def exact(
-    prior_i: Prior, prior_j: Prior, *, alpha: ArrayLike, epsilon: ArrayLike, noise: str = "gaussian"
+    prior_i: Prior, prior_j: Prior, *, alpha: ArrayLike, epsilon: ArrayLike, noise: str | type = "gaussian"
 ) -> float | np.ndarray:
     r"""Minimal noise scale with :math:`D_\alpha(P_i * Z\|P_j * Z)` + its error :math:`\le \varepsilon` (one order).
 
@@ -323,8 +324,9 @@ def exact(
         Rényi order, ``> 1``.
     epsilon : float or array_like
         Budget, ``>= 1e-300`` (finite).
-    noise : {"gaussian", "laplace"}
-        The noise family.
+    noise : {"gaussian", "laplace"} or type
+        The noise family, by name or as the class (:class:`rpp.noise.GaussianNoise`,
+        :class:`rpp.noise.LaplaceNoise`).
 
     Returns
     -------
@@ -352,7 +354,7 @@ def exact(
     """
     check_prior("prior_i", prior_i)
     check_prior("prior_j", prior_j)
-    v.one_of("noise", noise, NOISES)
+    noise = v.noise_family("noise", noise, NOISES)
     a, e = v.alpha_order(alpha), v.epsilon_budget(epsilon)
     if noise == "gaussian" and isinstance(prior_i, Gaussian) and isinstance(prior_j, Gaussian):
         var = gaussian_exact_variance(prior_i.mean, prior_i.var, prior_j.mean, prior_j.var, alpha=a, epsilon=e)
@@ -371,7 +373,7 @@ def search(
     *,
     alpha: float,
     epsilon: float,
-    noise: str = "gaussian",
+    noise: str | type = "gaussian",
     above: float = 0.0,
     memo: DivergenceMemo | None = None,
 ) -> float:
@@ -391,8 +393,9 @@ def search(
         Rényi order, ``> 1``.
     epsilon : float
         Budget, ``>= 1e-300`` (finite).
-    noise : {"gaussian", "laplace"}
-        The noise family.
+    noise : {"gaussian", "laplace"} or type
+        The noise family, by name or as the class (:class:`rpp.noise.GaussianNoise`,
+        :class:`rpp.noise.LaplaceNoise`).
     above : float
         A scale believed infeasible (e.g. the other order's root, where this order failed the
         check): the search starts there.  It is evaluated first; if it is feasible after all,
@@ -425,7 +428,7 @@ def search(
     """
     check_prior("prior_i", prior_i)
     check_prior("prior_j", prior_j)
-    v.one_of("noise", noise, NOISES)
+    noise = v.noise_family("noise", noise, NOISES)
     alpha = float(v.alpha_order(alpha))
     epsilon = float(v.epsilon_budget(epsilon))
     above = float(v.positive("above", above, allow_zero=True, allow_inf=True))
@@ -581,7 +584,7 @@ def order_probe(
     *,
     alpha: float,
     epsilon: float,
-    noise: str,
+    noise: str | type,
     memos: Sequence[DivergenceMemo],
 ) -> tuple[int, int]:
     r"""Which order of a secret pair needs more noise: ``(first, second)``, the order to solve first.
@@ -610,8 +613,9 @@ def order_probe(
         would answer for the wrong divergence).
     epsilon : float
         Budget, ``>= 1e-300`` (finite).
-    noise : {"gaussian", "laplace"}
-        The noise family.
+    noise : {"gaussian", "laplace"} or type
+        The noise family, by name or as the class (:class:`rpp.noise.GaussianNoise`,
+        :class:`rpp.noise.LaplaceNoise`).
     memos : sequence of two DivergenceMemo
         The orders' divergences (filled in place).
 
@@ -642,6 +646,7 @@ def order_probe(
     a = float(v.alpha_order(alpha))
     if any(m.alpha != a for m in memos):
         raise ValueError("alpha: the memos were made for another Rényi order than alpha")
+    noise = v.noise_family("noise", noise, NOISES)
     if len(orders) < 2:
         return 0, 1
     gauss = noise == "gaussian"

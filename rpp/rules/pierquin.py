@@ -27,7 +27,7 @@ __all__ = ["pierquin", "sensitivity_scale"]
 
 
 def sensitivity_scale(
-    sensitivity: ArrayLike, *, alpha: ArrayLike, epsilon: ArrayLike, noise: str = "gaussian"
+    sensitivity: ArrayLike, *, alpha: ArrayLike, epsilon: ArrayLike, noise: str | type = "gaussian"
 ) -> float | np.ndarray:
     r"""Noise scale of an additive mechanism of sensitivity :math:`w` with :math:`D_\alpha \le \varepsilon`.
 
@@ -48,8 +48,9 @@ def sensitivity_scale(
         Rényi order, ``> 1``.
     epsilon : array_like
         Budget, ``>= 1e-300`` (finite).
-    noise : {"gaussian", "laplace"}
-        The noise family.
+    noise : {"gaussian", "laplace"} or type
+        The noise family, by name or as the class (:class:`rpp.noise.GaussianNoise`,
+        :class:`rpp.noise.LaplaceNoise`).
 
     Returns
     -------
@@ -66,7 +67,7 @@ def sensitivity_scale(
     >>> round(float(sensitivity_scale(1.5, alpha=3.0, epsilon=0.5)) ** 2, 12)  # alpha w^2 / (2 eps)
     6.75
     """
-    v.one_of("noise", noise, ("gaussian", "laplace"))
+    noise = v.noise_family("noise", noise, ("gaussian", "laplace"))
     w = v.positive("sensitivity", sensitivity, allow_zero=True, allow_inf=True)
     alpha = v.alpha_order(alpha)
     epsilon = v.epsilon_budget(epsilon)
@@ -79,7 +80,7 @@ def sensitivity_scale(
     return sqrt_up_array(var)
 
 
-def pierquin(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float, noise: str = "gaussian") -> float:
+def pierquin(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float, noise: str | type = "gaussian") -> float:
     r"""Noise scale of the :math:`W_\infty` baseline of Pierquin et al. 2024 (one order; in fact both).
 
     Coupling the two secret-conditioned laws so that coupled points are at most
@@ -95,8 +96,9 @@ def pierquin(prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float, no
         Rényi order, ``> 1``.
     epsilon : float
         Budget, ``>= 1e-300`` (finite).
-    noise : {"gaussian", "laplace"}
-        The noise family.
+    noise : {"gaussian", "laplace"} or type
+        The noise family, by name or as the class (:class:`rpp.noise.GaussianNoise`,
+        :class:`rpp.noise.LaplaceNoise`).
 
     Returns
     -------

@@ -80,10 +80,12 @@ def _family_scale(noise: object) -> tuple[str, float]:
     raise TypeError(f"noise must be an rpp.GaussianNoise or rpp.LaplaceNoise, got {type(noise).__name__}")
 
 
-def _check_args(noise, rule):
-    v.one_of("noise", noise, tuple(RULES))
+def _check_args(noise, rule) -> str:
+    """Return the noise family (a name or a noise class) after checking it and the rule."""
+    noise = v.noise_family("noise", noise, tuple(RULES))
     if rule not in RULES[noise]:
         raise ValueError(f"rule must be one of {RULES[noise]} for noise={noise!r}, got {rule!r}")
+    return noise
 
 
 def _check_priors(prior_i, prior_j):
@@ -290,7 +292,7 @@ def alpha_wasserstein(prior_i: Prior, prior_j: Prior, *, alpha: float, noise: Ga
 
 
 def w_alpha(
-    prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float, noise: str = "gaussian", rule: str = "paper"
+    prior_i: Prior, prior_j: Prior, *, alpha: float, epsilon: float, noise: str | type = "gaussian", rule: str = "paper"
 ) -> float:
     r"""Smallest noise scale meeting the α-Wasserstein condition for one order :math:`D_\alpha(i\|j)`.
 
@@ -318,8 +320,9 @@ def w_alpha(
         Order, ``> 1``.
     epsilon : float
         Budget, ``>= 1e-300`` (finite).
-    noise : {"gaussian", "laplace"}
-        The noise family.
+    noise : {"gaussian", "laplace"} or type
+        The noise family, by name or as the class (:class:`rpp.noise.GaussianNoise`,
+        :class:`rpp.noise.LaplaceNoise`).
     rule : str
         See :func:`w_alpha_log_moment`.
 
@@ -341,13 +344,13 @@ def w_alpha(
     >>> round(w_alpha(Empirical([0.0]), Empirical([1.0]), alpha=2.0, epsilon=1.0, noise="laplace"), 12)  # alpha Delta / ((alpha - 1) eps)
     2.0
     """
-    _check_args(noise, rule)
+    family = _check_args(noise, rule)
     _check_priors(prior_i, prior_j)
     alpha = float(v.alpha_order(alpha))
     epsilon = float(v.epsilon_budget(epsilon))
     if isinstance(prior_i, Empirical) and isinstance(prior_j, Empirical):
-        return empirical_scale(prior_i, prior_j, alpha, epsilon, noise, rule)
-    cost = pair_cost(noise, rule, alpha)
+        return empirical_scale(prior_i, prior_j, alpha, epsilon, family, rule)
+    cost = pair_cost(family, rule, alpha)
     target = (alpha - 1) * epsilon
 
     ci, cj = prior_i.components(), prior_j.components()
@@ -363,7 +366,7 @@ def w_alpha(
         np.sqrt(ci.vars.max()) + np.sqrt(cj.vars.max())
     )
     dz = QuantileDifference(ci, cj)
-    if noise == "laplace":
+    if family == "laplace":
 
         def f(b):
             if b <= 0:
