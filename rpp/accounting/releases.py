@@ -72,7 +72,7 @@ def per_release_scale(scale: float, k: int) -> float:
     return float(np.nextafter(np.nextafter(x, 0.0), 0.0))
 
 
-def _gaussian_only(noise: str) -> None:
+def _gaussian_only(noise: str | type) -> None:
     noise = v.noise_family("noise", noise, ["gaussian", "laplace"])
     if noise != "gaussian":
         raise ValueError(
@@ -144,7 +144,7 @@ def releases_divergence(
     scale: ArrayLike,
     k: ArrayLike = 1,
     directed: bool = False,
-    noise: str = "gaussian",
+    noise: str | type = "gaussian",
 ) -> Certified:
     r"""Joint :math:`D_\alpha` of ``k`` releases of one query, each with fresh :math:`N(0, \theta^2)` noise.
 
@@ -173,8 +173,9 @@ def releases_divergence(
         Number of releases, ``>= 1``.
     directed : bool
         ``True``: :math:`D_\alpha(i\|j)` only; ``False`` (default): the larger of both orders.
-    noise : {"gaussian"}
-        Only Gaussian noise composes this way; ``"laplace"`` is refused with a ValueError.
+    noise : {"gaussian"} or type
+        Only Gaussian noise composes this way (the name or :class:`rpp.noise.GaussianNoise`);
+        ``"laplace"`` is refused with a ValueError.
 
     Returns
     -------
@@ -269,7 +270,7 @@ def calibrate_releases(
     k: int,
     method: str = "exact",
     directed: bool = False,
-    noise: str = "gaussian",
+    noise: str | type = "gaussian",
     require: str = "proved",
 ) -> Calibration:
     r"""Noise scale per release so that ``k`` releases of one query together meet (α, ε)-RPP.
@@ -305,8 +306,9 @@ def calibrate_releases(
         A Gaussian method of :func:`rpp.methods`.
     directed : bool
         Protect :math:`D_\alpha(i\|j)` only.
-    noise : {"gaussian"}
-        ``"laplace"`` is refused (no sufficient statistic).
+    noise : {"gaussian"} or type
+        The name or :class:`rpp.noise.GaussianNoise`; ``"laplace"`` is refused (no sufficient
+        statistic).
     require : {"proved", "estimate"}
         As in :func:`rpp.calibrate`: ``"proved"`` (default) proves the one-release calibration and
         the joint check of the ``k`` releases; ``"estimate"`` is the explicit opt-in for speed.
