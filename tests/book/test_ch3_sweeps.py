@@ -192,3 +192,19 @@ def test_ch3_condition7_gives_the_sign_in_alpha_750000_points():
     S = np.sqrt(A**2 + 8 * eg * dg**2 / (ag - 1))
     T = ag * A + (ag - 2) * S
     assert np.array_equal(T[active] > 0, cond7[active])
+
+
+def test_ch3_root_in_domain_20000_cases():
+    """Step 6 of Theorem III.5: x* + alpha delta > 0 when delta < 0, on 20 000 random points
+    (Delta in [0, 20], delta in [-20, 0], alpha in [1.001, 50], eps in [0.01, 10]), with x*
+    written out in numpy; and the identity behind it, S^2 - (Delta + 2 eps delta)^2 =
+    8 eps delta (delta - (alpha - 1) Delta) / (alpha - 1), at the same points."""
+    rng = np.random.default_rng(5)
+    n = 20_000
+    Dn, dn = rng.uniform(0, 20, n), -rng.uniform(0, 20, n)
+    an, en = rng.uniform(1.001, 50, n), rng.uniform(0.01, 10, n)
+    assert np.all(x_star(Dn, dn, an, en) + an * dn > 0)
+    S2 = (Dn - 2 * en * dn) ** 2 + 8 * en * dn**2 / (an - 1)
+    gap = 8 * en * dn * (dn - (an - 1) * Dn) / (an - 1)
+    assert np.allclose(S2 - (Dn + 2 * en * dn) ** 2, gap, rtol=1e-9, atol=1e-9 * S2)
+    assert np.all(gap > 0)
