@@ -19,9 +19,10 @@ G1, G2 = rpp.Gaussian(mean=0.0, var=1.0), rpp.Gaussian(mean=2.0, var=1.5)
 def test_the_class_gives_what_the_name_gives(name, cls):
     kw = {"alpha": 2.0, "epsilon": 1.0}
     assert methods(cls) == methods(name)
-    assert rpp.calibrate(P, Q, **kw, noise=cls, require="estimate").scale == rpp.calibrate(
-        P, Q, **kw, noise=name, require="estimate"
-    ).scale
+    assert (
+        rpp.calibrate(P, Q, **kw, noise=cls, require="estimate").scale
+        == rpp.calibrate(P, Q, **kw, noise=name, require="estimate").scale
+    )
     assert rules.exact(P, Q, **kw, noise=cls) == rules.exact(P, Q, **kw, noise=name)
     assert rules.pierquin(P, Q, **kw, noise=cls) == rules.pierquin(P, Q, **kw, noise=name)
     assert rules.w_alpha(P, Q, **kw, noise=cls) == rules.w_alpha(P, Q, **kw, noise=name)
