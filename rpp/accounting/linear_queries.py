@@ -726,8 +726,11 @@ def side_information_divergence(
 
     .. math::
 
-        x_U \mid x_K = v,\, s \;\sim\; N\bigl(\mu_{s,U} + B_s(v - \mu_{s,K}),\ \Sigma_{s,UU} - B_s\Sigma_{s,KU}\bigr),
-        \qquad B_s = \Sigma_{s,UK}\Sigma_{s,KK}^{-1},
+        x_U \mid x_K = v,\, s \;\sim\; N\bigl(m_s(v),\, C_s\bigr),
+
+        m_s(v) = \mu_{s,U} + B_s(v - \mu_{s,K}),
+
+        C_s = \Sigma_{s,UU} - B_s\Sigma_{s,KU}, \qquad B_s = \Sigma_{s,UK}\Sigma_{s,KK}^{-1},
 
     and the release :math:`y = Ax + \eta` is, less the known part :math:`A_K v` (the same under both
     secrets), :math:`A_U x_U + \eta`.  Returned: the maximum over :math:`v` in the box of the joint
