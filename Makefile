@@ -2,7 +2,7 @@
 #
 #   make book        install everything into .venv, build the web book into _build/html, with
 #                    every chapter's Jupyter and student editions in _build/html/notebooks/
-#   make test        install everything into .venv, run pytest on tests/ (+ doctests of rpp), nbval on
+#   make test        install everything into .venv, run pytest on tests/ (+ doctests of rpp, rpp_book), nbval on
 #                    book/*.ipynb, then the notebook checks (notebook_tests/); about 10 minutes
 #   make test-slow   the tests marked slow (at scale, arb, deep counterexample searches); .ci/run runs it
 #   make test-numerics
@@ -73,18 +73,18 @@ check-python:
 # environment); every file is checked against its SHA-256 (--require-hashes). With uv on the
 # PATH, uv creates the venv and installs the same locks (faster); otherwise python -m venv, then
 # the lock's pip (pinned in both locks, installed first), then the locks.
-$(STAMP): requirements.txt requirements-dev.txt pyproject.toml | check-python
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml support/pyproject.toml | check-python
 ifneq ($(UV),)
 	@test -x $(BIN)/python || $(UV) venv --quiet --seed --python $(PYTHON) $(VENV)
 	$(UV) pip install --quiet --python $(BIN)/python --require-hashes -r requirements-dev.txt
-	$(UV) pip install --quiet --python $(BIN)/python --no-deps -e .
+	$(UV) pip install --quiet --python $(BIN)/python --no-deps -e . -e ./support
 else
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@# the lock's pip first: the one `python -m venv` bundles (23.2.1 on 3.11.7) is too old
 	$(BIN)/python tools/lock.py --pin pip > $(VENV)/pip-lock.txt
 	$(BIN)/python -m pip install --disable-pip-version-check --quiet --require-hashes -r $(VENV)/pip-lock.txt
 	$(BIN)/python -m pip install --disable-pip-version-check --quiet --require-hashes -r requirements-dev.txt
-	$(BIN)/python -m pip install --disable-pip-version-check --quiet --no-deps -e .
+	$(BIN)/python -m pip install --disable-pip-version-check --quiet --no-deps -e . -e ./support
 endif
 	@touch $@
 
@@ -107,12 +107,12 @@ book-fresh: $(STAMP)
 
 # pytest exits 5 when it collects no tests: that is a failure here, never a pass.
 # Three phases, about 10 minutes on 2 cores: (1) the unit, property and doctests (tests/ without
-# the tests marked slow, and the doctests of rpp); (2) nbval on every chapter (two chapters at a
+# the tests marked slow, and the doctests of rpp and rpp_book); (2) nbval on every chapter (two chapters at a
 # time, each whole on one worker: --dist loadfile); (3) the notebook
 # checks of notebook_tests/ (the launch path, the student editions in fresh kernels). The tests
 # marked slow are `make test-slow` (.ci/run runs both).
 test: $(STAMP)
-	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto -m "not slow" tests/ --doctest-modules rpp; rc=$$?; \
+	@$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -n auto -m "not slow" tests/ --doctest-modules rpp support/rpp_book; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests in tests/" >&2; fi; \
 	exit $$rc
 	@set -- book/*.ipynb; \
@@ -246,13 +246,13 @@ clean:
 # ruff-specific and numpy rules, and the ruff formatter, on the package and on every Python
 # directory beside it (the tests, the tools, the notebook, browser and PDF checks); numpydoc's
 # validation of the public docstrings, mypy (check_untyped_defs), import-linter's contracts (the
-# layers, rpp.book never imported by the library, no cycles), and tests/test_layers.py (the layers
+# layers, rpp_book never imported by the library, no cycles), and tests/test_layers.py (the layers
 # again, with importlib strings and function-level imports; no public function annotated `-> Any`).
-LINT_DIRS = rpp tests tools notebook_tests browser_tests pdf_tests
+LINT_DIRS = rpp support tests tools notebook_tests browser_tests pdf_tests
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINT_DIRS)
 	$(BIN)/ruff format --check $(LINT_DIRS)
-	find rpp -name '*.py' | sort | xargs $(BIN)/python -m numpydoc lint
+	find rpp support/rpp_book -name '*.py' | sort | xargs $(BIN)/python -m numpydoc lint
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	$(RUN) $(BIN)/python -m pytest -p no:cacheprovider -q tests/test_layers.py

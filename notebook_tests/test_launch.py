@@ -41,6 +41,8 @@ import book_toc
 import jupyter_edition
 
 CHAPTERS = {"01_pufferfish": ["chapters"], "04_mixture_priors": ["chapters"]}
+#: The chapters of CHAPTERS that import the book support (rpp_book, the distribution rpp-book-support).
+SUPPORT = {"04_mixture_priors"}
 
 REPORT = """\
 import json, importlib.metadata as _m, rpp, rpp._launch_probe as _probe
@@ -190,6 +192,9 @@ def test_launch_cell_installs_the_commit_and_the_chapter_runs(clone, fresh_venv,
         f"rpp-book{'[' + ','.join(CHAPTERS[stem]) + ']' if CHAPTERS[stem] else ''} @ git+file://localhost{repo}@{sha}"
     )
     assert f'RPP_REQUIREMENT = "{requirement}"' in first.source, first.source
+    # chapter 4 imports the book support (rpp_book): its launch cell installs it from the same commit
+    support = f"rpp-book-support @ git+file://localhost{repo}@{sha}#subdirectory=support"
+    assert (f'RPP_SUPPORT_REQUIREMENT = "{support}"' in first.source) == (stem in SUPPORT), first.source
     for cell in nb.cells:  # run from scratch: no stored output may hide a failure
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
@@ -220,6 +225,14 @@ def test_launch_cell_installs_the_commit_and_the_chapter_runs(clone, fresh_venv,
         env={**os.environ},
     )
     assert "Location: " + str(fresh_venv) in listing.stdout, listing.stdout + listing.stderr
+    if stem in SUPPORT:  # the book support too, from the clone's commit, into the fresh venv
+        listing = subprocess.run(
+            [str(fresh_venv / "bin" / "python"), "-m", "pip", "show", "rpp-book-support"],
+            capture_output=True,
+            text=True,
+            env={**os.environ},
+        )
+        assert "Location: " + str(fresh_venv) in listing.stdout, listing.stdout + listing.stderr
 
 
 def test_published_branch_builds_on_binder(clone):
@@ -233,6 +246,7 @@ def test_published_branch_builds_on_binder(clone):
     post = _git("show", "jupyter:postBuild", cwd=repo)
     assert post.startswith("#!/bin/sh") and "set -e" in post
     assert f'"rpp-book @ git+file://localhost{repo}@{sha}"' in post, post
+    assert f'"rpp-book-support @ git+file://localhost{repo}@{sha}#subdirectory=support"' in post, post
 
 
 @pytest.mark.parametrize("fresh_venv", ["bundled-pip"], indirect=True)
@@ -267,3 +281,11 @@ def test_binder_post_build_installs_the_commit(clone, fresh_venv, tmp_path):
         text=True,
     )
     assert json.loads(probe.stdout) == [token, sha], probe.stdout + probe.stderr
+    probe = subprocess.run(
+        [str(fresh_venv / "bin" / "python"), "-c", "import rpp_book.data, rpp_book; print(rpp_book.__file__)"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert probe.returncode == 0 and Path(probe.stdout.strip()).is_relative_to(fresh_venv), probe.stdout + probe.stderr

@@ -20,8 +20,9 @@ Layers (each package imports only from the rows below it)::
     priors, sampling     Gaussian, GaussianMixture, Empirical; secure noise, Release
     _lib/           numerics, validation, accurate arithmetic (private)
 
-:mod:`rpp.book` (the papers' reproductions, the data, the chapters' support) sits on top and is
-never imported by the library.  scikit-learn and POT are imported only by the functions that
+The papers' reproductions, the data and the chapters' support are not part of this package:
+they are the book's, the module ``rpp_book`` of its own distribution ``rpp-book-support``
+(``support/`` in the repository), which imports ``rpp`` and is never imported by it.  scikit-learn and POT are imported only by the functions that
 need them.
 """
 
@@ -106,9 +107,9 @@ def __getattr__(name: str) -> Any:
     elif name in _LAZY:
         module = importlib.import_module(_LAZY[name], __name__)
         value = module if name == _LAZY[name][1:] else getattr(module, name)
-    elif not name.startswith("__") and name != "book" and importlib.util.find_spec(f"{__name__}.{name}"):
+    elif not name.startswith("__") and importlib.util.find_spec(f"{__name__}.{name}"):
         # any other submodule (rpp.sampling, rpp.certified...), an attribute once the eager
-        # import loaded it; rpp.book (the chapters' support) never was
+        # import loaded it
         value = importlib.import_module(f".{name}", __name__)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,9 +5,9 @@ contracts on the import graph that grimp builds from ``import`` statements.  Thi
 same contracts from pyproject.toml and checks them on the source with ``ast``, including what a
 static graph does not see:
 
-* imports inside functions (``def f(): from ..book import tables``);
-* dynamic imports by string: ``importlib.import_module("rpp.book.tables")``,
-  ``import_module(".tables", __package__)``, ``__import__("rpp.book")``; a dynamic import whose
+* imports inside functions (``def f(): from rpp_book import tables``);
+* dynamic imports by string: ``importlib.import_module("rpp_book.tables")``,
+  ``import_module(".noise", __package__)``, ``__import__("rpp.calibration")``; a dynamic import whose
   target is not a string literal is itself a violation in the library (nothing could check it);
 * importing the root ``rpp`` (the curated namespace, which imports every package) from inside
   the library.
@@ -15,8 +15,9 @@ static graph does not see:
 It also checks that no module imports a private name (``_x``) from another package, and that no
 public function or method of ``rpp`` is annotated ``-> Any``.  The checker is tested on planted
 violations in a temporary copy of the package (one of them is the issue's
-``import_module("rpp.book.tables")`` in the divergence package, which the previous layer test,
-reading only ``from`` imports, passed).
+``import_module("rpp_book.tables")`` in the divergence package, which an earlier layer test,
+reading only ``from`` imports, passed).  The book support (``rpp_book``, its own distribution)
+is outside the package: any import of it from the library is a violation.
 """
 
 from __future__ import annotations
@@ -92,9 +93,13 @@ def test_the_contracts_cover_every_package_and_forbid_the_book():
         if (p.suffix == ".py" and p.name != "__init__.py") or (p / "__init__.py").is_file()
     }
     assert tops <= set(ROWS), f"packages in no layer: {sorted(tops - set(ROWS))}"
-    assert ROWS["book"][0] == 0 and ROWS["_lib"][0] == max(r for r, _ in ROWS.values())
-    library = {t for t in ROWS if t != "book"}
-    assert {(t, "book") for t in library} <= FORBIDDEN | {(t, "book") for t in library if not allowed(t, "book")}
+    assert "book" not in tops, "the book support is rpp_book (support/), not a package of rpp"
+    assert ROWS["_lib"][0] == max(r for r, _ in ROWS.values())
+    # every package of the library is a source of the contract that forbids the book support
+    library = {t for t in tops if not t.startswith("_")} | {"_lib"}
+    (book,) = [c for c in CONTRACTS if c["type"] == "forbidden" and c["forbidden_modules"] == ["rpp_book"]]
+    assert {m.removeprefix("rpp.") for m in book["source_modules"]} >= library
+    assert CONFIG.get("include_external_packages") is True
     assert any(c["type"] == "acyclic_siblings" and c["ancestors"] == ["rpp"] for c in CONTRACTS)
 
 
@@ -187,15 +192,16 @@ def violations(pkg: Path = PKG) -> list[str]:  # noqa: C901  one contract of the
         for line, module, names, how in imports(path, pkg):
             where = f"{rel}:{line}"
             if module is None:
-                if own != "book":
-                    out.append(f"{where}: a dynamic import whose target is not a literal ({how})")
+                out.append(f"{where}: a dynamic import whose target is not a literal ({how})")
+                continue
+            if module == "rpp_book" or module.startswith("rpp_book."):
+                out.append(f"{where}: imports the book support {module} (the library never does)")
                 continue
             target = _top(module)
             if target is None or (how == "from-module" and target == ""):
                 continue
             if target == "":
-                if own != "book":
-                    out.append(f"{where}: imports the root `rpp` (the namespace imports every package)")
+                out.append(f"{where}: imports the root `rpp` (the namespace imports every package)")
                 continue
             if target not in ROWS:
                 if how != "from-module":
@@ -223,8 +229,8 @@ PLANTS = [
     # the issue's case: a string import of the book support from the divergence package
     (
         "divergence/renyi.py",
-        "def _planted():\n    import importlib\n    return importlib.import_module('rpp.book.tables')\n",
-        "divergence imports rpp.book.tables (string import)",
+        "def _planted():\n    import importlib\n    return importlib.import_module('rpp_book.tables')\n",
+        "imports the book support rpp_book.tables",
     ),
     (
         "priors.py",
@@ -233,8 +239,8 @@ PLANTS = [
     ),
     (
         "transport.py",
-        "def _planted():\n    from .book import tables\n    return tables\n",
-        "transport imports rpp.book",
+        "def _planted():\n    from rpp_book import tables\n    return tables\n",
+        "imports the book support rpp_book",
     ),
     (
         "divergence/closed_forms.py",
@@ -307,7 +313,7 @@ def test_import_linter_catches_a_planted_function_level_import(copy_root):
     original = path.read_text(encoding="utf-8")
     try:
         path.write_text(
-            original + "\n\ndef _planted():\n    from ..book import tables\n    return tables\n", encoding="utf-8"
+            original + "\n\ndef _planted():\n    from rpp_book import tables\n    return tables\n", encoding="utf-8"
         )
         out = run()
     finally:
@@ -479,7 +485,7 @@ PRIVATE_PLANTS = [
         "uses private name _planted of rpp.rules.w_alpha",
     ),
     # allowed: a private module itself, a public name of a private module, a dunder, one's own names
-    ("book/data/__init__.py", "from . import _sources as _s  # noqa\n_x = _s.__name__\n", None),
+    ("rules/mixture.py", "from . import _costs as _c  # noqa\n_x = _c.__name__\n", None),
     ("rules/gaussian.py", "from .._lib import cache as _cache  # noqa\n", None),
     ("rules/gaussian.py", "from .gaussian import _planted  # noqa\n", None),
 ]
@@ -488,3 +494,40 @@ PRIVATE_PLANTS = [
 @pytest.mark.parametrize("plant", PRIVATE_PLANTS, ids=[f"{p[0]}:{p[2] or 'allowed'}" for p in PRIVATE_PLANTS])
 def test_the_private_name_check_catches_a_planted_one(copy_root, plant):
     check_plant(copy_root, plant, private_imports)
+
+
+# ---------------------------------------------------------------------------------------------
+# The path of a divergence call (traced): through the dispatcher, never back up a layer
+# ---------------------------------------------------------------------------------------------
+
+
+def test_a_divergence_call_goes_through_the_dispatcher_and_never_climbs_a_layer():
+    """The calls the API appendix draws (tools/call_path.py): no call from a file of rpp into a
+    file of a higher layer, except a callback (a function the caller was handed as an argument)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import call_path
+
+    for name, steps in call_path.run_examples().items():
+        assert steps, name
+        assert "divergence/renyi.py" in call_path.files(steps), (name, "not through renyi_divergence")
+        assert not call_path.climbs(steps), (name, call_path.climbs(steps))
+        assert len(call_path.files(steps)) <= 10, (name, call_path.files(steps))
+
+
+def test_the_call_path_tracer_sees_a_climb():
+    """The tracer's own check: a lower layer calling a higher one (planted) is a climb, a callback is not."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import call_path
+
+    rows = call_path.layer_rows()
+    up = call_path.Step("_lib/numerics.py", "divergence/renyi.py", "renyi_divergence", callback=False)
+    back = call_path.Step("_lib/numerics.py", "divergence/gaussian_noise.py", "log_f_mag", callback=True)
+    down = call_path.Step("calibration/search.py", "divergence/renyi.py", "renyi_divergence", callback=False)
+    assert call_path.climbs([up, back, down], rows) == [up]
+
+    # the traced estimate has one: _lib.numerics evaluates the integrand divergence handed it
+    (estimate, _) = call_path.run_examples().values()
+    callbacks = [s for s in estimate if s.callback]
+    assert callbacks and all(s.caller.startswith("_lib/") for s in callbacks), callbacks
+    unflagged = [call_path.Step(s.caller, s.callee, s.function, callback=False) for s in callbacks]
+    assert call_path.climbs(unflagged, rows) == unflagged, "without the flag a callback is a climb"

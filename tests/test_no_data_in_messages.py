@@ -54,7 +54,6 @@ NO_DATA = {
     "InsecureNoiseWarning": "a warning class: no arguments of its own",
     "MAX_BITS": "a constant, not callable",
     "GRID_SHIFT": "a constant, not callable",
-    "load_alarm": "takes no argument: loads the bundled public ALARM network",
     "clear_caches": "takes no argument: empties the package's caches",
     "cache_info": "takes no argument: reports the caches' size",
     "methods": "takes only the noise family name (a parameter): lists method names",

@@ -21,7 +21,6 @@ def test_public_surface_documented():
         "noise",
         "rules",
         "pufferfish",
-        "book",
         "transport",
         "divergence",
         "priors",
@@ -46,9 +45,9 @@ CHAPTER_NAMES = {
     "rpp.rules.gaussian": "closed_form_variance published_bisection_variance",
     "rpp.transport": "gaussian_w2_squared",
     "rpp.pufferfish": "two_state_ab_exact",
-    "rpp.book.composition_examples": "example1_mechanism",
-    "rpp.book.experiments": "sweep",
-    "rpp.book.queries": "raw_priors",
+    "rpp_book.composition_examples": "example1_mechanism",
+    "rpp_book.experiments": "sweep",
+    "rpp_book.queries": "raw_priors",
 }
 
 
@@ -60,8 +59,8 @@ def test_names_the_chapters_use_stay_importable(module):
 
 
 def test_the_book_examples_keep_their_data():
-    from rpp.book import composition_examples as examples
-    from rpp.book import experiments
+    from rpp_book import composition_examples as examples
+    from rpp_book import experiments
 
     assert examples.ASIA["asia"][1][()] == 0.01 and len(examples.CAPTURE24_STATES) == 11
     assert experiments.PAPER_SETTINGS["adult"]["x"] == "education-num"
@@ -70,7 +69,7 @@ def test_the_book_examples_keep_their_data():
 def test_import_is_light():
     # the top level imports its names eagerly (numpy and scipy are the runtime); never the book support
     code = (
-        "import sys, rpp; heavy = [m for m in ('sklearn', 'pandas', 'ot', 'sympy', 'matplotlib', 'rpp.book') "
+        "import sys, rpp; heavy = [m for m in ('sklearn', 'pandas', 'ot', 'sympy', 'matplotlib', 'rpp_book') "
         "if m in sys.modules]; print(','.join(heavy))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()

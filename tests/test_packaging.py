@@ -52,9 +52,10 @@ DISTRIBUTION = {
     "dp_accounting": "dp-accounting",
     "flint": "python-flint",
 }
-#: The book support: top-level modules of rpp that the library never imports (the chapters'
-#: tools, which may need everything [chapters] installs).
-BOOK_SUPPORT = {"book"}
+#: The book support: the distribution rpp-book-support (support/), the module rpp_book, which the
+#: library never imports (the chapters' tools, which may need everything [chapters] installs).
+SUPPORT = ROOT / "support"
+SUPPORT_PROJECT = tomllib.loads((SUPPORT / "pyproject.toml").read_text(encoding="utf-8"))
 #: Optional modules of the library: import name -> the extra that installs it.
 OPTIONAL = {"sklearn": "fit", "ot": "ot", "pandas": "tables", "dp_accounting": "accounting"}
 # Runtime dependencies that the library imports only inside the functions that use them, so that
@@ -93,7 +94,7 @@ def _third_party(tree: ast.AST) -> set[str]:
             mods |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             mods.add(node.module.split(".")[0])
-    return {m for m in mods if m not in sys.stdlib_module_names and m not in ("rpp",)}
+    return {m for m in mods if m not in sys.stdlib_module_names and m not in ("rpp", "rpp_book")}
 
 
 def _chapter_imports() -> set[str]:
@@ -113,13 +114,8 @@ def _chapter_imports() -> set[str]:
     return mods
 
 
-def _is_book_support(path: Path) -> bool:
-    rel = path.relative_to(ROOT / "rpp").with_suffix("").parts
-    return rel[0] in BOOK_SUPPORT
-
-
 def _library_files() -> list[Path]:
-    return sorted(p for p in (ROOT / "rpp").rglob("*.py") if not _is_book_support(p))
+    return sorted((ROOT / "rpp").rglob("*.py"))
 
 
 def _imports_with_context(tree: ast.AST):
@@ -182,9 +178,9 @@ def test_the_library_imports_numpy_and_scipy_at_module_level_and_guards_the_rest
 
 def test_the_book_support_imports_what_the_chapters_extra_installs():
     mods = set()
-    for path in (ROOT / "rpp").rglob("*.py"):
-        if _is_book_support(path):
-            mods |= _third_party(ast.parse(path.read_text(encoding="utf-8")))
+    for path in (SUPPORT / "rpp_book").rglob("*.py"):
+        mods |= _third_party(ast.parse(path.read_text(encoding="utf-8")))
+    assert mods, "the book support imports pandas at least"
     unknown = mods - set(DISTRIBUTION)
     assert not unknown, f"add these to DISTRIBUTION and to pyproject: {sorted(unknown)}"
     missing = {DISTRIBUTION[m].lower() for m in mods} - RUNTIME - _extra("chapters")
@@ -241,7 +237,7 @@ def test_import_rpp_is_lazy_and_every_curated_name_loads_as_before():
             rpp.no_such_name
         except AttributeError as exc:
             print(exc)
-        # the other submodules are attributes as when `import rpp` loaded them all; rpp.book never was
+        # the other submodules are attributes as when `import rpp` loaded them all; rpp_book never was
         print(rpp.sampling.InsecureNoiseWarning.__name__, rpp.certified.__name__, rpp._lib.numerics.__name__,
               hasattr(rpp, "book"))
     """)
@@ -302,13 +298,13 @@ def test_the_library_works_without_its_extras_and_names_them():
             else:
                 raise AssertionError("no ImportError")
         try:
-            import rpp.book
+            import rpp_book
         except ImportError as exc:
             print(exc)
     """)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.strip().splitlines()
-    assert len(lines) == 3 and "rpp.book" in lines[2] and "'rpp-book[chapters]'" in lines[2], lines
+    assert len(lines) == 3 and "rpp_book" in lines[2] and "'rpp-book[chapters]'" in lines[2], lines
     assert "rpp.fit_gmm" in lines[0] and "'rpp-book[fit]'" in lines[0], lines
     assert "calibrate_all_pairs" in lines[1] and "'rpp-book[tables]'" in lines[1], lines
 
@@ -401,19 +397,48 @@ def test_one_version_string():
     assert PROJECT["version"] not in init, "rpp/__init__.py must read the version, not repeat it"
 
 
-@pytest.mark.parametrize("licence", ["LICENSE", "rpp/book/data/uci/README.md"])
-def test_licences_ship(licence):
-    assert licence in PROJECT["license-files"]
-    assert (ROOT / licence).is_file()
+@pytest.mark.parametrize(("project", "licence"), [(PROJECT, "LICENSE"), (None, "rpp_book/data/uci/README.md")])
+def test_licences_ship(project, licence):
+    project, root = (PROJECT, ROOT) if project is not None else (SUPPORT_PROJECT["project"], SUPPORT)
+    assert licence in project["license-files"]
+    assert (root / licence).is_file()
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "CC BY 4.0" in readme and "MIT" in readme
 
 
+def test_the_book_support_is_its_own_distribution_pinned_to_rpp():
+    """rpp-book-support requires exactly this version of rpp-book (it uses rpp's private validators)."""
+    support = SUPPORT_PROJECT["project"]
+    assert support["name"] == "rpp-book-support" and support["version"] == PROJECT["version"]
+    assert support["dependencies"] == [f"rpp-book[chapters]=={PROJECT['version']}"]
+    assert PYPROJECT["tool"]["setuptools"]["packages"]["find"]["include"] == ["rpp", "rpp.*"]
+    assert SUPPORT_PROJECT["tool"]["setuptools"]["packages"]["find"]["include"] == ["rpp_book", "rpp_book.*"]
+    assert importlib.metadata.version("rpp-book-support") == PROJECT["version"]
+
+
+def test_the_librarys_wheel_carries_no_book_support(tmp_path):
+    """Build rpp-book's wheel (offline: setuptools from this environment) and list it."""
+    import zipfile
+
+    out = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",
+         "--disable-pip-version-check", "-w", str(tmp_path), str(ROOT)],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-3000:]
+    (wheel,) = tmp_path.glob("rpp_book-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {n.split("/")[0] for n in names}
+    assert "rpp" in tops and not any(t.startswith("rpp_book") and not t.endswith(".dist-info") for t in tops), tops
+    assert not [n for n in names if "/uci/" in n or n.endswith((".csv.gz", ".data.gz"))], "the UCI data are the book's"
+    assert "rpp/py.typed" in names and not [n for n in names if n.endswith(".bif.gz")], "ALARM is the book's"
+
+
 def test_data_are_package_data():
-    patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["rpp.book.data"]
+    patterns = SUPPORT_PROJECT["tool"]["setuptools"]["package-data"]["rpp_book.data"]
     shipped = {
-        p.relative_to(ROOT / "rpp" / "book" / "data").as_posix()
-        for p in (ROOT / "rpp" / "book" / "data" / "uci").rglob("*")
+        p.relative_to(SUPPORT / "rpp_book" / "data").as_posix()
+        for p in (SUPPORT / "rpp_book" / "data" / "uci").rglob("*")
         if p.is_file()
     }
     from fnmatch import fnmatch

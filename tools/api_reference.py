@@ -27,6 +27,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))  # call_path, beside this file
 TARGET = ROOT / "book" / "api.md"
 
 # Each section documents its package's namespace, then every public submodule of the package
@@ -49,11 +50,11 @@ SECTIONS = [
 ]
 # Book support: documented module by module (its package namespace is deliberately small).
 BOOK_MODULES = [
-    "rpp.book.queries",
-    "rpp.book.experiments",
-    "rpp.book.tables",
-    "rpp.book.composition_examples",
-    "rpp.book.data",
+    "rpp_book.queries",
+    "rpp_book.experiments",
+    "rpp_book.tables",
+    "rpp_book.composition_examples",
+    "rpp_book.data",
 ]
 
 DESIGN = """\
@@ -103,14 +104,81 @@ Why these layers:
   never carries less noise than requested.
 - **Accounting is above calibration.** Repeated releases, every secret pair of a prior class
   and the release budget combine calibrations; they never reach into the rules.
-- **The book's support is not the library.** `rpp.book` holds what the chapters need to
+- **The book's support is not the library.** `rpp_book` holds what the chapters need to
   reproduce the papers (queries, experiment sweeps, tables, the UCI data, the composition
-  examples); the library never imports it, so the library's behaviour cannot depend on the
-  book's experiments.
+  examples, the benchmark). It is a distribution of its own (`rpp-book-support`, the folder
+  `support/` of the repository, pinned to the same version of `rpp-book`), so the library's
+  wheel does not carry it; the library never imports it (an import-linter contract), so the
+  library's behaviour cannot depend on the book's experiments. The test of what belongs where:
+  would a practitioner calibrating their own release import it?
 - **Dependencies follow the layers.** The library needs numpy and scipy; scikit-learn (`fit_gmm`),
   POT (large transport plans) and python-flint (proved divergences) are imported only by the
   functions that use them, and matplotlib, sympy and pandas belong to the book.
 """
+
+
+PAPERS = """\
+(api-papers)=
+### Where each paper's result lives
+
+- **Yang et al. (2026), Sec. III**
+  - Def. III.1, the Rényi divergence of two Gaussians: {func}`rpp.divergence.gaussian_renyi`
+  - Thm III.5, eq. (6): the closed-form noise; Algorithm 1 as published: {func}`rpp.rules.closed_form`, {func}`rpp.rules.published_bisection`
+  - the smallest noise (the book's, for any prior): {func}`rpp.rules.exact`, {func}`rpp.calibrate`
+- **Yang et al. (2026), Sec. IV**
+  - Thm IV.1: mixtures by optimal transport of components: {func}`rpp.rules.gmm_ot`, {func}`rpp.transport.component_coupling`
+  - the tight variant (joint convexity, exact component divergences): {func}`rpp.rules.gmm_ot_tight`
+- **α-Wasserstein paper (2026)**
+  - the α-Wasserstein conditions and mechanism: {func}`rpp.rules.w_alpha`, {func}`rpp.rules.alpha_wasserstein`
+  - exponential-family noise, eq. (13); α < 1: {func}`rpp.rules.exponential_family`, {func}`rpp.rules.alpha_below_one`
+- **Pierquin et al. (2024)**
+  - the $W_\\infty$ baseline: {func}`rpp.rules.pierquin`, {func}`rpp.transport.w_infinity`
+- **Bai et al. (2026), Sec. 4**
+  - posteriors and repeated runs (privacy collapse): {func}`rpp.pufferfish.posterior_of_secret`, {func}`rpp.pufferfish.composed_output_distribution`
+- **Bai et al. (2026), Sec. 5**
+  - necessary conditions for linear composition (LPs): {func}`rpp.pufferfish.nfc_min_epsilon`, {func}`rpp.pufferfish.nfc_violation`
+- **Bai et al. (2026), Sec. 6**
+  - the $a(b)$-influence curve; Theorems 3–4: {func}`rpp.pufferfish.a_dagger`, {func}`rpp.pufferfish.epsilon_puffer_from_curve`, {func}`rpp.pufferfish.theorem4_epsilon`
+  - Markov chains, Gaussian fields, Bayesian networks: {func}`rpp.pufferfish.chain_ab_curve`, {func}`rpp.pufferfish.gaussian_region_ab_curve`, {func}`rpp.pufferfish.bn_ab_estimate`
+- **Bai et al. (2026), Examples 1, 3, 5; ALARM**
+  - the paper's examples (book support): {mod}`rpp_book.composition_examples`
+- **Yang et al. (2026), Sec. V**
+  - the experiments on UCI data (book support): {mod}`rpp_book.queries`, {mod}`rpp_book.experiments`
+
+The functions a practitioner calls are in `rpp`; what only reproduces a paper's experiment or
+example is in `rpp_book`.
+"""
+
+
+def _call_paths() -> str:
+    """The Design section's traced paths of two divergence calls (tools/call_path.py)."""
+    import call_path
+
+    lines = [
+        "(api-call-path)=",
+        "### The path of a divergence call",
+        "",
+        "Every divergence goes through one dispatcher, {func}`rpp.renyi_divergence`",
+        "(`rpp/divergence/renyi.py`), the only place that picks a path and sets `rigorous`. The two",
+        "calls below are traced by `tools/call_path.py` when this page is generated (one line per",
+        "call from one file of `rpp` into another, indented by depth; a file called again in a row is",
+        "drawn once). No call climbs back up a layer, except a *callback*: a function handed down",
+        "as an argument (the integrand that `_lib.numerics` evaluates); `tests/test_layers.py`",
+        "checks it on the same calls.",
+        "",
+    ]
+    for name, steps in call_path.run_examples().items():
+        visited = call_path.files(steps)
+        lines += [
+            "```text",
+            f">>> {name}",
+            *call_path.path_lines(steps),
+            "```",
+            "",
+            f"{len(visited)} files: " + ", ".join(f"`{f}`" for f in visited) + ".",
+            "",
+        ]
+    return "\n".join(lines)
 
 
 def _layers() -> list[str]:
@@ -208,6 +276,8 @@ def render() -> str:
         "The examples in the docstrings run as doctests in `make test`.",
         "",
         DESIGN.format(layers=_drawing()),
+        _call_paths(),
+        PAPERS,
         "(api-top)=",
         "## The top level",
         "",
@@ -250,10 +320,11 @@ def render() -> str:
         "(api-book)=",
         "## Book support",
         "",
-        "`rpp.book`: what the chapters use to reproduce the papers. The library never imports it.",
+        "`rpp_book` (the distribution `rpp-book-support`, `support/` of the repository): what the chapters use to"
+        " reproduce the papers. It is not in the library's wheel, and the library never imports it.",
         "",
         "```{eval-rst}",
-        ".. automodule:: rpp.book",
+        ".. automodule:: rpp_book",
         "",
     ]
     for module in BOOK_MODULES:

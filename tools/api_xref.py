@@ -37,7 +37,7 @@ from sphinx.environment import BuildEnvironment
 def candidates(target: str, module: str | None) -> Iterator[str]:
     """The targets to try for an unresolved Python reference, best first."""
     parts = target.split(".")
-    if parts[0] == "rpp":
+    if parts[0] in ("rpp", "rpp_book"):
         for k in range(len(parts) - 2, 0, -1):
             yield ".".join(parts[:k] + parts[k + 1 :])
     elif module and module.startswith("rpp"):

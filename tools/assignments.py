@@ -639,7 +639,7 @@ QUESTIONS: list[Question] = [
             import pandas as pd
 
             from rpp import Empirical, calibrate
-            from rpp.book.data import load_student
+            from rpp_book.data import load_student
 
             student = load_student("mat")
 
@@ -692,8 +692,8 @@ QUESTIONS: list[Question] = [
             from scipy import stats
 
             import rpp
-            from rpp.book import experiments
-            from rpp.book.data import load_heart_disease
+            from rpp_book import experiments
+            from rpp_book.data import load_heart_disease
 
             ALPHA = 3.0
             SETTINGS = experiments.PAPER_SETTINGS

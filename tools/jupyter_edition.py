@@ -81,6 +81,11 @@ WEB_URL = "https://rpp-book.github.io/rpp-book/"
 #: the web book open its notebooks (``_config.yml``: ``repository.branch``).
 EDITION_BRANCH = "jupyter"
 DISTRIBUTION = "rpp-book"
+#: The book support (the module ``rpp_book``): its own distribution in ``support/`` of the
+#: repository, installed by the launch cell of a chapter that imports it.
+SUPPORT_DISTRIBUTION = "rpp-book-support"
+SUPPORT_MODULE = "rpp_book"
+SUPPORT_SUBDIRECTORY = "support"
 #: The extra of ``rpp-book`` that every chapter's launch cell installs (pyproject.toml).
 CHAPTERS_EXTRA = "chapters"
 LAUNCH_TAG = "launch-cell"
@@ -748,7 +753,7 @@ def required_extras(nb: nbformat.NotebookNode, root: Path = ROOT) -> list[str]:
     needed, unknown = {CHAPTERS_EXTRA}, []
     by_size = sorted(extras, key=lambda e: (len(extras[e]), e))  # the smallest extra that provides it
     for module in sorted(chapter_imports(nb)):
-        if module in sys.stdlib_module_names or module in _KERNEL_MODULES or module == "rpp":
+        if module in sys.stdlib_module_names or module in _KERNEL_MODULES or module in ("rpp", SUPPORT_MODULE):
             continue
         dists = {d.lower().replace("_", "-") for d in providers.get(module, [])}
         if dists & base or dists & covered:
@@ -801,23 +806,39 @@ def launch_requirement(commit: str, extras: list[str], repo_url: str) -> str:
     return f"{DISTRIBUTION}{extra} @ git+{pip_url(repo_url)}@{commit}"
 
 
-def launch_cell(commit: str, extras: list[str], repo_url: str, chapter: str) -> nbformat.NotebookNode:
+def support_requirement(commit: str, repo_url: str) -> str:
+    """``rpp-book-support @ git+<repo_url>@<commit>#subdirectory=support``: the book support of ``commit``."""
+    return f"{SUPPORT_DISTRIBUTION} @ git+{pip_url(repo_url)}@{commit}#subdirectory={SUPPORT_SUBDIRECTORY}"
+
+
+def launch_cell(
+    commit: str, extras: list[str], repo_url: str, chapter: str, *, support: bool = False
+) -> nbformat.NotebookNode:
     """The first cell of a Jupyter-edition notebook: installs the ``rpp`` of ``commit``.
 
     ``repo_url`` is the repository (``https://github.com/...``, or ``file:///...`` in the tests);
-    the requirement is :func:`launch_requirement`. The cell fails loudly: a failed ``pip``
-    (network down, repository moved, an old pip) raises with pip's own message and what to do,
-    and so does an ``import rpp`` that does not come from the distribution ``rpp-book`` (``pip
-    install rpp`` installs an unrelated project with a top-level ``rpp``). IPython's ``%pip``
-    does not raise when pip fails, so the cell runs pip as a subprocess of the kernel's Python.
+    the requirement is :func:`launch_requirement`, and with ``support`` (a chapter that imports
+    ``rpp_book``) also :func:`support_requirement`, installed in the same pip run. The cell fails
+    loudly: a failed ``pip`` (network down, repository moved, an old pip) raises with pip's own
+    message and what to do, and so does an ``import rpp`` that does not come from the
+    distribution ``rpp-book`` (``pip install rpp`` installs an unrelated project with a
+    top-level ``rpp``). IPython's ``%pip`` does not raise when pip fails, so the cell runs pip as
+    a subprocess of the kernel's Python.
     """
     requirement = launch_requirement(commit, extras, repo_url)
+    dists = [DISTRIBUTION, *([SUPPORT_DISTRIBUTION] if support else [])]
+    support_line = (
+        f'RPP_SUPPORT_REQUIREMENT = "{support_requirement(commit, repo_url)}"  # the book support, rpp_book\n'
+        if support
+        else ""
+    )
+    wanted = "[RPP_REQUIREMENT, RPP_SUPPORT_REQUIREMENT]" if support else "[RPP_REQUIREMENT]"
     source = f"""#@title Install `rpp` (the package this notebook was made with)
 # The Jupyter edition of The RPP Book, {chapter}, generated from commit {commit[:12]}.
 # On Colab, Binder or a fresh kernel this installs `rpp` from exactly that commit, with the
-# extras the chapter imports; where the distribution `{DISTRIBUTION}` is installed already (the book's
-# own environment) it only checks where it came from. The distribution is `{DISTRIBUTION}`:
-# `pip install rpp` installs an unrelated project that also has a module `rpp`.
+# extras the chapter imports{" and the book support (`rpp_book`)" if support else ""}; where the distribution `{DISTRIBUTION}`
+# is installed already (the book's own environment) it only checks where it came from. The
+# distribution is `{DISTRIBUTION}`: `pip install rpp` installs an unrelated project that also has a module `rpp`.
 import base64, hashlib, importlib, json, subprocess, sys
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
@@ -825,10 +846,15 @@ from urllib.parse import unquote, urlparse
 
 RPP_COMMIT = "{commit}"
 RPP_REQUIREMENT = "{requirement}"
-try:
-    _origin = json.loads(distribution("{DISTRIBUTION}").read_text("direct_url.json") or "{{}}")
-except PackageNotFoundError:
-    _pip = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", RPP_REQUIREMENT],
+{support_line}_needed = []
+for _name, _requirement in zip({dists!r}, {wanted}):
+    try:
+        distribution(_name)
+    except PackageNotFoundError:
+        _needed.append(_requirement)
+_fresh = RPP_REQUIREMENT in _needed
+if _needed:
+    _pip = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *_needed],
                           capture_output=True, text=True)
     if _pip.returncode != 0:
         raise RuntimeError(
@@ -836,14 +862,13 @@ except PackageNotFoundError:
             f"{{(_pip.stderr or _pip.stdout).strip()[-3000:]}}\\n"
             f"What to do: check that this runtime reaches the internet and GitHub, upgrade pip "
             f"('%pip install --upgrade pip') and run this cell again, or install by hand with "
-            f"pip install \\"{{RPP_REQUIREMENT}}\\" and restart the kernel.") from None
+            f"pip install {{' '.join(repr(r) for r in _needed)}} and restart the kernel.") from None
     importlib.invalidate_caches()
-    _origin = json.loads(distribution("{DISTRIBUTION}").read_text("direct_url.json") or "{{}}")
-else:
-    _installed = _origin.get("vcs_info", {{}}).get("commit_id")
-    if _installed and _installed != RPP_COMMIT:
-        print(f"Note: rpp-book from commit {{_installed[:12]}} is installed; this notebook was made "
-              f"with {{RPP_COMMIT[:12]}}. Restart on a fresh runtime to install it.")
+_origin = json.loads(distribution("{DISTRIBUTION}").read_text("direct_url.json") or "{{}}")
+_installed = _origin.get("vcs_info", {{}}).get("commit_id")
+if not _fresh and _installed and _installed != RPP_COMMIT:
+    print(f"Note: rpp-book from commit {{_installed[:12]}} is installed; this notebook was made "
+          f"with {{RPP_COMMIT[:12]}}. Restart on a fresh runtime to install it.")
 import rpp
 
 _dist, _here = distribution("{DISTRIBUTION}"), Path(rpp.__file__).resolve()
@@ -920,6 +945,7 @@ def jupyter_notebook(
 ) -> nbformat.NotebookNode:
     """The Jupyter edition of one chapter notebook (the input is not modified)."""
     nb = copy.deepcopy(nb)
+    support = SUPPORT_MODULE in chapter_imports(nb)
     ctx = _Context(index, docname, student=student)
     chapter_no = index.secnumber(docname, "")
     chapter = f"chapter {chapter_no}" if chapter_no else docname
@@ -927,7 +953,7 @@ def jupyter_notebook(
     first_code = next((i for i, c in enumerate(nb.cells) if c.cell_type == "code"), None)
     for i, cell in enumerate(nb.cells):
         if i == first_code and "remove-cell" in cell.metadata.get("tags", []):
-            cells.append(launch_cell(commit, extras, repo_url, chapter))
+            cells.append(launch_cell(commit, extras, repo_url, chapter, support=support))
             continue
         if cell.cell_type == "markdown":
             src = cell.source
@@ -984,6 +1010,7 @@ def jupyter_notebook(
         "dirty": dirty,
         "web": page,
         "extras": extras,
+        "support": support,
     }
     nbformat.validate(nb)
     return nb
@@ -1054,21 +1081,22 @@ do not edit: every file here is rewritten at the next release.
   the chapter imports.
 - `student/NN_slug.ipynb`: the same without the solutions of the exercises.
 - `requirements.txt`: the book's pinned environment; `runtime.txt`, the Python Binder builds it
-  for; `postBuild`, which then installs `rpp` from commit {commit} (Binder runs it).
+  for; `postBuild`, which then installs `rpp` and the book support from commit {commit} (Binder runs it).
 """
 
 
 def binder_post_build(commit: str, repo_url: str) -> str:
     """The ``postBuild`` of the published branch: Binder (repo2docker) installs ``requirements.txt``
-    under ``runtime.txt``'s Python, then runs this, which installs ``rpp`` of ``commit`` without
+    under ``runtime.txt``'s Python, then runs this, which installs ``rpp`` and ``rpp_book`` of ``commit`` without
     dependencies (the lock has them); the launch cells then find it and install nothing."""
     requirement = launch_requirement(commit, [], repo_url)
     return (
         "#!/bin/sh\n"
         "# Binder (repo2docker) installs requirements.txt with runtime.txt's Python, then runs this:\n"
-        f"# rpp from commit {commit}, the commit of every notebook here, without dependencies.\n"
+        f"# rpp and the book support (rpp_book) from commit {commit}, the commit of every notebook\n"
+        "# here, without dependencies.\n"
         "set -e\n"
-        f'python -m pip install --no-deps "{requirement}"\n'
+        f'python -m pip install --no-deps "{requirement}" "{support_requirement(commit, repo_url)}"\n'
     )
 
 

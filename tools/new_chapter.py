@@ -48,20 +48,30 @@ REPOSITORY = "https://github.com/rpp-book/rpp-book"
 #: launch buttons open the Jupyter edition (tools/jupyter_edition.py), whose generated first
 #: cell replaces this one and installs exactly the commit the edition was made from.
 SOURCE_REQUIREMENT = f"{DISTRIBUTION}[chapters] @ git+{REPOSITORY}@main"
+#: ... and the book support (the module ``rpp_book``: the papers' reproductions and the data), a
+#: distribution of its own in ``support/`` that the library's wheel does not carry.
+SUPPORT_DISTRIBUTION = "rpp-book-support"
+SUPPORT_REQUIREMENT = f"{SUPPORT_DISTRIBUTION} @ git+{REPOSITORY}@main#subdirectory=support"
 
 #: The exact first cell of every chapter notebook (checked by tests/book/test_book.py); after
 #: changing it run ``python tools/new_chapter.py --sync-bootstrap``.
 BOOTSTRAP_SOURCE = (
-    "# The book's package `rpp` for a fresh kernel. The Jupyter edition of this chapter (the\n"
-    "# launch buttons of the web book open it) replaces this cell with one that installs the\n"
-    "# `rpp` of its own commit; this source notebook installs the newest `rpp` when missing.\n"
+    "# The book's package `rpp` and its support `rpp_book` for a fresh kernel. The\n"
+    "# Jupyter edition of this chapter (the launch buttons of the web book open it)\n"
+    "# replaces this cell with one that installs those of its own commit; this source\n"
+    "# notebook installs the newest when missing.\n"
     "from importlib.metadata import PackageNotFoundError, version\n"
+    "\n"
+    "# IPython expands {_REPO} in the %pip line\n"
+    f'_REPO = "git+{REPOSITORY}@main"\n'
     "try:\n"
-    f'    version("{DISTRIBUTION}")\n'
+    f'    version("{DISTRIBUTION}"), version("{SUPPORT_DISTRIBUTION}")\n'
     "except PackageNotFoundError:\n"
-    "    %pip install --quiet \\\n"
-    f'        "{SOURCE_REQUIREMENT}"'
+    f'    %pip install --quiet "{DISTRIBUTION}[chapters] @ {{_REPO}}" \\\n'
+    f'        "{SUPPORT_DISTRIBUTION} @ {{_REPO}}#subdirectory=support"'
 )
+assert SOURCE_REQUIREMENT.replace(f"git+{REPOSITORY}@main", "{_REPO}") in BOOTSTRAP_SOURCE
+assert SUPPORT_REQUIREMENT.replace(f"git+{REPOSITORY}@main", "{_REPO}") in BOOTSTRAP_SOURCE
 BOOTSTRAP_TAGS = ["remove-cell"]
 
 #: Marker of skeleton text that must be replaced before a chapter is committed.

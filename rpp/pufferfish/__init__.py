@@ -6,19 +6,19 @@ leakage) and :mod:`rpp.divergence`: posteriors and repeated runs (``collapse``),
 necessary-for-composition linear programs (``nfc``), the :math:`a(b)`-influence curve
 and Theorems 3–4 (``influence``), Markov-chain, Gaussian and Bayesian-network priors
 (``markov``, ``gaussian_field``, ``bayesnet``; ``bif`` for networks of any arity read from
-BIF files, with the packaged ALARM network), the Markov Quilt Mechanism and
+BIF files), the Markov Quilt Mechanism and
 (``markov``); the Top-:math:`k` mechanisms and the activity chains of the book's chapter 8 are
-book support (``rpp.book.topk``, ``rpp.book.chain_data``).
+book support (``rpp_book.topk``, ``rpp_book.chain_data``).
 
 ``discrete_renyi_divergence`` (a :class:`rpp.Certified`) is :func:`rpp.discrete_renyi_divergence`, and
 ``pufferfish_leakage`` is :func:`rpp.pufferfish.finite.pufferfish_leakage`.  The paper's examples (``example1_*``,
 ``example3_*``, ``example5_*``, ``simulate_example*``, ``ASIA``, ``CAPTURE24_STATES``) live in
-:mod:`rpp.book.composition_examples` (book support, never imported by the library).
+:mod:`rpp_book.composition_examples` (book support, never imported by the library).
 """
 
 from ..divergence.closed_forms import discrete_renyi_divergence
 from .bayesnet import bfs_neighbour_sets, bn_ab_curve, bn_joint, moral_graph
-from .bif import bn_ab_estimate, bn_marginal, load_alarm, read_bif
+from .bif import bn_ab_estimate, bn_marginal, read_bif
 from .collapse import composed_output_distribution, posterior_of_secret
 from .exact import (
     pufferfish_epsilon_exact,
@@ -130,7 +130,6 @@ __all__ = [
     "bfs_neighbour_sets",
     "bn_ab_curve",
     "read_bif",
-    "load_alarm",
     "bn_marginal",
     "bn_ab_estimate",
 ]

@@ -1,7 +1,7 @@
 r"""Bayesian-network priors and their :math:`a(b)`-influence curve (Bai et al. 2026, Secs. 6.3.1–6.3.2, 6.4).
 
 A network is a dict ``node -> (parents, table of Pr(node = 1 | parent values))`` of binary
-nodes; the Asia network used by the book is :data:`rpp.book.composition_examples.ASIA`.
+nodes; the Asia network used by the book is :data:`rpp_book.composition_examples.ASIA`.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def bn_joint(network: Network) -> tuple[np.ndarray, list[str]]:
 
     Examples
     --------
-    >>> from rpp.book.composition_examples import ASIA
+    >>> from rpp_book.composition_examples import ASIA
     >>> J, names = bn_joint(ASIA)
     >>> J.shape, round(float(J.sum()), 12)
     ((2, 2, 2, 2, 2, 2, 2, 2), 1.0)
@@ -142,7 +142,7 @@ def moral_graph(network: AnyNetwork) -> dict[str, set[str]]:
 
     Examples
     --------
-    >>> from rpp.book.composition_examples import ASIA
+    >>> from rpp_book.composition_examples import ASIA
     >>> sorted(moral_graph(ASIA)["either"])
     ['bronc', 'dysp', 'lung', 'tub', 'xray']
     """
@@ -187,7 +187,7 @@ def bfs_neighbour_sets(network: AnyNetwork, node: str, size: int) -> list[tuple[
 
     Examples
     --------
-    >>> from rpp.book.composition_examples import ASIA
+    >>> from rpp_book.composition_examples import ASIA
     >>> bfs_neighbour_sets(ASIA, "either", 2)[:2]
     [('bronc', 'dysp'), ('bronc', 'lung')]
     """

@@ -8,20 +8,14 @@ A *general network* is a dict ``node -> (parents, cpt, states)``: ``cpt`` has sh
 (last axis sums to 1), ``states`` names the values. :func:`~rpp.pufferfish.moral_graph`
 and :func:`~rpp.pufferfish.bfs_neighbour_sets` accept it unchanged.
 
-**ALARM** (Beinlich, Suermondt, Chavez & Cooper (1989), "The ALARM monitoring system",
-AIME 89): ``alarm.bif.gz`` in this package is a byte-identical copy of
-``pgmpy/utils/example_models/alarm.bif.gz`` of pgmpy 1.1.2 (MIT licence, (c) 2013-present
-pgmpy), which distributes the BIF file of the bnlearn Bayesian-network repository
-(https://www.bnlearn.com/bnrepository/); SHA-256
-``f5860caa7137b5817e0c4f169cce0f1451ce6c246b96f5ce4fb4a8167993be29``.
+The ALARM network of the book's chapter 8 (Bai et al.'s example) ships with the book support:
+``rpp_book.composition_examples.load_alarm``.
 """
 
 from __future__ import annotations
 
-import gzip
 import re
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -31,14 +25,13 @@ from .._lib.validation import integers
 from .._lib.validation import uncertainty as check_uncertainty
 from .bayesnet import bfs_neighbour_sets, check_network, moral_graph
 
-__all__ = ["read_bif", "load_alarm", "bn_marginal", "bn_ab_estimate"]
+__all__ = ["read_bif", "bn_marginal", "bn_ab_estimate"]
 
 #: ``node -> (parents, cpt, states)``
 GeneralNetwork = Mapping[str, tuple[Sequence[str], np.ndarray, Sequence[str]]]
 
 _VAR_RE = re.compile(r"variable\s+(\S+)\s*\{[^}]*?\[\s*(\d+)\s*\]\s*\{([^}]*)\}", re.S)
 _PROB_RE = re.compile(r"probability\s*\(\s*([^|)]+?)\s*(?:\|\s*([^)]*))?\)\s*\{([^}]*)\}", re.S)
-ALARM_SHA256 = "f5860caa7137b5817e0c4f169cce0f1451ce6c246b96f5ce4fb4a8167993be29"
 
 
 def _numbers(text: str) -> list[float]:
@@ -108,35 +101,6 @@ def read_bif(text: str) -> dict[str, tuple[tuple[str, ...], np.ndarray, tuple[st
     if missing:
         raise ValueError(f"text: no probability block for {sorted(missing)}")
     return {v: out[v] for v in states}
-
-
-def load_alarm() -> dict[str, tuple[tuple[str, ...], np.ndarray, tuple[str, ...]]]:
-    """Return the ALARM network (37 nodes, 46 edges, 509 parameters), read from the packaged BIF file.
-
-    Provenance and licence: see the module docstring; the SHA-256 of the file is checked.
-
-    Returns
-    -------
-    dict
-        The network, as :func:`read_bif` returns it.
-
-    Raises
-    ------
-    ValueError
-        If the packaged file does not have the recorded SHA-256.
-
-    Examples
-    --------
-    >>> alarm = load_alarm()
-    >>> len(alarm), sum(len(p) for p, _, _ in alarm.values())
-    (37, 46)
-    """
-    import hashlib
-
-    raw = resources.files(__package__).joinpath("alarm.bif.gz").read_bytes()
-    if hashlib.sha256(raw).hexdigest() != ALARM_SHA256:
-        raise ValueError("alarm.bif.gz: SHA-256 does not match the recorded copy")
-    return read_bif(gzip.decompress(raw).decode("ascii"))
 
 
 def bn_marginal(network: GeneralNetwork, keep: Sequence[str]) -> np.ndarray:

@@ -2,7 +2,7 @@ r"""Posteriors and repeated runs of finite mechanisms (Bai et al. 2026, Section 
 
 :func:`posterior_of_secret` and :func:`composed_output_distribution` are the exact
 computations behind privacy collapse under composition; the paper's Examples 1, 3 and 5
-are in :mod:`rpp.book.composition_examples`.
+are in :mod:`rpp_book.composition_examples`.
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ import pytest
 
 import rpp
 import rpp.pufferfish as pf
-from rpp.book import chain_data, topk
 from rpp.noise import GaussianNoise, LaplaceNoise
+from rpp_book import chain_data, topk
 
 
 def _at60(f):

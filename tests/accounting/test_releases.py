@@ -148,7 +148,7 @@ def test_domain_condition_of_the_reverse_order():
 
 def test_heart_disease_mean_numbers_of_issue_15():
     """Heart MEAN (Cleveland, oldpeak by slope 1 vs 3) at theta = 2.868, alpha = 3."""
-    from rpp.book.experiments import PAPER_SETTINGS, load_setting
+    from rpp_book.experiments import PAPER_SETTINGS, load_setting
 
     pr = load_setting(PAPER_SETTINGS["heart"], queries=["mean"])["mean"]
     p, q = pr.prior_i, pr.prior_j

@@ -11,9 +11,9 @@ priors' arrays, so a second call on equal priors would time a cache), keeps the 
 reference kernel of the same run.  A case that returns ``None`` reports seconds it
 measured itself in another way: see :data:`SELF_TIMED`.
 
-The pairs and grids are those of ``rpp.book.bench`` (``python -m rpp.book.bench``): the
-Gaussian grid of :func:`rpp.book.bench.gaussian_grid_case`, the empirical pairs of
-:func:`rpp.book.bench.atoms_pair`, the mixture pairs of :func:`rpp.book.bench.scaling_pair`.
+The pairs and grids are those of ``rpp_book.bench`` (``python -m rpp_book.bench``): the
+Gaussian grid of :func:`rpp_book.bench.gaussian_grid_case`, the empirical pairs of
+:func:`rpp_book.bench.atoms_pair`, the mixture pairs of :func:`rpp_book.bench.scaling_pair`.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def _import_numpy():
 
 def _grid(method: str):
     import rpp
-    from rpp.book.bench import gaussian_grid_case
+    from rpp_book.bench import gaussian_grid_case
 
     p, q, alpha, eps = gaussian_grid_case()
     return lambda: rpp.calibrate(p, q, alpha=alpha, epsilon=eps, method=method)  # two Gaussians: proved either way
@@ -113,7 +113,7 @@ def _exact_grid():
 
 def _atoms(n: int, noise: str, require: str = "estimate"):
     import rpp
-    from rpp.book.bench import atoms_pair
+    from rpp_book.bench import atoms_pair
 
     p, q = atoms_pair(n)
     return lambda: rpp.calibrate(p, q, alpha=2.0, epsilon=1.0, method="exact", noise=noise, require=require)
@@ -151,7 +151,7 @@ for _n, _label, _gated in (
 
 def _mixture(k: int, **kwargs):
     import rpp
-    from rpp.book.bench import scaling_pair
+    from rpp_book.bench import scaling_pair
 
     p, q = scaling_pair("mixture", k)
     return lambda: rpp.calibrate(p, q, alpha=2.0, epsilon=1.0, method="exact", **kwargs)
@@ -186,8 +186,8 @@ def _proved():
 
 
 def prior_class(members: int, secrets: int):
-    """The class of :func:`rpp.book.bench.class_priors` (seed 0)."""
-    from rpp.book.bench import class_priors
+    """The class of :func:`rpp_book.bench.class_priors` (seed 0)."""
+    from rpp_book.bench import class_priors
 
     return class_priors(members, secrets)
 

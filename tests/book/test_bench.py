@@ -7,7 +7,7 @@ import rpp
 
 pytestmark = pytest.mark.slow  # ~1.5 min on the loaded 2-core machine
 
-from rpp.book import bench
+from rpp_book import bench
 
 
 def test_gaussian_grid_small():

@@ -1,6 +1,6 @@
-"""Tests for rpp.book.data: the verified UCI loaders (packaged copy, mirror, cache, download).
+"""Tests for rpp_book.data: the verified UCI loaders (packaged copy, mirror, cache, download).
 
-The data ship with rpp (rpp/book/data/uci/*.gz); nothing here reads ../shared or the network.
+The data ship with the book support rpp_book (support/rpp_book/data/uci/*.gz); nothing here reads ../shared or the network.
 Mirror directories and UCI archives are made by the tests themselves from the packaged
 copy (a session fixture decompresses it into a temporary directory). No test touches the
 network: urllib.request.urlopen is replaced in every test (by a guard that fails the
@@ -26,8 +26,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rpp.book import data
-from rpp.book.data import _sources, _specs
+from rpp_book import data
+from rpp_book.data import _sources, _specs
 
 REAL_URLOPEN = urllib.request.urlopen
 
@@ -342,7 +342,7 @@ def test_damaged_packaged_file_names_it_and_how_to_reinstall(packaged_copy):
         data.load_adult("both")
     msg = str(err.value)
     assert str(gz) in msg and "adult/adult.data" in msg and data.SHA256["adult/adult.data"] in msg
-    assert "damaged" in msg and "pip install --force-reinstall rpp-book" in msg
+    assert "damaged" in msg and "pip install --force-reinstall --no-deps ./support" in msg
     assert "was not used" in msg and err.value.path == gz
 
 
@@ -463,7 +463,7 @@ def test_uci_offline(monkeypatch, cache, loader, folder):
         loader(source="uci")
     msg = str(err.value)
     assert URL[folder] in msg and "Could not download" in msg
-    assert "packaged with rpp (the default source)" in msg
+    assert "packaged with rpp_book (the default source)" in msg
     assert isinstance(err.value.__cause__, urllib.error.URLError)
     assert not cache.exists() or not any(cache.rglob("*.*"))
 

@@ -1,4 +1,4 @@
-"""rpp.book.experiments: ε-sweeps as tidy tables, the reduction statistic and its averaging protocol."""
+"""rpp_book.experiments: ε-sweeps as tidy tables, the reduction statistic and its averaging protocol."""
 
 import numpy as np
 import pandas as pd
@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 import rpp
 from rpp import rules
-from rpp.book import experiments, queries, tables
-from rpp.book.data import ADULT_COLUMNS, HEART_COLUMNS, STUDENT_COLUMNS
+from rpp_book import experiments, queries, tables
+from rpp_book.data import ADULT_COLUMNS, HEART_COLUMNS, STUDENT_COLUMNS
 
 ALPHA = 3.0
 EPS = np.array([0.5, 1.0, 3.0])

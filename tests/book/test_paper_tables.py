@@ -1,11 +1,11 @@
-"""rpp.book.tables: chapter 6's checks and statistics of sweep tables (verify, rebaseline, headline, MC error)."""
+"""rpp_book.tables: chapter 6's checks and statistics of sweep tables (verify, rebaseline, headline, MC error)."""
 
 import numpy as np
 import pytest
 from scipy import stats
 
 import rpp
-from rpp.book import experiments, queries, tables
+from rpp_book import experiments, queries, tables
 
 ALPHA = 3.0
 EPS = np.array([0.5, 1.0, 2.0, 4.0])

@@ -1,4 +1,4 @@
-"""rpp.book.queries: secret-conditioned priors of the RAW, MEAN, GP and BNN query families.
+"""rpp_book.queries: secret-conditioned priors of the RAW, MEAN, GP and BNN query families.
 
 Synthetic data only (no data files), so the file runs anywhere in a few seconds.
 """
@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from scipy import linalg, stats
 
 import rpp
-from rpp.book import queries
-from rpp.book.model_queries import _bayes_last_layer
+from rpp_book import queries
+from rpp_book.model_queries import _bayes_last_layer
 
 
 def synthetic(n_i=300, n_j=120, seed=0, integer=True, slope=0.8):

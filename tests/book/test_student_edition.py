@@ -253,8 +253,11 @@ class _FakeIPython:
     def __init__(self):
         self.magics: list[tuple[str, str]] = []
 
+    namespace: dict = {}  # noqa: RUF012  the cell's globals, set by _run_cell
+
     def run_line_magic(self, name, line, _stack_depth=1):
-        self.magics.append((name, line))
+        # IPython expands {expr} in a magic's line from the user's namespace (var_expand)
+        self.magics.append((name, line.format_map(self.namespace)))
 
 
 def _run_cell(source: str, patches: dict) -> tuple[list[tuple[str, str]], str]:
@@ -273,7 +276,8 @@ def _run_cell(source: str, patches: dict) -> tuple[list[tuple[str, str]], str]:
         for name, value in patches.items():
             setattr(importlib.metadata, name, value)
         with contextlib.redirect_stdout(out):
-            exec(compile(python, "<cell>", "exec"), {"get_ipython": lambda: shell})
+            shell.namespace = {"get_ipython": lambda: shell}
+            exec(compile(python, "<cell>", "exec"), shell.namespace)
     finally:
         for name, value in saved.items():
             setattr(importlib.metadata, name, value)
@@ -332,11 +336,15 @@ def test_source_bootstrap_cell_installs_every_extra_a_chapter_needs():
                 todo += [e.strip() for e in req[req.index("[") + 1 : req.index("]")].split(",") if e not in installed]
     assert needed <= installed, f"the chapters need the extras {sorted(needed)}, the cell installs {extras}"
     assert (
-        "rpp*"
+        "rpp"
         in tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"][
             "find"
         ]["include"]
     ), "the distribution must ship rpp"
+    # the book support (rpp_book), its own distribution in support/, in the same pip run
+    support = magics[0][1].split('"')[3]
+    assert support == "rpp-book-support @ git+" + jupyter_edition.repository_url(ROOT) + "@main#subdirectory=support"
+    assert (ROOT / "support" / "pyproject.toml").is_file()
 
 
 # --------------------------------------------------------------------------------------------
@@ -428,6 +436,38 @@ def test_launch_cell_installs_exactly_its_commit_with_the_extras(monkeypatch):
     assert _requirement(f'install "{cmd[5]}"') == ("rpp-book", ["ot"], "https://github.com/rpp-book/rpp-book", SHA)
 
 
+@pytest.mark.parametrize("rpp_installed", [False, True], ids=["fresh-runtime", "rpp-book-already-there"])
+def test_launch_cell_installs_the_book_support_of_its_commit(monkeypatch, rpp_installed):
+    """A chapter that imports rpp_book: the support distribution of the same commit, in the same pip run
+    (alone when rpp-book is there already, e.g. after an earlier chapter in the same runtime)."""
+    import subprocess
+
+    state = {"installed": {"rpp-book"} if rpp_installed else set()}
+
+    def distribution(name):
+        if name not in state["installed"]:
+            raise importlib.metadata.PackageNotFoundError(name)
+        return EDITABLE
+
+    def fake_run(cmd, **kwargs):
+        state["installed"] |= {"rpp-book", "rpp-book-support"}
+        calls.append(cmd)
+        return subprocess.CompletedProcess(cmd, 0, stdout="", stderr="")
+
+    calls: list = []
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    cell = jupyter_edition.launch_cell(SHA, ["chapters"], "https://github.com/rpp-book/rpp-book", "ch. 4", support=True)
+    magics, _ = _run_cell(cell.source, {"distribution": distribution})
+    assert magics == [] and len(calls) == 1, (magics, calls)
+    support = f"rpp-book-support @ git+https://github.com/rpp-book/rpp-book@{SHA}#subdirectory=support"
+    if rpp_installed:
+        assert calls[0][5:] == [support], calls
+    else:
+        assert _requirement(f'install "{calls[0][5]}"')[0] == "rpp-book" and calls[0][6:] == [support], calls
+    plain = jupyter_edition.launch_cell(SHA, ["chapters"], "https://github.com/rpp-book/rpp-book", "ch. 1")
+    assert "rpp-book-support" not in plain.source and "RPP_SUPPORT_REQUIREMENT" not in plain.source
+
+
 def test_launch_cell_raises_when_pip_fails(monkeypatch):
     with pytest.raises(RuntimeError, match=r"(?s)Installing rpp failed.*planted pip failure.*What to do"):
         _run_launch(_missing, monkeypatch, pip_rc=1)
@@ -469,6 +509,7 @@ def test_binder_post_build_installs_the_published_commit():
     line = script.strip().splitlines()[-1]
     assert line.startswith("python -m pip install --no-deps ")
     assert _requirement(line) == ("rpp-book", [], "https://github.com/rpp-book/rpp-book", SHA)
+    assert line.endswith(f' "rpp-book-support @ git+https://github.com/rpp-book/rpp-book@{SHA}#subdirectory=support"')
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)

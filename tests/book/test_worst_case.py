@@ -3,7 +3,7 @@
 The bound: every method of :func:`rpp.methods`, both noises, on every prior pair of at most 50
 components or 10^4 atoms with alpha in [1.01, 100], finishes in at most 5 CPU seconds
 (``time.process_time`` of a forked child: the test machine is shared, its wall times are not).
-The full sample (300 random pairs per family, :func:`rpp.book.bench.random_case`) is too slow
+The full sample (300 random pairs per family, :func:`rpp_book.bench.random_case`) is too slow
 for a test run; ``book/data/worst_case_timings.jsonl`` holds its committed result (command,
 date, machine and load inside), and the slow test re-checks the named outliers, the worst
 pairs of that file and a few fresh random pairs.
@@ -17,8 +17,8 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from rpp.book import bench
 from rpp.transport import mixture_quantile_at_score
+from rpp_book import bench
 
 sys.path.insert(0, str(pathlib.Path(__file__).parents[1]))
 from reference_grid import grid_divergence

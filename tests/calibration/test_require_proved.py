@@ -197,8 +197,8 @@ def test_ten_components_are_aimed_by_half_their_proof_width():
     from 2.0641 to 2.0643: D falls like theta^-1 there)."""
     import warnings
 
-    from rpp.book.data import load_student
     from rpp.gmm import fit_gmm
+    from rpp_book.data import load_student
 
     student = load_student("mat")
     g_no = student.loc[student.schoolsup == "no", "G3"].to_numpy(float)

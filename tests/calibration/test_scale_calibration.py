@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).parents[1]))
 import rpp
 from reference_flint import gaussian_noise_divergence, laplace_noise_divergence, lower, upper
 from reference_grid import grid_divergence
-from rpp.book.bench import scaling_pair
+from rpp_book.bench import scaling_pair
 
 pytestmark = pytest.mark.slow
 

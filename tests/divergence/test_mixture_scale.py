@@ -4,7 +4,7 @@ The quadrature of ``rpp.divergence.gaussian_noise.renyi_divergence_bound`` (Gaus
 ``rpp.divergence.laplace_noise.laplace_renyi_divergence_bound`` (Laplace noise on Gaussian components) puts its
 breakpoints on nested dyadic grids shared by overlapping components, and evaluates a Laplace-noisy
 component far from its mean as one exponential.  Checked here on the scaling pairs
-``rpp.book.bench.scaling_pair("mixture", 50, seed)``:
+``rpp_book.bench.scaling_pair("mixture", 50, seed)``:
 
 * against a dense independent computation (fast): the noisy densities written afresh with
   ``scipy.stats.norm.logpdf`` / ``scipy.special.log_ndtr`` (the closed form of
@@ -28,8 +28,8 @@ import pytest
 from scipy import special, stats
 
 import rpp
-from rpp.book.bench import scaling_pair
 from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
+from rpp_book.bench import scaling_pair
 
 _U = 2.0**-53
 _X, _W = np.polynomial.legendre.leggauss(30)

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rpp.pufferfish as pf
-from rpp.book import chain_data, topk
-from rpp.book import composition_examples as examples
+from rpp_book import chain_data, topk
+from rpp_book import composition_examples as examples
 
 
 # ----------------------------------------------------------------------------- discrete_renyi_divergence

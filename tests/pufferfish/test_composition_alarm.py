@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 import rpp.pufferfish as pf
-from rpp.book import composition_examples as examples
-from rpp.pufferfish.bif import bn_ab_estimate, bn_marginal, load_alarm, read_bif
+from rpp.pufferfish.bif import bn_ab_estimate, bn_marginal, read_bif
+from rpp_book import composition_examples as examples
+from rpp_book.composition_examples import load_alarm
 
 
 def to_general(net):

@@ -1,4 +1,4 @@
-"""Timing and tightness benchmark of the calibration rules: ``python -m rpp.book.bench``.
+"""Timing and tightness benchmark of the calibration rules: ``python -m rpp_book.bench``.
 
 Prints, measured in one run on the current machine:
 
@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from ..calibration.search import calibrate, methods
-from ..priors import Empirical, Gaussian, GaussianMixture
+from rpp.calibration.search import calibrate, methods
+from rpp.priors import Empirical, Gaussian, GaussianMixture
 
 
 def _timed(fn, repeat=3):
@@ -578,8 +578,8 @@ def class_scaling(
 
     import pandas as pd
 
-    from .._lib.cache import clear_caches
-    from ..accounting import calibrate_all_pairs
+    from rpp import clear_caches
+    from rpp.accounting import calibrate_all_pairs
 
     def strip(cal):  # details["seconds"] are wall times: every other field must be identical
         return dataclasses.replace(cal, details={k: v for k, v in cal.details.items() if k != "seconds"})
@@ -632,7 +632,7 @@ from .worst_case import (  # noqa: F401 - the sweep of --worst-case, re-exported
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run the benchmark from the command line (``python -m rpp.book.bench --help``).
+    """Run the benchmark from the command line (``python -m rpp_book.bench --help``).
 
     Parameters
     ----------

@@ -5,18 +5,32 @@ r"""The examples of Bai et al. (2026) reproduced in chapter 7: collapse mechanis
   distributions (for enumeration checks), the exact expected number of runs and the paper's
   bound, and vectorised simulations of the attack;
 * :data:`ASIA` -- the Bayesian network of Section 6.4 (Asia in place of ALARM);
-* :data:`CAPTURE24_STATES` -- the activity classes of the Top-:math:`k` experiments (Section 7).
+* :data:`CAPTURE24_STATES` -- the activity classes of the Top-:math:`k` experiments (Section 7);
+* :func:`load_alarm` -- the ALARM network of Section 6.3.1 (chapter 8), read from the packaged
+  BIF file by :func:`rpp.pufferfish.read_bif`.
 
-Example 5 lives in ``rpp.book.composition_example5`` (imported here). Re-exported, under
-the same names, by :mod:`rpp.pufferfish`.
+Example 5 lives in ``rpp_book.composition_example5`` (imported here).
+
+**ALARM** (Beinlich, Suermondt, Chavez & Cooper (1989), "The ALARM monitoring system",
+AIME 89): ``alarm.bif.gz`` in this package is a byte-identical copy of
+``pgmpy/utils/example_models/alarm.bif.gz`` of pgmpy 1.1.2 (MIT licence, (c) 2013-present
+pgmpy), which distributes the BIF file of the bnlearn Bayesian-network repository
+(https://www.bnlearn.com/bnrepository/); SHA-256
+``f5860caa7137b5817e0c4f169cce0f1451ce6c246b96f5ce4fb4a8167993be29``.
 """
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+from importlib import resources
+
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._lib import validation as v
+from rpp._lib import validation as v
+from rpp.pufferfish.bif import read_bif
+
 from .composition_example5 import (
     example5_epsilon,
     example5_epsilon_bruteforce,
@@ -37,6 +51,7 @@ __all__ = [
     "simulate_example5",
     "ASIA",
     "CAPTURE24_STATES",
+    "load_alarm",
 ]
 
 #: The Asia network, as ``node -> (parents, table of Pr(node = 1 | parent values))``.
@@ -374,3 +389,33 @@ def simulate_example3(
     x1 = (A.sum(1) % 2) ^ B
     recon = np.concatenate([x1[:, None], A ^ x1[:, None]], axis=1).astype(np.int8)
     return runs, np.all(recon == x, axis=1)
+
+
+ALARM_SHA256 = "f5860caa7137b5817e0c4f169cce0f1451ce6c246b96f5ce4fb4a8167993be29"
+
+
+def load_alarm() -> dict[str, tuple[tuple[str, ...], np.ndarray, tuple[str, ...]]]:
+    """Return the ALARM network (37 nodes, 46 edges, 509 parameters), read from the packaged BIF file.
+
+    Provenance and licence: see the module docstring; the SHA-256 of the file is checked.
+
+    Returns
+    -------
+    dict
+        The network, as :func:`rpp.pufferfish.read_bif` returns it.
+
+    Raises
+    ------
+    ValueError
+        If the packaged file does not have the recorded SHA-256.
+
+    Examples
+    --------
+    >>> alarm = load_alarm()
+    >>> len(alarm), sum(len(p) for p, _, _ in alarm.values())
+    (37, 46)
+    """
+    raw = resources.files(__package__).joinpath("alarm.bif.gz").read_bytes()
+    if hashlib.sha256(raw).hexdigest() != ALARM_SHA256:
+        raise ValueError("alarm.bif.gz: SHA-256 does not match the recorded copy")
+    return read_bif(gzip.decompress(raw).decode("ascii"))

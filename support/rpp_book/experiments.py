@@ -1,18 +1,18 @@
 r"""Sweeps over ε of calibration rules on real data, as tidy tables (Yang et al. 2026, Section V).
 
 :func:`sweep` calibrates one query's secret-conditioned priors
-(:class:`rpp.book.queries.QueryPriors`) with a list of rules over a grid of
+(:class:`rpp_book.queries.QueryPriors`) with a list of rules over a grid of
 (α, ε) and returns one row per (rule, α, ε).  The statistics and checks of these
-tables (:func:`~rpp.book.tables.reduction_table`, :func:`~rpp.book.tables.headline`,
-:func:`~rpp.book.tables.check_budgets`, :func:`~rpp.book.tables.verify_table`, ...)
-are in :mod:`rpp.book.tables` (which imports this module, never the reverse).
+tables (:func:`~rpp_book.tables.reduction_table`, :func:`~rpp_book.tables.headline`,
+:func:`~rpp_book.tables.check_budgets`, :func:`~rpp_book.tables.verify_table`, ...)
+are in :mod:`rpp_book.tables` (which imports this module, never the reverse).
 
 The rules:
 
 ``"paper"``
     The rule Yang et al. 2026 use for the prior type: ``"gmm-ot"`` (Theorem IV.1)
     for mixtures, ``"closed-form"`` (Theorem III.5) for Gaussians
-    (:func:`rpp.book.queries.paper_method`).
+    (:func:`rpp_book.queries.paper_method`).
 ``"pierquin"``
     The :math:`W_\infty` baseline of Pierquin et al. 2024,
     :math:`\theta^2 = \alpha W_\infty^2 / (2\varepsilon)`, with :math:`W_\infty`
@@ -36,14 +36,15 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from .. import rules
-from .._lib import validation as v
-from .._lib.numerics import at_most
-from ..calibration.result import PrivacyWarning
-from ..calibration.search import calibrate, methods
-from ..divergence.gaussian_noise import renyi_divergence_bound
-from ..priors import Empirical, Gaussian, GaussianMixture
-from ..transport import w_infinity
+from rpp import rules
+from rpp._lib import validation as v
+from rpp._lib.numerics import at_most
+from rpp.calibration.result import PrivacyWarning
+from rpp.calibration.search import calibrate, methods
+from rpp.divergence.gaussian_noise import renyi_divergence_bound
+from rpp.priors import Empirical, Gaussian, GaussianMixture
+from rpp.transport import w_infinity
+
 from .queries import QueryPriors, paper_method, query_priors
 
 __all__ = [
@@ -129,7 +130,7 @@ def load_setting(
         An entry of :data:`PAPER_SETTINGS` / :data:`AWASS_SETTINGS` (or a dict with
         the same keys).
     df : DataFrame, optional
-        The data; loaded with ``rpp.book.data.<loader>(**load_kwargs)`` when omitted.
+        The data; loaded with ``rpp_book.data.<loader>(**load_kwargs)`` when omitted.
     queries : sequence of str
         Query families to build.
     **options
@@ -144,7 +145,7 @@ def load_setting(
     Raises
     ------
     ValueError
-        As the query builders of :mod:`rpp.book.queries` (unknown query, missing column, ...).
+        As the query builders of :mod:`rpp_book.queries` (unknown query, missing column, ...).
     KeyError
         If ``setting`` lacks one of the keys ``x``, ``secret``, ``s_i``, ``s_j`` (or
         ``features`` for the GP and BNN queries).
@@ -207,7 +208,7 @@ def resolve_rule(priors: QueryPriors, rule: str) -> tuple[Any, Any, Any, str]:
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> from rpp.book.queries import quantile_discretization
+    >>> from rpp_book.queries import quantile_discretization
     >>> p, q = Gaussian(mean=0.0, var=1.0), Gaussian(mean=1.0, var=2.0)
     >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 5), quantile_discretization(q, 5), 10, 10)
     >>> resolve_rule(pr, "paper")[0], resolve_rule(pr, "pierquin")[3], resolve_rule(pr, "exact:baseline")[0]
@@ -281,7 +282,7 @@ def sweep(
 
     Parameters
     ----------
-    priors : rpp.book.queries.QueryPriors
+    priors : rpp_book.queries.QueryPriors
         The query's priors (model and baseline).
     rules : sequence of str
         See the module docstring.
@@ -328,13 +329,13 @@ def sweep(
     Raises
     ------
     ValueError
-        If ``priors`` is not a :class:`~rpp.book.queries.QueryPriors`, ``rules`` is empty or
+        If ``priors`` is not a :class:`~rpp_book.queries.QueryPriors`, ``rules`` is empty or
         names an unknown rule, α or ε is out of range, or ``n_jobs`` < 1.
 
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> from rpp.book.queries import quantile_discretization
+    >>> from rpp_book.queries import quantile_discretization
     >>> p, q = Gaussian(mean=2.0, var=1 / 6), Gaussian(mean=6.25, var=0.4)
     >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 10), quantile_discretization(q, 10), 4, 4)
     >>> tab = sweep(pr, ["paper", "exact", "pierquin"], alpha=3.0, epsilon=[1.0, 2.0], dataset="toy")
@@ -348,7 +349,7 @@ def sweep(
     5  pierquin      2.0   4.00           True
     """
     if not isinstance(priors, QueryPriors):
-        raise ValueError(f"priors must be an rpp.book.queries.QueryPriors, got {type(priors).__name__}")
+        raise ValueError(f"priors must be an rpp_book.queries.QueryPriors, got {type(priors).__name__}")
     if isinstance(rules, str) or len(rules) == 0:
         raise ValueError(f"rules must be a non-empty sequence of rule names, got {rules!r}")
     if int(n_jobs) != n_jobs or n_jobs < 1:

@@ -1,4 +1,4 @@
-r"""Building blocks of the query priors (rpp.book.queries).
+r"""Building blocks of the query priors (rpp_book.queries).
 
 The result type, the secret-conditioned subsets, the data resolution, the quantile discretisation and the model inputs of the GP and BNN queries.
 """
@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from .._lib import validation as v
-from ..priors import Empirical, Gaussian, GaussianMixture
+from rpp._lib import validation as v
+from rpp.priors import Empirical, Gaussian, GaussianMixture
 
 __all__ = [
     "QUERY_FAMILIES",
@@ -36,7 +36,7 @@ class QueryPriors:  # numpydoc ignore=PR02
     ----------
     query, prior_i, prior_j, baseline_i, baseline_j, n_i, n_j, details
         The attributes, in this order (``details`` optional). The builders of
-        :mod:`rpp.book.queries` fill them; no check is made here.
+        :mod:`rpp_book.queries` fill them; no check is made here.
         The record is frozen: setting an attribute raises ``dataclasses.FrozenInstanceError``.
 
     Attributes
@@ -154,7 +154,7 @@ def data_resolution(*samples: ArrayLike) -> float:
     Values are first rounded to 10 decimals so that ``0.1``-steps stored in binary
     floating point give ``h = 0.1``.  A value recorded on a grid of step :math:`h` carries
     a rounding error of variance :math:`h^2/12` (Sheppard 1898), the variance floor of
-    :func:`rpp.book.queries.raw_priors`.
+    :func:`rpp_book.queries.raw_priors`.
 
     Parameters
     ----------

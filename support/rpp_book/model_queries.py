@@ -1,7 +1,7 @@
 r"""The model-based query families of Yang et al. 2026, Sec. V-A.
 
 A Gaussian-process regression (``"gp"``) and a Bayesian last layer on a one-hidden-layer network (``"bnn"``); re-exported by
-:mod:`rpp.book.queries`.
+:mod:`rpp_book.queries`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 from scipy import linalg
 
-from ..priors import Gaussian
+from rpp.priors import Gaussian
+
 from .query_data import QueryPriors, model_inputs, quantile_discretization
 
 __all__ = ["gp_priors", "bnn_priors"]
@@ -109,7 +110,7 @@ def gp_priors(
     ----------
     df, x, secret, s_i, s_j
         Data frame, released column, secret column and the two secrets
-        (:func:`rpp.book.queries.secret_subsets`).
+        (:func:`rpp_book.queries.secret_subsets`).
     features : sequence of str
         Numeric input columns; standardised with the mean and standard deviation
         pooled over both subsets, so both GPs see the same :math:`x_\star`.
@@ -133,7 +134,7 @@ def gp_priors(
     Raises
     ------
     ValueError
-        As ``rpp.book.query_data.model_inputs``.
+        As ``rpp_book.query_data.model_inputs``.
     RuntimeError
         If the latent variance at the query point is not positive (an ill-conditioned
         kernel matrix).
@@ -285,7 +286,7 @@ def bnn_priors(
     ------
     ValueError
         For a bad ``n_hidden`` or ``feature_map``, or as
-        ``rpp.book.query_data.model_inputs``.
+        ``rpp_book.query_data.model_inputs``.
 
     Examples
     --------

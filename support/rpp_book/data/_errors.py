@@ -1,4 +1,4 @@
-"""The two errors of :mod:`rpp.book.data`."""
+"""The two errors of :mod:`rpp_book.data`."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ class DataUnavailableError(RuntimeError):
     Raises
     ------
     DataUnavailableError
-        Raised by the loaders of :mod:`rpp.book.data` (never by its constructor).
+        Raised by the loaders of :mod:`rpp_book.data` (never by its constructor).
 
     Examples
     --------
@@ -76,7 +76,7 @@ class DataIntegrityError(ValueError):
     Raises
     ------
     DataIntegrityError
-        Raised by the loaders of :mod:`rpp.book.data` (never by its constructor).
+        Raised by the loaders of :mod:`rpp_book.data` (never by its constructor).
 
     Examples
     --------

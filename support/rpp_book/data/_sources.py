@@ -1,7 +1,7 @@
 """Where the UCI files come from: the packaged copy, a mirror directory, or a verified download.
 
 Every source returns the same verified :class:`pandas.DataFrame` per file, or raises.
-``load(rels, source)`` is the only entry point used by :mod:`rpp.book.data`.
+``load(rels, source)`` is the only entry point used by :mod:`rpp_book.data`.
 """
 
 from __future__ import annotations
@@ -37,13 +37,14 @@ SOURCES = (None, "package", "uci")
 LAYOUT = tuple(SPECS)
 
 _REINSTALL = (
-    "the installed rpp-book is damaged. Reinstall it: `pip install --force-reinstall "
-    "rpp-book` (from a clone: `git checkout -- rpp/book/data/uci && pip install -e .`)."
+    "the installed rpp-book-support (the book support, rpp_book) is damaged. Reinstall it: "
+    "`pip install --force-reinstall --no-deps ./support` from a clone (after "
+    "`git checkout -- support/rpp_book/data/uci`)."
 )
 
 
 def packaged_dir() -> Traversable:
-    """Return the folder of the packaged data (``rpp/book/data/uci`` inside the installed package)."""
+    """Return the folder of the packaged data (``rpp_book/data/uci`` inside the installed package)."""
     return resources.files(__package__) / "uci"
 
 
@@ -139,7 +140,7 @@ def read_packaged(spec: Spec) -> pd.DataFrame:
             path=Path(str(item)),
             problems=[str(exc)],
         ) from exc
-    return _verify(spec, data, hashed=True, where="the copy packaged with rpp", path=str(item), fix=_REINSTALL)
+    return _verify(spec, data, hashed=True, where="the copy packaged with rpp_book", path=str(item), fix=_REINSTALL)
 
 
 # ----------------------------------------------------------------------------- a mirror
@@ -152,7 +153,7 @@ def read_mirror(spec: Spec, mirror: Path) -> pd.DataFrame:
             f"RPP_DATA_DIR is set to {mirror}, but {path} does not exist{hint}. A mirror "
             f"directory must contain the uncompressed files {', '.join(LAYOUT)}.\nHow to "
             f"fix: point RPP_DATA_DIR at a directory with that layout (use an absolute path), "
-            f"or unset RPP_DATA_DIR to use the copy packaged with rpp.",
+            f"or unset RPP_DATA_DIR to use the copy packaged with rpp_book.",
             path=path,
         )
     return _verify(
@@ -162,8 +163,8 @@ def read_mirror(spec: Spec, mirror: Path) -> pd.DataFrame:
         where="read from RPP_DATA_DIR",
         path=path,
         fix=f"this is not a copy of the book's data. Restore the file, or unset "
-        f"RPP_DATA_DIR to use the copy packaged with rpp. ({mirror} must hold "
-        f"the original files; `sha256sum -c` against rpp/book/data/uci/SHA256SUMS "
+        f"RPP_DATA_DIR to use the copy packaged with rpp_book. ({mirror} must hold "
+        f"the original files; `sha256sum -c` against support/rpp_book/data/uci/SHA256SUMS "
         f"lists those that differ.)",
     )
 
@@ -172,7 +173,7 @@ def read_mirror(spec: Spec, mirror: Path) -> pd.DataFrame:
 def _download_fix(spec: Spec) -> str:
     return (
         f"delete {cache_dir() / spec.rel} and load again with source='uci' to download "
-        f"it again, or use the copy packaged with rpp (the default source)."
+        f"it again, or use the copy packaged with rpp_book (the default source)."
     )
 
 
@@ -212,7 +213,7 @@ def _download(spec: Spec) -> bytes:
         err = exc
     raise DataUnavailableError(
         f"Could not download {spec.url} ({reason}).\nHow to fix: use the copy packaged with "
-        f"rpp (the default source), or retry when the UCI repository is reachable.",
+        f"rpp_book (the default source), or retry when the UCI repository is reachable.",
         path=cache_dir() / spec.rel,
         url=spec.url,
     ) from err
@@ -231,7 +232,7 @@ def _extract(archive: bytes, spec: Spec) -> bytes:
                     raise DataUnavailableError(
                         f"The archive {where} has no unique member {member!r} (members: "
                         f"{names[:20]}); the UCI archive layout may have changed. Use the "
-                        f"copy packaged with rpp (the default source).",
+                        f"copy packaged with rpp_book (the default source).",
                         path=cache_dir() / spec.rel,
                         url=spec.url,
                     )
@@ -240,7 +241,7 @@ def _extract(archive: bytes, spec: Spec) -> bytes:
             raise DataIntegrityError(
                 f"The archive {where} is corrupted or incomplete ({exc}); {spec.rel} was not "
                 f"cached.\nHow to fix: load again with source='uci' to retry the download, or "
-                f"use the copy packaged with rpp (the default source).",
+                f"use the copy packaged with rpp_book (the default source).",
                 path=cache_dir() / spec.rel,
                 problems=[str(exc)],
             ) from exc
@@ -269,7 +270,7 @@ def download(spec: Spec, wanted: Iterable[str]) -> dict[str, pd.DataFrame]:
                 where=f"extracted from the download of {sib.url}",
                 path=cache / sib.rel,
                 fix="it was not cached. Retry later; if it keeps failing, the archive "
-                "on UCI has changed: use the copy packaged with rpp.",
+                "on UCI has changed: use the copy packaged with rpp_book.",
             )
         except (DataIntegrityError, DataUnavailableError) as exc:
             if sib.rel == spec.rel:

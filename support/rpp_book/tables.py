@@ -1,4 +1,4 @@
-r"""Statistics and checks of the sweep tables of :func:`rpp.book.experiments.sweep` (chapter 6).
+r"""Statistics and checks of the sweep tables of :func:`rpp_book.experiments.sweep` (chapter 6).
 
 The "average noise reduction against the :math:`W_\infty` baseline" of Yang et al. 2026
 (Sec. V-B, their 48.9 %) under an explicit protocol (:func:`reduction_table`, :func:`headline`,
@@ -17,10 +17,11 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from .. import rules
-from ..divergence.renyi import renyi_divergence
-from ..noise import GaussianNoise
-from ..transport import w_infinity
+from rpp import rules
+from rpp.divergence.renyi import renyi_divergence
+from rpp.noise import GaussianNoise
+from rpp.transport import w_infinity
+
 from .experiments import resolve_rule
 from .query_data import QueryPriors, quantile_discretization
 
@@ -52,7 +53,7 @@ def check_budgets(table: pd.DataFrame, rules: Sequence[str] | None = None, on: s
     Parameters
     ----------
     table : pandas.DataFrame
-        Output of :func:`rpp.book.experiments.sweep` (columns ``rule``,
+        Output of :func:`rpp_book.experiments.sweep` (columns ``rule``,
         ``within_budget``, ``model_within_budget``).
     rules : sequence of str, optional
         Only these rules (default: all).
@@ -108,7 +109,7 @@ def reduction_table(
     Parameters
     ----------
     table : pandas.DataFrame
-        A sweep table (:func:`rpp.book.experiments.sweep`): columns ``by``,
+        A sweep table (:func:`rpp_book.experiments.sweep`): columns ``by``,
         ``alpha``, ``directed``, ``rule``, ``epsilon`` and ``theta``.
     baseline : str
         The rule in the denominator (default ``"pierquin"``).
@@ -156,7 +157,7 @@ def reduction_table(
     keys = [*by, "alpha", "directed"]
     missing = [c for c in [*keys, "rule", "epsilon", "theta"] if c not in table.columns]
     if missing:
-        raise ValueError(f"table lacks the columns {missing}; pass the output of rpp.book.experiments.sweep")
+        raise ValueError(f"table lacks the columns {missing}; pass the output of rpp_book.experiments.sweep")
     wide = table.pivot_table(index=[*keys, "epsilon"], columns="rule", values="theta", aggfunc="first")
     if baseline not in wide.columns:
         raise ValueError(f"baseline rule {baseline!r} is not in the table (rules: {list(wide.columns)})")
@@ -307,7 +308,7 @@ def verify_table(table: pd.DataFrame, priors: Mapping[str, Mapping[str, QueryPri
     Parameters
     ----------
     table : pandas.DataFrame
-        Output of :func:`rpp.book.experiments.sweep` (several concatenated).
+        Output of :func:`rpp_book.experiments.sweep` (several concatenated).
     priors : mapping
         ``{dataset: {query: QueryPriors}}``: the priors the table was computed from
         (``table["dataset"]``, ``table["query"]``).
@@ -328,7 +329,7 @@ def verify_table(table: pd.DataFrame, priors: Mapping[str, Mapping[str, QueryPri
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> from rpp.book.experiments import sweep
+    >>> from rpp_book.experiments import sweep
     >>> p, q = Gaussian(mean=0.0, var=0.04), Gaussian(mean=1.0, var=0.09)
     >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 50), quantile_discretization(q, 50), 10, 10)
     >>> tab = sweep(pr, ["exact", "pierquin"], alpha=3.0, epsilon=[0.5, 1.0], dataset="toy")
@@ -435,7 +436,7 @@ def rebaseline(
     Examples
     --------
     >>> from rpp import Gaussian
-    >>> from rpp.book.experiments import sweep
+    >>> from rpp_book.experiments import sweep
     >>> p, q = Gaussian(mean=0.0, var=0.04), Gaussian(mean=1.0, var=0.09)
     >>> pr = QueryPriors("mean", p, q, quantile_discretization(p, 50), quantile_discretization(q, 50), 10, 10)
     >>> tab = sweep(pr, ["pierquin"], alpha=3.0, epsilon=[1.0], dataset="toy")

@@ -1,6 +1,6 @@
 r"""Example 5 of Bai et al. (2026), Section 4: a set of priors, its Pufferfish parameter and the attack.
 
-Re-exported by :mod:`rpp.book.composition_examples` and :mod:`rpp.pufferfish`.
+Re-exported by :mod:`rpp_book.composition_examples` and :mod:`rpp.pufferfish`.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._lib import validation as v
+from rpp._lib import validation as v
 
 __all__ = ["example5_epsilon", "example5_mechanism", "example5_epsilon_bruteforce", "simulate_example5"]
 

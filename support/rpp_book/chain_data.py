@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._lib import validation as v
-from ..pufferfish.markov import stationary_distribution
+from rpp._lib import validation as v
+from rpp.pufferfish.markov import stationary_distribution
 
 __all__ = ["smooth_transition_matrix", "fit_transition_matrix", "simulate_chains"]
 

@@ -2,7 +2,7 @@
 
 The book's examples use three datasets from the UCI Machine Learning Repository, all
 licensed `CC BY 4.0 <https://creativecommons.org/licenses/by/4.0/>`_ (cite them when you
-use or redistribute them; ``rpp/book/data/uci/README.md`` is the licence notice):
+use or redistribute them; ``support/rpp_book/data/uci/README.md`` is the licence notice):
 
 * **Adult** (Census Income): B. Becker and R. Kohavi (1996). *Adult* [Dataset].
   UCI Machine Learning Repository. https://doi.org/10.24432/C5XW20 -- :func:`load_adult`.
@@ -14,7 +14,7 @@ use or redistribute them; ``rpp/book/data/uci/README.md`` is the licence notice)
 
 Where the files come from (the loaders' ``source`` argument)
 -------------------------------------------------------------
-* ``source=None`` (default): the copy **packaged with rpp** (``rpp/book/data/uci/*.gz``, about
+* ``source=None`` (default): the copy **packaged with rpp_book** (``support/rpp_book/data/uci/*.gz``, about
   0.7 MB), so the loaders need no network, no environment variable and no cache. If the
   environment variable ``RPP_DATA_DIR`` is set (and non-empty), the files are read instead
   from that directory, which must hold the uncompressed files in the layout
@@ -31,7 +31,7 @@ How the files are verified
 Every file is verified before it is used, whatever its source:
 
 * **SHA-256** of the uncompressed bytes against ``SHA256`` (the digests in
-  ``rpp/book/data/uci/SHA256SUMS``), for the packaged copy, a mirror and downloads alike, with
+  ``support/rpp_book/data/uci/SHA256SUMS``), for the packaged copy, a mirror and downloads alike, with
   one exception: the packaged ``processed.hungarian.data`` was re-serialised from a
   ``;``-separated copy (same values, other bytes; ``REWRITTEN``), so a genuine UCI
   download of it is checked by content only. (The download path is tested against a local

@@ -20,8 +20,8 @@ ARCHIVE_URLS: dict[str, str] = {
     "student-performance": "https://archive.ics.uci.edu/static/public/320/student+performance.zip",
 }
 
-#: SHA-256 of every data file as shipped in ``rpp/book/data/uci`` (of the uncompressed bytes; the
-#: same digests as ``rpp/book/data/uci/SHA256SUMS``). Enforced for the packaged copy, for a mirror in
+#: SHA-256 of every data file as shipped in ``support/rpp_book/data/uci`` (of the uncompressed bytes; the
+#: same digests as ``support/rpp_book/data/uci/SHA256SUMS``). Enforced for the packaged copy, for a mirror in
 #: ``RPP_DATA_DIR``, and for downloads and cached copies of every file except those in
 #: :data:`REWRITTEN`.
 SHA256: dict[str, str] = {
@@ -37,7 +37,7 @@ SHA256: dict[str, str] = {
 
 #: Files whose packaged bytes are not UCI's original bytes. ``processed.hungarian.data`` was
 #: recovered from a ``;``-separated copy and rewritten with ``,`` separators (the values are
-#: unchanged, see ``rpp/book/data/uci/README.md``), so a genuine UCI download cannot match its
+#: unchanged, see ``support/rpp_book/data/uci/README.md``), so a genuine UCI download cannot match its
 #: SHA-256: a download or cached copy of it is verified by the content checks only.
 REWRITTEN: frozenset[str] = frozenset({"heart-disease/processed.hungarian.data"})
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._lib import validation as v
+from rpp._lib import validation as v
 
 __all__ = ["activity_chain", "em_topk", "laplace_topk", "topk_metrics", "true_topk"]
 

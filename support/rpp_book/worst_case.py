@@ -3,8 +3,8 @@
 Reproducible random calibration problems (:func:`random_case`), the named outliers
 (:func:`named_cases`), one calibration per forked child under a CPU-time limit
 (:func:`run_cpu_limited`) and the worst CPU time per family and method
-(:func:`worst_case_table`).  ``python -m rpp.book.bench --worst-case FILE`` runs the sweep
-(:mod:`rpp.book.bench`); the Status appendix reads its committed output.
+(:func:`worst_case_table`).  ``python -m rpp_book.bench --worst-case FILE`` runs the sweep
+(:mod:`rpp_book.bench`); the Status appendix reads its committed output.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-from ..calibration.search import calibrate, methods
-from ..priors import Empirical, Gaussian, GaussianMixture
+from rpp.calibration.search import calibrate, methods
+from rpp.priors import Empirical, Gaussian, GaussianMixture
 
 #: Families of :func:`random_case`.
 FAMILIES = ("gaussian", "mixture", "empirical")
@@ -360,7 +360,7 @@ def worst_case_table(rows) -> pd.DataFrame:
 
 
 def load_worst_case(path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """``(rows, runs)`` of a file written by ``python -m rpp.book.bench --worst-case FILE``.
+    """``(rows, runs)`` of a file written by ``python -m rpp_book.bench --worst-case FILE``.
 
     ``rows``: one dict per calibration (:func:`worst_case_rows`), the last one written for each
     (family, index, noise, method); ``runs``: the records of the runs that wrote them (command-line arguments, machine and load at the start, and at the end).

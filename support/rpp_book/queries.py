@@ -56,9 +56,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._lib import validation as v
-from ..gmm import VarianceFloorWarning, fit_gmm
-from ..priors import Empirical, Gaussian, GaussianMixture
+from rpp._lib import validation as v
+from rpp.gmm import VarianceFloorWarning, fit_gmm
+from rpp.priors import Empirical, Gaussian, GaussianMixture
+
 from .model_queries import bnn_priors, gp_priors
 from .query_data import (
     QUERY_FAMILIES,
