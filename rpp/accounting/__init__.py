@@ -8,6 +8,9 @@ r"""Accounting: several releases, every secret pair, (ε, δ), and what ε means
   :func:`multivariate_gaussian_renyi`, :func:`linear_release_law`,
   :func:`linear_queries_divergence`, :func:`calibrate_linear_queries`, and against an adversary
   who also knows some of the target's attributes, :func:`side_information_divergence`;
+* :mod:`~rpp.accounting.prior_box` -- :func:`prior_box_divergence`, a proved worst case of two
+  joint linear queries over a box of bivariate Gaussian priors, covariances included
+  (:class:`PriorBoxBound`);
 * :mod:`~rpp.accounting.budget` -- :func:`calibrate_all_pairs` (the noise for every secret pair
   of a prior model or a finite prior class) and :class:`ReleaseBudget` (a budget for repeated
   releases that refuses overspending);
@@ -74,6 +77,7 @@ from .linear_queries import (
     multivariate_gaussian_renyi,
     side_information_divergence,
 )
+from .prior_box import PriorBoxBound, prior_box_divergence
 from .releases import calibrate_releases, combined_scale, releases_divergence
 from .report import ReleaseReport, release_report
 
@@ -89,6 +93,8 @@ __all__ = [
     "calibrate_linear_queries",
     "side_information_divergence",
     "LinearCalibration",
+    "prior_box_divergence",
+    "PriorBoxBound",
     "dp_delta",
     "dp_epsilon",
     "best_dp_delta",
