@@ -417,12 +417,22 @@ def test_the_book_support_is_its_own_distribution_pinned_to_rpp():
 
 
 def test_the_librarys_wheel_carries_no_book_support(tmp_path):
-    """Build rpp-book's wheel (offline: setuptools from this environment) and list it."""
+    """Build rpp-book's wheel (offline: setuptools from this environment) and list it.
+
+    From a copy of the files git tracks: setuptools' build/ folder in a working tree keeps files
+    of earlier builds, which would land in the wheel (a fresh clone has none)."""
+    import shutil
     import zipfile
 
+    src = tmp_path / "src"
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for rel in filter(None, tracked.decode().split("\0")):
+        if (ROOT / rel).is_file():  # a file deleted in the working tree is not copied
+            (src / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / rel, src / rel)
     out = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",
-         "--disable-pip-version-check", "-w", str(tmp_path), str(ROOT)],
+         "--disable-pip-version-check", "-w", str(tmp_path), str(src)],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr[-3000:]
