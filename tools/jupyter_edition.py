@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import copy
 import hashlib
 import os
@@ -61,6 +62,7 @@ import subprocess
 import sys
 import tempfile
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -140,6 +142,43 @@ def _build_environment(root: Path, doctrees: Path) -> None:
         raise RuntimeError(f"Sphinx could not read the book (exit status {rc!r})")
 
 
+@contextlib.contextmanager
+def _build_lock(path: Path) -> Iterator[None]:
+    """An exclusive advisory lock on ``path`` (``fcntl.flock``; no lock where fcntl is missing)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: builds may race, os.replace below keeps one copy
+        yield
+        return
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _build_environment_into(root: Path, cache: Path, target: Path, tag: str) -> None:
+    """Build the Sphinx environment in a subprocess into ``target`` (a fresh folder of ``cache``)."""
+    tmp = Path(tempfile.mkdtemp(prefix=".env-tmp-", dir=cache))
+    # A subprocess: Sphinx and the book's extensions stay out of the caller's process.
+    env = dict(os.environ)
+    env.pop("MPLBACKEND", None)
+    subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--build-env", str(tmp / "doctrees"), "--root", str(root)],
+        check=True,
+        env=env,
+        cwd=root,
+    )
+    try:
+        os.replace(tmp, target)
+    except OSError:  # another process won the race: use its copy
+        shutil.rmtree(tmp, ignore_errors=True)
+    for old in cache.glob(f".env-{tag}-*"):  # older inputs; other interpreters' are left alone
+        if old != target:
+            shutil.rmtree(old, ignore_errors=True)
+
+
 def sphinx_environment(root: Path = ROOT, cache: Path | None = None) -> tuple[object, Path]:
     """The book's Sphinx environment and its doctree folder, built once per input digest."""
     cache = cache or root / "_build" / "jupyter"
@@ -147,23 +186,12 @@ def sphinx_environment(root: Path = ROOT, cache: Path | None = None) -> tuple[ob
     target = cache / f".env-{tag}-{_inputs_digest(root)}"
     if not (target / "doctrees" / "environment.pickle").is_file():
         cache.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".env-tmp-", dir=cache))
-        # A subprocess: Sphinx and the book's extensions stay out of the caller's process.
-        env = dict(os.environ)
-        env.pop("MPLBACKEND", None)
-        subprocess.run(
-            [sys.executable, str(Path(__file__).resolve()), "--build-env", str(tmp / "doctrees"), "--root", str(root)],
-            check=True,
-            env=env,
-            cwd=root,
-        )
-        try:
-            os.replace(tmp, target)
-        except OSError:  # another process won the race: use its copy
-            shutil.rmtree(tmp, ignore_errors=True)
-        for old in cache.glob(f".env-{tag}-*"):  # older inputs; other interpreters' are left alone
-            if old != target:
-                shutil.rmtree(old, ignore_errors=True)
+        # One build at a time per cache folder: test workers and CI's lanes ask for the same
+        # environment at once, and each used to build it (about 40 CPU seconds); a process that
+        # waited here finds the winner's copy and only reads it.
+        with _build_lock(cache / f".env-{tag}.lock"):
+            if not (target / "doctrees" / "environment.pickle").is_file():
+                _build_environment_into(root, cache, target, tag)
     doctrees = target / "doctrees"
     with open(doctrees / "environment.pickle", "rb") as f:
         return pickle.load(f), doctrees
