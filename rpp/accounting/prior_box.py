@@ -7,7 +7,9 @@ a correlation, each in an interval. The release is :math:`y = Ax + \eta`, :math:
 :math:`2 \times 2` query matrix, :math:`\eta \sim N(0, \operatorname{diag}(\theta^2))`.
 :func:`prior_box_divergence` proves, in ball arithmetic, an upper bound on the largest
 :math:`D_\alpha` of the release over the whole box (both orders of the pair), or finds a member
-of the box whose divergence is proved to exceed the budget.
+of the box whose divergence is proved to exceed the budget. :func:`prior_box_side_divergence` does
+the same for an adversary who also knows one of the target's two attributes, its value anywhere
+in a declared range (each secret's means then in a box of their own).
 """
 
 from __future__ import annotations
