@@ -10,7 +10,8 @@ r"""Accounting: several releases, every secret pair, (ε, δ), and what ε means
   who also knows some of the target's attributes, :func:`side_information_divergence`;
 * :mod:`~rpp.accounting.prior_box` -- :func:`prior_box_divergence`, a proved worst case of two
   joint linear queries over a box of bivariate Gaussian priors, covariances included
-  (:class:`PriorBoxBound`);
+  (:class:`PriorBoxBound`), and :func:`prior_box_side_divergence` for an adversary who also
+  knows one of the target's two attributes (:class:`PriorBoxSideBound`);
 * :mod:`~rpp.accounting.budget` -- :func:`calibrate_all_pairs` (the noise for every secret pair
   of a prior model or a finite prior class) and :class:`ReleaseBudget` (a budget for repeated
   releases that refuses overspending);
@@ -77,7 +78,7 @@ from .linear_queries import (
     multivariate_gaussian_renyi,
     side_information_divergence,
 )
-from .prior_box import PriorBoxBound, prior_box_divergence
+from .prior_box import PriorBoxBound, PriorBoxSideBound, prior_box_divergence, prior_box_side_divergence
 from .releases import calibrate_releases, combined_scale, releases_divergence
 from .report import ReleaseReport, release_report
 
@@ -95,6 +96,8 @@ __all__ = [
     "LinearCalibration",
     "prior_box_divergence",
     "PriorBoxBound",
+    "prior_box_side_divergence",
+    "PriorBoxSideBound",
     "dp_delta",
     "dp_epsilon",
     "best_dp_delta",
