@@ -66,6 +66,9 @@ RECORDS = {"BestConversion", "LinearCalibration", "Calibration", "Certified", "C
 RECORDS |= {"QuantileDifference"}
 # The measured rates of an attack (rpp.accounting.audit): built by audit_threshold_attack, which validates.
 RECORDS |= {"ThresholdAudit"}
+# The results of the proofs over a box of priors (rpp.accounting.prior_box): built by
+# prior_box_divergence and prior_box_side_divergence, which validate.
+RECORDS |= {"PriorBoxBound", "PriorBoxSideBound"}
 
 # Arguments that are parameters chosen by the caller, not data: they may be echoed.
 PARAMS = {
