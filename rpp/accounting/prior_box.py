@@ -45,8 +45,9 @@ class PriorBoxBound(NamedTuple):
     lower: float
     #: True when a member was found whose divergence is proved to exceed epsilon.
     counterexample: bool
-    #: The member that gives ``lower``: ``(delta, sd_i, corr_i, sd_j, corr_j)``.
-    worst: tuple[tuple[float, float], tuple[float, float], float, tuple[float, float], float]
+    #: The member that gives ``lower``: ``(delta, sd_i, corr_i, sd_j, corr_j)``; ``None`` when the
+    #: search stopped before it enclosed any member's divergence (then ``lower`` is ``-inf``).
+    worst: tuple[tuple[float, float], tuple[float, float], float, tuple[float, float], float] | None
     #: Number of (sub-box, divergence) pairs examined.
     boxes: int
     #: Wall-clock time of the search, in seconds.
@@ -65,10 +66,12 @@ class PriorBoxSideBound(NamedTuple):
     #: True when a member was found whose divergence is proved to exceed epsilon.
     counterexample: bool
     #: The member that gives ``lower``:
-    #: ``(known value, mean_i, sd_i, corr_i, mean_j, sd_j, corr_j)``.
-    worst: tuple[
-        float, tuple[float, float], tuple[float, float], float, tuple[float, float], tuple[float, float], float
-    ]
+    #: ``(known value, mean_i, sd_i, corr_i, mean_j, sd_j, corr_j)``; ``None`` when the search
+    #: stopped before it enclosed any member's divergence (then ``lower`` is ``-inf``).
+    worst: (
+        tuple[float, tuple[float, float], tuple[float, float], float, tuple[float, float], tuple[float, float], float]
+        | None
+    )
     #: Number of (sub-box, divergence) pairs examined.
     boxes: int
     #: Wall-clock time of the search, in seconds.
@@ -381,13 +384,16 @@ def prior_box_divergence(
     found = _Search(lambda flint: _BoxProblem(flint, a_mat, theta, alpha_f), common.eps, common.budget).run(
         vertices, common.orders, common.lo, common.hi
     )
-    (delta, x) = found.worst if found.worst is not None else ((math.nan,) * 2, np.full(_NPAR, math.nan))
+    worst = None
+    if found.worst is not None:
+        (delta, x) = found.worst
+        worst = ((float(delta[0]), float(delta[1])), *_covariance_member(x))
     return PriorBoxBound(
         proved=found.proved,
         upper=found.upper,
         lower=found.lower,
         counterexample=found.counterexample,
-        worst=((float(delta[0]), float(delta[1])), *_covariance_member(x)),
+        worst=worst,
         boxes=found.boxes,
         seconds=found.seconds,
     )
@@ -518,14 +524,11 @@ def prior_box_side_divergence(
     found = _Search(lambda flint: _SideProblem(flint, a_mat, theta, alpha_f, k), common.eps, common.budget).run(
         vertices, common.orders, common.lo, common.hi
     )
-    (vertex, x) = found.worst if found.worst is not None else ((math.nan,) * 5, np.full(_NPAR, math.nan))
-    sd_i, corr_i, sd_j, corr_j = _covariance_member(x)
-    return PriorBoxSideBound(
-        proved=found.proved,
-        upper=found.upper,
-        lower=found.lower,
-        counterexample=found.counterexample,
-        worst=(
+    worst = None
+    if found.worst is not None:
+        (vertex, x) = found.worst
+        sd_i, corr_i, sd_j, corr_j = _covariance_member(x)
+        worst = (
             float(vertex[0]),
             (float(vertex[1]), float(vertex[2])),
             sd_i,
@@ -533,7 +536,13 @@ def prior_box_side_divergence(
             (float(vertex[3]), float(vertex[4])),
             sd_j,
             corr_j,
-        ),
+        )
+    return PriorBoxSideBound(
+        proved=found.proved,
+        upper=found.upper,
+        lower=found.lower,
+        counterexample=found.counterexample,
+        worst=worst,
         boxes=found.boxes,
         seconds=found.seconds,
     )

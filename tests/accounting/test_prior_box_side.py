@@ -260,3 +260,18 @@ def test_refusals_name_the_argument(change, name):
     kw = {**CHAPTER, **AGES, "queries": QUERIES, "scales": BASE, "alpha": 3.0, "epsilon": 1.0, **change}
     with pytest.raises(ValueError, match=name):
         prior_box_side_divergence(**kw)
+
+
+def test_a_search_that_encloses_no_member_reports_none_not_nan():
+    """alpha = 1e300: the search stops before any member's divergence is enclosed; nothing is
+    proved and the result holds no NaN (the fuzz test of the error contract found a NaN member)."""
+    from rpp.accounting import prior_box_side_divergence
+
+    box = dict(mean_i_low=[1.0, 0.0], mean_i_high=[1.5, 0.5], mean_j_low=[0.0, 0.0], mean_j_high=[0.5, 0.5],
+               sd_i_low=[1.0, 1.0], sd_i_high=[1.2, 1.1], corr_i_low=0.1, corr_i_high=0.3,
+               sd_j_low=[0.9, 1.0], sd_j_high=[1.0, 1.2], corr_j_low=-0.2, corr_j_high=0.0,
+               queries=[[1.0, 0.0], [0.0, 1.0]], scales=[3.0, 3.0],
+               known=[0], known_low=[-2.0], known_high=[2.0])  # fmt: skip
+    got = prior_box_side_divergence(**box, alpha=1e300, epsilon=1.0)
+    assert not got.proved and got.upper == np.inf and not np.isnan(got.lower)
+    assert got.worst is None or not np.isnan(np.hstack([np.ravel(w) for w in got.worst])).any()
