@@ -41,11 +41,11 @@ class PriorBoxBound(NamedTuple):
     proved: bool
     #: Proved upper bound on the largest divergence over the box (``inf`` unless ``proved``).
     upper: float
-    #: Proved lower bound on it: the largest lower end of the members evaluated at a point.
+    #: Proved lower bound on it, the largest lower end of the members evaluated at a point.
     lower: float
     #: True when a member was found whose divergence is proved to exceed epsilon.
     counterexample: bool
-    #: The member that gives ``lower``: ``(delta, sd_i, corr_i, sd_j, corr_j)``; ``None`` when the
+    #: The member that gives ``lower``, ``(delta, sd_i, corr_i, sd_j, corr_j)``; ``None`` when the
     #: search stopped before it enclosed any member's divergence (then ``lower`` is ``-inf``).
     worst: tuple[tuple[float, float], tuple[float, float], float, tuple[float, float], float] | None
     #: Number of (sub-box, divergence) pairs examined.
@@ -61,11 +61,11 @@ class PriorBoxSideBound(NamedTuple):
     proved: bool
     #: Proved upper bound on the largest divergence over the box (``inf`` unless ``proved``).
     upper: float
-    #: Proved lower bound on it: the largest lower end of the members evaluated at a point.
+    #: Proved lower bound on it, the largest lower end of the members evaluated at a point.
     lower: float
     #: True when a member was found whose divergence is proved to exceed epsilon.
     counterexample: bool
-    #: The member that gives ``lower``:
+    #: The member that gives ``lower``,
     #: ``(known value, mean_i, sd_i, corr_i, mean_j, sd_j, corr_j)``; ``None`` when the search
     #: stopped before it enclosed any member's divergence (then ``lower`` is ``-inf``).
     worst: (
