@@ -195,19 +195,26 @@ def independent_mixture_divergence(P, Q, a, t):
 
 
 @pytest.mark.slow  # > 3 s on 2 cores: runs in make test's second pytest phase
-@pytest.mark.parametrize("chunk", range(6))
-def test_never_under_noise_mixtures_300_pairs(chunk):
-    """300 random mixture pairs in 6 chunks of 50 (so that pytest-xdist can spread them)."""
+@pytest.mark.parametrize("chunk", range(4))
+def test_never_under_noise_mixtures_100_pairs_each_judged(chunk):
+    """100 random mixture pairs in 4 chunks of 25 (so that pytest-xdist can spread them).
+
+    Every pair's exact scale is judged in both orders by ``independent_mixture_divergence``
+    (scipy's adaptive quadrature of the noisy densities written out here, no rpp); the two
+    sufficient rules are then ordered above it, and a larger Gaussian noise only lowers D_alpha
+    (data processing: N(0, t') is N(0, t) plus independent noise), so their scales are safe too.
+    This was 300 pairs of which every tenth was judged: the other 270 were checked only by rpp's
+    own flag, and the 900 calibrations were the cost.
+    """
     rng = np.random.default_rng(2026)
     cases = []
-    for _ in range(300):
+    for _ in range(100):
         P, Q = random_mixture(rng), random_mixture(rng)
         a = float(np.exp(rng.uniform(np.log(1.1), np.log(20))))
         e = float(np.exp(rng.uniform(np.log(0.05), np.log(5))))
         cases.append((P, Q, a, e))
-    n_checked = 0
     methods = ["exact", "gmm-ot", "gmm-ot-tight"]
-    for trial in range(50 * chunk, 50 * (chunk + 1)):
+    for trial in range(25 * chunk, 25 * (chunk + 1)):
         P, Q, a, e = cases[trial]
         scales = {}
         for m in methods:
@@ -217,13 +224,11 @@ def test_never_under_noise_mixtures_300_pairs(chunk):
         # ordering: exact <= tight <= gmm-ot
         assert scales["exact"] <= scales["gmm-ot-tight"] * (1 + 1e-6) + 1e-9
         assert scales["gmm-ot-tight"] <= scales["gmm-ot"] * (1 + 1e-6) + 1e-9
-        # independent check of the exact answer (both orders) on every 10th pair
-        if trial % 10 == 0 and scales["exact"] > 0:
-            t = scales["exact"] ** 2
+        # the independent judge, both orders (a zero scale: the priors' laws already meet the budget)
+        t = scales["exact"] ** 2
+        if t > 0:
             for p, q in ((P, Q), (Q, P)):
-                assert independent_mixture_divergence(p, q, a, t) <= e * (1 + 1e-7)
-            n_checked += 1
-    assert n_checked >= 2
+                assert independent_mixture_divergence(p, q, a, t) <= e * (1 + 1e-7), (trial, a, e)
 
 
 def test_exact_mixture_is_tight():
