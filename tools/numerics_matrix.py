@@ -25,6 +25,16 @@ Every pass first checks, in a fresh interpreter, that numpy really runs at that 
     python tools/numerics_matrix.py --all      # every chapter under every pass
     python tools/numerics_matrix.py --list     # print the passes only
     python tools/numerics_matrix.py --pass 2 book/03_gaussian_priors.ipynb
+    python tools/numerics_matrix.py --under 1 -- make pdf
+                                               # a command under pass 1's environment, its kernels strict
+
+``--under`` is how ``.ci/run`` runs the detector without a run of its own: the editions' lane
+builds the book (``make pdf``, which executes every chapter into the execution cache that
+``make book`` then reads) under pass 1, with the strict kernel (``IPYTHONDIR`` from
+``tools/strict_kernel``; the build's ``raise_on_error`` fails it on a cell's error), and the
+other environments' lane runs its chapters under the last pass (the baseline). ``make test`` runs
+every chapter at the default dispatch with two threads, so every chapter runs at two float
+environments in CI, every level below the CPU's runs chapters, and both thread counts do.
 """
 
 from __future__ import annotations
@@ -32,12 +42,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a script: tools/ is sys.path[0], the repository is not
+    sys.path.insert(0, str(ROOT))
+
+from tools.strict_kernel import strict_ipython_dir
 
 #: OpenBLAS core type of a CPU without the level that is disabled (x86-64-v4, v3).
 CORETYPE = {"X86_V4": "Haswell", "AVX512F": "Haswell", "X86_V3": "Nehalem", "AVX2": "Nehalem"}
@@ -101,18 +116,67 @@ def environment(cfg: dict) -> dict[str, str]:
     return env
 
 
+def _checked_environment(cfg: dict) -> dict[str, str] | None:
+    """The pass's environment, or None (with a message) where numpy does not run at its level."""
+    env = environment(cfg)
+    feats = _numpy_features(env)["features"]
+    still_on = [name for name in cfg.get("expect_off", []) if feats.get(name)]
+    if still_on:
+        print(f"ERROR: NPY_DISABLE_CPU_FEATURES did not disable {still_on}", file=sys.stderr)
+        return None
+    return env
+
+
+def run_under(cfg: dict, command: list[str]) -> int:
+    """Run ``command`` under the pass ``cfg``'s environment with the strict kernel's ``IPYTHONDIR``."""
+    env = _checked_environment(cfg)
+    if env is None:
+        return 2
+    root = strict_ipython_dir()
+    try:
+        env["IPYTHONDIR"] = str(root)
+        print(f"== under {cfg['label']}, strict kernels: {' '.join(command)}", flush=True)
+        return subprocess.call(command, env=env, cwd=ROOT)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _pass_of(parser: argparse.ArgumentParser, cfgs: list[dict], under: int, command: list[str]) -> dict:
+    """The pass ``--under`` names (1-based, -1 the last); a usage error if there is none or no command."""
+    if not command:
+        parser.error("--under needs a command after --")
+    if not cfgs:  # numpy dispatches nothing on this CPU: no lower level to run at
+        return {
+            "label": "the default level (no lower one on this CPU), 1 thread",
+            "disable": [],
+            "threads": 1,
+            "coretype": None,
+        }
+    if not (1 <= under <= len(cfgs) or -len(cfgs) <= under <= -1):
+        parser.error(f"--under: a pass from 1 to {len(cfgs)}, or -1 for the last (got {under})")
+    return cfgs[under - 1 if under > 0 else under]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--list", action="store_true", help="print the passes and exit")
     parser.add_argument("--pass", dest="only", type=int, help="run only this pass (1-based)")
     parser.add_argument("--all", action="store_true", help="every notebook under every pass (default: shared out)")
-    parser.add_argument("notebooks", nargs="*", help="default: book/*.ipynb")
+    parser.add_argument(
+        "--under",
+        type=int,
+        metavar="PASS",
+        help="run the command given after -- under this pass (1-based; -1 the last) with strict kernels",
+    )
+    parser.add_argument("notebooks", nargs="*", help="default: book/*.ipynb (with --under: the command)")
     args = parser.parse_args(argv)
     cfgs = passes()
     for i, cfg in enumerate(cfgs, 1):
         print(f"pass {i}: {cfg['label']}" + (f", OPENBLAS_CORETYPE={cfg['coretype']}" if cfg["coretype"] else ""))
     if args.list:
         return 0
+    if args.under is not None:
+        return run_under(_pass_of(parser, cfgs, args.under, args.notebooks), args.notebooks)
     notebooks = args.notebooks or sorted(str(p.relative_to(ROOT)) for p in (ROOT / "book").glob("*.ipynb"))
     if not notebooks:
         print("ERROR: no notebooks in book/", file=sys.stderr)
@@ -127,11 +191,8 @@ def main(argv: list[str] | None = None) -> int:
         mine = shares(notebooks, len(cfgs))[i - 1] if share else notebooks
         if not mine:
             continue
-        env = environment(cfg)
-        feats = _numpy_features(env)["features"]
-        still_on = [name for name in cfg.get("expect_off", []) if feats.get(name)]
-        if still_on:
-            print(f"ERROR: NPY_DISABLE_CPU_FEATURES did not disable {still_on}", file=sys.stderr)
+        env = _checked_environment(cfg)
+        if env is None:
             return 2
         print(f"== pass {i}: {cfg['label']}: {' '.join(Path(n).stem for n in mine)}", flush=True)
         start = time.monotonic()

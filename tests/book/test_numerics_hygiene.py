@@ -132,3 +132,37 @@ def test_detector_lists_its_passes():
         check=True,
     ).stdout
     assert out.startswith("pass 1: ") and "disabled (runs at" in out and "1 thread" in out
+
+
+def test_under_runs_a_command_at_the_pass_level_with_strict_kernels(tmp_path):
+    """``--under`` (the book build's execution in .ci/docs_lane, the other environments' chapters):
+    the command sees the pass's environment, numpy at that level, and an IPYTHONDIR holding the strict
+    startup file; its exit status is the tool's; a pass that does not exist is a usage error."""
+    mod = _matrix()
+    cfgs = mod.passes()
+    if not cfgs:
+        pytest.skip("numpy dispatches nothing on this CPU: no lower level")
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import json, os, sys\n"
+        "import numpy\n"
+        "try:\n"
+        "    from numpy._core import _multiarray_umath as m\n"
+        "except ImportError:\n"
+        "    from numpy.core import _multiarray_umath as m\n"
+        "startup = os.path.join(os.environ['IPYTHONDIR'], 'profile_default', 'startup', '00-rpp-strict-warnings.py')\n"
+        "json.dump({'env': os.environ['NPY_DISABLE_CPU_FEATURES'], 'threads': os.environ['OPENBLAS_NUM_THREADS'],\n"
+        "           'startup': open(startup).read(), 'on': [k for k, v in m.__cpu_features__.items() if v]},\n"
+        "          open(sys.argv[1], 'w'))\n"
+    )
+    out = tmp_path / "out.json"
+    tool = [sys.executable, str(ROOT / "tools" / "numerics_matrix.py")]
+    for under, cfg in ((1, cfgs[0]), (-1, cfgs[-1])):
+        subprocess.run([*tool, "--under", str(under), "--", sys.executable, str(probe), str(out)], check=True)
+        seen = json.loads(out.read_text())
+        assert seen["env"].split() == cfg["disable"] and seen["threads"] == str(cfg["threads"])
+        assert not set(seen["on"]) & set(cfg["disable"])
+        assert seen["startup"] == (ROOT / "tools" / "strict_kernel" / "startup.py").read_text()
+    assert subprocess.run([*tool, "--under", "1", "--", sys.executable, "-c", "raise SystemExit(3)"]).returncode == 3
+    bad = subprocess.run([*tool, "--under", str(len(cfgs) + 1), "--", "true"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--under" in bad.stderr

@@ -12,18 +12,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
-from pathlib import Path
 
-STARTUP = Path(__file__).resolve().with_name("startup.py")
+from tools.strict_kernel import strict_ipython_dir
+
 _SAVED: dict[str, str | None] = {}
 
 
 def pytest_configure():
-    root = Path(tempfile.mkdtemp(prefix="rpp-ipython-"))
-    startup = root / "profile_default" / "startup"
-    startup.mkdir(parents=True)
-    shutil.copy(STARTUP, startup / "00-rpp-strict-warnings.py")
+    root = strict_ipython_dir()
     _SAVED["IPYTHONDIR"] = os.environ.get("IPYTHONDIR")
     _SAVED["root"] = str(root)
     os.environ["IPYTHONDIR"] = str(root)
