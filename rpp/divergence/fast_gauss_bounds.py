@@ -53,6 +53,8 @@ positive, is returned as not done; the caller sums its terms directly.
 from __future__ import annotations
 
 import math
+import threading
+from typing import Any
 
 import numpy as np
 
@@ -69,32 +71,112 @@ _CHUNK = 1 << 15  # entries (points x bins) per block
 
 
 class _Level:
-    """The bins of one width: centres, log scale, moments, largest |delta|, largest eta, counts."""
+    """The bins of one width: centres, log scale, moments, largest |delta|, largest eta, counts.
+
+    The centres, counts and largest |delta| of every bin are made at once; the rest (the
+    moments, a pass over the atoms per degree) only for the bins a point's window reaches
+    (:meth:`need`), so a finer level asked for by a few points far out costs the atoms near them.
+    """
 
     def __init__(self, m, lw, eta, s, f):
         h = f * s
-        key = np.floor(m / h)
+        key = m / h
+        np.floor(key, out=key)
         starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
         ends = np.concatenate([starts[1:], [m.size]])
+        self.m, self.lw, self.eta_atoms, self.s = m, lw, eta, s
+        self.starts, self.ends = starts, ends
         self.centre = 0.5 * m[starts] + 0.5 * m[ends - 1]  # increasing: the atoms are sorted
-        idx = np.repeat(np.arange(starts.size), ends - starts)
-        delta = (m - self.centre[idx]) / s
-        self.dmax = np.maximum.reduceat(np.abs(delta), starts)
-        self.eta = np.maximum.reduceat(eta, starts)
+        # fl(fl(m - c) / s) is non-decreasing in m (every rounding is), so the largest |delta| of a bin
+        # is at its first or last atom: the same float as the maximum over all its atoms
+        first, last = (m[starts] - self.centre) / s, (m[ends - 1] - self.centre) / s
+        self.dmax = np.maximum(np.abs(first), np.abs(last))
         self.count = (ends - starts).astype(float)
-        self.logscale = np.maximum.reduceat(lw, starts)  # log of the largest weight of the bin
-        # the rounding of lw - logscale inside each exp is at most u times this spread (the moments' gamma)
-        self.spread = self.logscale - np.minimum.reduceat(lw, starts)
-        base = np.exp(lw - self.logscale[idx] - 0.5 * delta * delta)  # in (0, 1]
-        mom = np.empty((_ORDER, starts.size))
-        term = base
+        nb = starts.size
+        # zeros where not made yet: a window's padding beyond its bins reads them, masked out
+        self.eta = np.zeros(nb)
+        self.logscale = np.zeros(nb)
+        self.spread = np.zeros(nb)
+        self.mom = np.zeros((_ORDER, nb))
+        self.made = np.zeros(nb, dtype=bool)
+        self._table = None
+        # a sum is shared (rpp.divergence.proved keeps it in a cache): the bins are made, and the table of
+        # their maxima replaced, under this lock; a table is dropped whenever bins are made
+        self._lock = threading.Lock()
+        self.dmax_all = float(self.dmax.max())
+
+    def need(self, lo_b, hi_b):
+        """Make the moments of every bin in some ``[lo_b[i], hi_b[i])`` (bins not made yet, in runs)."""
+        nb = self.centre.size
+        cover = np.zeros(nb + 1, dtype=np.int64)
+        np.add.at(cover, lo_b, 1)
+        np.add.at(cover, hi_b, -1)
+        wanted = np.cumsum(cover[:nb]) > 0
+        with self._lock:
+            todo = wanted & ~self.made
+            if not todo.any():
+                return
+            edge = np.diff(np.concatenate([[0], todo.astype(np.int8), [0]]))
+            for b0, b1 in zip(np.flatnonzero(edge == 1), np.flatnonzero(edge == -1), strict=True):
+                self._make(int(b0), int(b1))
+            self._table = None
+
+    def _make(self, b0, b1):
+        """Make the moments, log scales, spreads and largest eta of the bins ``b0 <= b < b1``."""
+        a0, a1 = int(self.starts[b0]), int(self.ends[b1 - 1])
+        starts = self.starts[b0:b1] - a0
+        m, eta = self.m[a0:a1], self.eta_atoms[a0:a1]
+        idx = np.repeat(np.arange(b1 - b0), self.ends[b0:b1] - self.starts[b0:b1])
+        delta = self.centre[b0:b1][idx]
+        np.subtract(m, delta, out=delta)
+        delta /= self.s  # (m - c) / s
+        self.eta[b0:b1] = np.maximum.reduceat(eta, starts)
+        q = 0.5 * delta
+        q *= delta  # 0.5 * delta * delta
+        if np.ndim(self.lw) == 0:  # one weight: lw - logscale = 0 exactly, the spread 0
+            self.logscale[b0:b1] = self.lw
+            np.negative(q, out=q)  # 0 - q
+            term = np.exp(q, out=q)
+        else:
+            lw = self.lw[a0:a1]
+            logscale = np.maximum.reduceat(lw, starts)  # log of the largest weight of the bin
+            self.logscale[b0:b1] = logscale
+            # the rounding of lw - logscale inside each exp is at most u times this spread (the moments' gamma)
+            self.spread[b0:b1] = logscale - np.minimum.reduceat(lw, starts)
+            arg = lw - logscale[idx]
+            arg -= q
+            term = np.exp(arg, out=arg)  # in (0, 1]
         for j in range(_ORDER):
             # the bins' sums of w e^(-delta^2/2) delta^j, then over j!: j + 2 roundings of each term
             # (fl(j!) is exact to 18!, within an ulp beyond), fewer than the 2j of dividing each term
-            mom[j] = np.add.reduceat(term, starts) / float(math.factorial(j))
+            self.mom[j, b0:b1] = np.add.reduceat(term, starts) / float(math.factorial(j))
             term *= delta
-        self.mom = mom
-        self.dmax_all = float(self.dmax.max())
+        self.made[b0:b1] = True
+
+    def window_max(self, lo_b, hi_b):
+        """Per point, the largest ``dmax``, ``count``, ``spread`` and ``eta`` over the bins ``[lo_b, hi_b)`` (0 if none).
+
+        From a table of the maxima over runs of 2^k bins (made after the bins' moments): two look-ups a point.
+        """
+        with self._lock:  # (made after every bin these windows need: see need)
+            table = self._table
+            if table is None:
+                table = [np.stack([self.dmax, self.count, self.spread, self.eta])]
+                k = 1
+                while 1 << k <= self.centre.size:
+                    prev, h = table[-1], 1 << (k - 1)
+                    table.append(np.maximum(prev[:, :-h], prev[:, h:]))  # the maximum over [i, i + 2^k)
+                    k += 1
+                self._table = table
+        size = hi_b - lo_b
+        some = size > 0
+        level = np.where(some, np.frexp(np.maximum(size, 1))[1] - 1, 0)  # floor(log2(size)), exactly
+        out = np.zeros((4, lo_b.size))
+        for kk in np.unique(level[some]):
+            sel = some & (level == kk)
+            row = table[kk]
+            out[:, sel] = np.maximum(row[:, lo_b[sel]], row[:, hi_b[sel] - (1 << int(kk))])
+        return out[0], out[1], out[2], out[3]
 
 
 class GaussSum:
@@ -102,8 +184,9 @@ class GaussSum:
 
     Parameters
     ----------
-    lw : tuple of ndarray
-        ``(lower, upper)`` bounds of :math:`\log w_k`.
+    lw : tuple of ndarray or of float
+        ``(lower, upper)`` bounds of :math:`\log w_k`: arrays, or two floats, the bounds of every
+        :math:`\log w_k` (one weight: no array is made of them).
     m : ndarray
         Floats of the means, :math:`|m_k - \mu_k| \le \eta_k`.
     eta : ndarray
@@ -127,14 +210,22 @@ class GaussSum:
 
     def __init__(self, lw, m, eta, s2, s2_lo, s2_hi):
         m = np.asarray(m, dtype=float)
-        lw_lo, lw_hi = np.asarray(lw[0], dtype=float), np.asarray(lw[1], dtype=float)
         eta = np.asarray(eta, dtype=float)
-        if not np.all(lw_hi > -np.inf):  # a weight of zero adds nothing
-            keep = lw_hi > -np.inf
-            m, lw_lo, lw_hi, eta = m[keep], lw_lo[keep], lw_hi[keep], eta[keep]
+        one = np.ndim(lw[0]) == 0 and np.ndim(lw[1]) == 0 and float(lw[1]) > -np.inf
+        lw_lo: Any
+        lw_hi: Any
+        if one:  # one weight for every atom (a sample): floats, the same operations as on arrays of them
+            lw_lo, lw_hi = float(lw[0]), float(lw[1])
+        else:
+            lw_lo = np.broadcast_to(np.asarray(lw[0], dtype=float), m.shape)
+            lw_hi = np.broadcast_to(np.asarray(lw[1], dtype=float), m.shape)
+            if not np.all(lw_hi > -np.inf):  # a weight of zero adds nothing
+                keep = lw_hi > -np.inf
+                m, lw_lo, lw_hi, eta = m[keep], lw_lo[keep], lw_hi[keep], eta[keep]
         order = slice(None) if bool(np.all(m[1:] >= m[:-1])) else np.argsort(m, kind="stable")
         self.m = np.ascontiguousarray(m[order], dtype=float)
-        lw_lo, lw_hi = lw_lo[order], lw_hi[order]
+        if not one:
+            lw_lo, lw_hi = lw_lo[order], lw_hi[order]
         self.lw = 0.5 * lw_lo + 0.5 * lw_hi
         # the model's weights are exp(lw) (floats): the true ones within e^(+-E_w) of them
         self.e_w = float(np.max(np.maximum(lw_hi - self.lw, self.lw - lw_lo) + PAD * (1 + np.abs(self.lw)))) + 4 * _U
@@ -146,8 +237,10 @@ class GaussSum:
         self.r_quad = max(abs(1 - 1 / r_lo), abs(1 - 1 / r_hi)) * (1 + 4 * _U)
         self.s2_lo, self.s2_hi = min(s2_lo, ss) * (1 - 4 * _U), s2_hi
         self.log_norm = 0.5 * math.log(2 * math.pi * ss)
-        top = float(lw_hi.max())
-        self.log_total = top + math.log(float(np.exp(lw_hi - top).sum()) * (1 + (m.size + 4) * _U) + PAD)
+        top = float(np.max(lw_hi))
+        # one weight: every exp(lw_hi - top) is exp(0) = 1 and their float sum is the count, exactly
+        total = float(m.size) if one else float(np.exp(lw_hi - top).sum())
+        self.log_total = top + math.log(total * (1 + (m.size + 4) * _U) + PAD)
         self.eta_all = float(self.eta.max())
         self._levels: dict[int, _Level] = {}
 
@@ -185,13 +278,26 @@ class GaussSum:
 
         The error terms are taken per point, over its window (the largest :math:`|u|`, spread, count
         and :math:`\eta` of its bins), so one log-sum-exp gives both ends.
+
+        Each point's row holds ``width`` entries: its window's bins, then padding (entries masked to
+        :math:`e^{-\infty} = 0`).  Where the windows span most of the bins (``n_b <= 1.5 width``) every
+        row holds all ``n_b`` bins, those outside its window masked the same way, and ``width = n_b``:
+        the float sum of a row is of ``width`` non-negative terms, some exactly 0, so its rounding is
+        within :math:`(\mathrm{width} - 1)u` of it (Higham 2002, eq. 4.4, any order of summation), inside
+        the pad :math:`(\mathrm{width} + 4)u` taken below; the other terms are the same floats either way.
         """
         s = self.s
         n_b = L.centre.size
         half = reach + L.dmax_all * s * (1 + 4 * _U) + 4 * np.spacing(np.abs(x) + reach)
         lo_b = np.searchsorted(L.centre, x - half, side="left")
         hi_b = np.searchsorted(L.centre, x + half, side="right")
+        L.need(lo_b, hi_b)
         width = int(max(1, (hi_b - lo_b).max()))
+        # where the windows span most of the bins, every point meets every bin (those beyond its window
+        # masked out, as the padding is): the moments then broadcast, with no gather
+        full = n_b <= 1.5 * width
+        if full:
+            width = n_b
         out_lo = np.empty(x.size)
         out_hi = np.empty(x.size)
         ok = np.ones(x.size, dtype=bool)
@@ -199,28 +305,47 @@ class GaussSum:
         for i in range(0, x.size, step):
             sl = slice(i, i + step)
             xs = x[sl, None]
-            idx = lo_b[sl, None] + np.arange(width)
-            valid = idx < hi_b[sl, None]
-            b = np.minimum(idx, n_b - 1)
-            u = (xs - L.centre[b]) / s
-            mom = L.mom[:, b]  # (M, points, bins): one gather, each degree contiguous
-            poly = mom[_ORDER - 1]
-            for jj in range(_ORDER - 2, -1, -1):
-                poly = poly * u
-                poly += mom[jj]
+            if full:
+                b = np.arange(n_b)[None, :]
+                valid = (b >= lo_b[sl, None]) & (b < hi_b[sl, None])
+                u = (xs - L.centre[None, :]) / s
+                # Horner's scheme (the same operations on each entry); the masked bins far away may overflow
+                with np.errstate(over="ignore", invalid="ignore"):
+                    poly = np.empty(u.shape)
+                    poly[:] = L.mom[_ORDER - 1]
+                    for jj in range(_ORDER - 2, -1, -1):
+                        poly *= u
+                        poly += L.mom[jj]
+            else:
+                idx = lo_b[sl, None] + np.arange(width)
+                valid = idx < hi_b[sl, None]
+                b = np.minimum(idx, n_b - 1)
+                u = (xs - L.centre[b]) / s
+                # Horner's scheme, each degree's moments gathered into one buffer (kept in cache)
+                poly = L.mom[_ORDER - 1][b]
+                tmp = np.empty_like(poly)
+                for jj in range(_ORDER - 2, -1, -1):
+                    poly *= u
+                    np.take(L.mom[jj], b, out=tmp)
+                    poly += tmp
             positive = poly > 0
             with np.errstate(divide="ignore", invalid="ignore"):
                 lp = np.log(np.where(positive, poly, 1.0))
             u2 = u * u
-            log_t = np.where(valid, L.logscale[b] - 0.5 * u2 + lp, -np.inf)
-            # per point, over its window: the largest |u|, spread, count, eta, |lp| and magnitude of the terms
-            au = np.where(valid, np.abs(u), 0.0).max(axis=1)
-            dm = np.where(valid, L.dmax[b], 0.0).max(axis=1)
-            cnt = np.where(valid, L.count[b], 0.0).max(axis=1)
-            spread = np.where(valid, L.spread[b], 0.0).max(axis=1)
-            eta = np.where(valid, L.eta[b], 0.0).max(axis=1)
+            one = np.ndim(self.lw) == 0  # one weight: every bin's log scale is lw
+            log_t = np.where(valid, (self.lw if one else L.logscale[b]) - 0.5 * u2 + lp, -np.inf)
+            # per point, over its window: the largest |u|, spread, count, eta, |lp| and magnitude of the terms;
+            # the window is a run of bins, u falls along it (the centres increase, every rounding is
+            # monotone): its largest |u| is at an end; the bins' own maxima from L's table of runs
+            some = hi_b[sl] > lo_b[sl]
+            ends_u = (x[sl, None] - L.centre[np.stack([lo_b[sl], np.maximum(hi_b[sl] - 1, 0)], axis=1)]) / s
+            au = np.where(some, np.abs(ends_u).max(axis=1), 0.0)
+            dm, cnt, spread, eta = L.window_max(lo_b[sl], hi_b[sl])
             alp = np.where(valid, np.abs(lp), 0.0).max(axis=1)
-            mag = np.where(valid, np.abs(L.logscale[b]) + u2, 0.0).max(axis=1)
+            if one:  # max(|lw| + u^2) = |lw| + (max |u|)^2: fl(u u) and fl(c + .) are monotone
+                mag = np.where(some, abs(self.lw) + au * au, 0.0)
+            else:
+                mag = np.where(valid, np.abs(L.logscale[b]) + u2, 0.0).max(axis=1)
             bad = (valid & ~positive).any(axis=1)
             # Taylor and rounding of the moments and of Horner: a factor 1 +- rel of each bin's exact sum
             y = au * dm * (1 + 4 * _U)
@@ -247,7 +372,7 @@ class GaussSum:
             down = pert + pad - np.log1p(-relc)
             top = log_t.max(axis=1, keepdims=True)
             top = np.where(np.isfinite(top), top, 0.0)
-            # the sum's rounding, and that of t - top inside each exp (padded by PAD each)
+            # the sum's rounding (width terms, the masked ones 0), and that of t - top inside each exp (PAD each)
             sum_pad = (width + 4) * _U + 4 * _U * (1 + np.abs(top[:, 0]) + mag + alp) + PAD
             with np.errstate(divide="ignore"):
                 s_mid = np.log(np.exp(log_t - top).sum(axis=1)) + top[:, 0]

@@ -528,21 +528,27 @@ def _validated(comp_i, comp_j, alpha, scale, *, laplace):
             w, m, v = (np.atleast_1d(np.asarray(x, float)) for x in comp)
         except (TypeError, ValueError):
             raise ValueError(f"{name} must be three arrays of floats (weights, means, variances)") from None
+        # every check from each array's min and max (reductions, no array made): they are finite iff
+        # every entry is (a NaN propagates through both), >= 0 iff the min is; all weights > 0 iff the min is
+        ends = [(float(x.min()), float(x.max())) if x.size else (0.0, 0.0) for x in (w, m, v)]
         if (
             w.ndim != 1
             or w.shape != m.shape
             or w.shape != v.shape
-            or not all(np.all(np.isfinite(x)) for x in (w, m, v))
+            or not all(math.isfinite(lo) and math.isfinite(hi) for lo, hi in ends)
         ):
             raise ValueError(
                 f"{name} must be three finite one-dimensional arrays of one length (weights, means, variances)"
             )
-        if np.any(w < 0) or np.any(v < 0):
+        if ends[0][0] < 0 or ends[2][0] < 0:
             raise ValueError(f"{name}'s weights and variances must be >= 0")
-        keep = w > 0
-        if not keep.any():
+        if not ends[0][1] > 0:  # (no weight, or every weight 0)
             raise ValueError(f"{name} must have a component of weight > 0")
-        out.append((w, m, v) if keep.all() else (w[keep], m[keep], v[keep]))
+        if ends[0][0] > 0:
+            out.append((w, m, v))
+        else:
+            keep = w > 0
+            out.append((w[keep], m[keep], v[keep]))
     return out[0], out[1], alpha, scale
 
 
@@ -878,14 +884,39 @@ def _gauss_windows(flint, alpha, P, Q, components, envelope, f, log_f):
 
 def _windows(centres, widths, reach):
     """Sorted, merged intervals [c - reach w, c + reach w] (floats) around every centre."""
+    if np.ndim(widths) == 0 and centres.size > _CHUNK:
+        found = _sorted_windows(centres, reach * widths)
+        if found is not None:
+            return found
     lo, hi = centres - reach * widths, centres + reach * widths
     if not np.all(lo[1:] >= lo[:-1]):  # (sorted already for sorted centres of one width: a sample)
         order = np.argsort(lo, kind="stable")  # the same merged intervals whatever the order of equal left ends
         lo, hi = lo[order], hi[order]
-    top = np.maximum.accumulate(hi)  # within a run of overlapping intervals: the run's right end so far
+        top = np.maximum.accumulate(hi)  # within a run of overlapping intervals: the run's right end so far
+    elif np.ndim(widths) == 0:  # sorted centres of one width: fl(c + r) is non-decreasing in c, hi its own maximum
+        top = hi
+    else:
+        top = np.maximum.accumulate(hi)
     start = np.flatnonzero(np.concatenate([[True], lo[1:] > top[:-1]]))
     end = np.concatenate([start[1:], [lo.size]]) - 1
     return [(float(a), float(b)) for a, b in zip(lo[start], top[end], strict=True)]
+
+
+def _sorted_windows(centres, r):
+    """:func:`_windows` of sorted centres of one half-width ``r`` (a float), in blocks that stay in cache; None if unsorted.
+
+    ``fl(c - r)`` and ``fl(c + r)`` are non-decreasing in ``c``: a run breaks between two neighbours
+    exactly where ``fl(c_{i+1} - r) > fl(c_i + r)``, the test :func:`_windows` makes.
+    """
+    breaks = []
+    for i in range(0, centres.size - 1, _CHUNK):
+        a = centres[i : i + _CHUNK + 1]
+        if not np.all(a[1:] >= a[:-1]):
+            return None
+        breaks.append(np.flatnonzero((a[1:] - r) > (a[:-1] + r)) + (i + 1))
+    start = np.concatenate([[0], *breaks]).astype(np.int64)
+    end = np.concatenate([start[1:], [centres.size]]) - 1
+    return [(float(a), float(b)) for a, b in zip(centres[start] - r, centres[end] + r, strict=True)]
 
 
 def _merged(intervals):
@@ -1139,17 +1170,76 @@ FAST_MIN = 512  # one variance and at least this many components: the fast Gauss
 _SUMS = _cache.Cache("proved.gauss_sums", entries=4)
 
 
+class _Shape:
+    """What the convexity bounds need to know of a prior ``comp = (w, m, v)`` at the noise variance ``th2``.
+
+    Found once per proof (one or two passes over each array): ``one_v``/``one_w`` (one variance, one
+    weight), ``sorted`` (means non-decreasing), ``sample`` (all three: the atoms of data),
+    ``s2_one`` (the one float noisy variance ``fl(v + th2)`` where all are equal, else None),
+    ``s2_min``, ``sd`` (the noisy standard deviations: a float where there is one variance) and
+    ``m_sorted`` (the means sorted, the same array where they are).
+    """
+
+    __slots__ = ("_s2", "comp", "m_sorted", "one_v", "one_w", "s2_min", "s2_one", "sample", "sd", "sorted", "th2")
+
+    def __init__(self, comp, th2):
+        w, m, v = comp
+        self.comp, self.th2 = comp, th2
+        self.one_v = bool(v.size) and bool(v.min() == v.max())
+        self.one_w = bool(w.size) and bool(w.min() == w.max())
+        self.sorted = bool(np.all(m[1:] >= m[:-1]))
+        self.sample = self.one_v and self.one_w and self.sorted
+        if self.one_v:  # fl(v + th2) of one float: the same for all
+            self._s2 = None
+            self.s2_one = self.s2_min = float(v[0]) + th2
+            self.sd = math.sqrt(self.s2_one)  # as numpy's: sqrt is correctly rounded
+        else:
+            self._s2 = v + th2
+            self.s2_one = float(self._s2[0]) if bool(np.all(self._s2 == self._s2[0])) else None
+            self.s2_min = float(self._s2.min())
+            self.sd = np.sqrt(self._s2)
+        self.m_sorted = m if self.sorted else np.sort(m)
+
+    @classmethod
+    def of(cls, comp, th2):
+        """Return the shape of ``comp`` (see the class)."""
+        return cls(comp, th2)
+
+    def s2_array(self):
+        """Return the floats ``fl(v_k + th2)`` as an array (made where there is one variance)."""
+        if self._s2 is None:
+            self._s2 = np.full(self.comp[2].size, self.s2_one)
+        return self._s2
+
+
+def _logw(w, tot, shape, *, floats=False):
+    """``(lower, upper)`` bounds of the normalised log weights ``log(w_k / tot)`` (padded; one log where there is one weight).
+
+    With ``floats`` and one weight, the two bounds as floats (no array).
+    """
+    if shape.one_w:  # the same float for every atom: one log, the same pad
+        lw = float(np.log(w[:1])[0]) - math.log(tot)
+        pad = _PAD * (1 + abs(lw)) + 4 * w.size * _U
+        if floats:
+            return lw - pad, lw + pad
+        return np.full(w.size, lw - pad), np.full(w.size, lw + pad)
+    lw = np.log(w) - math.log(tot)
+    pad = _PAD * (1 + np.abs(lw)) + 4 * w.size * _U
+    return lw - pad, lw + pad
+
+
 def _fast_rows(fast, t, args):
     """Rows ``(lo, hi, -inf, +inf)`` from :class:`~rpp.divergence.fast_gauss_bounds.GaussSum`.
 
-    The points it does not bound (far beyond every atom) are summed directly by :func:`_logpdf_bounds`.
+    The points it does not bound (far beyond every atom) are summed directly by :func:`_logpdf_bounds`,
+    whose arguments are ``args`` (a tuple) or what ``args()`` returns (made on first use).
     No derivative: the panels' lower lines take secants (:func:`_slopes`).
     """
     lo, hi, done = fast.log_bounds(t)
     out = np.empty((4, t.size))
     out[0], out[1], out[2], out[3] = lo, hi, -np.inf, np.inf
     if not done.all():
-        out[:, ~done] = _logpdf_bounds(t[~done], *args)
+        out[:, ~done] = _logpdf_bounds(t[~done], *(args() if callable(args) else args))
     return out
 
 
@@ -1232,7 +1322,7 @@ def _half_panels(alpha, ends, mids, P, Q, C, th2_lo):
     return np.concatenate(out_hi), np.concatenate(out_lo)
 
 
-def _outside_bound(arb, alpha, lo, hi, Pf, Qf, th2, totals):
+def _outside_bound(arb, alpha, lo, hi, Pf, Qf, th2, totals, shapes=None):
     r"""Upper bound (arb) of :math:`\int_{lo}^{hi} p^\alpha q^{1-\alpha}` on an interval holding no mean, or None.
 
     ``lo``/``hi`` are floats (None: :math:`\mp\infty`).  No component's mean lies inside, so on the
@@ -1241,21 +1331,37 @@ def _outside_bound(arb, alpha, lo, hi, Pf, Qf, th2, totals):
     the distance; for :math:`\alpha<1` the moved components also hold at least the mass inside).  The
     moved components, their weights summed per variance, bound the density; :math:`q` is bounded
     below by any one of its components (:math:`\alpha>1`: candidates by :func:`_candidates`).
-    ``_gauss_outside`` then integrates exactly (erfc).
+    ``_gauss_outside`` then integrates exactly (erfc).  ``shapes``: the :class:`_Shape` of each prior
+    (found here where not given); with sorted means and one variance the components beyond an end
+    are a slice, found by bisection.
     """
     lo_b = None if lo is None else arb(lo)
     hi_b = None if hi is None else arb(hi)
+    if shapes is None:
+        shapes = _Shape.of(Pf, float(th2.mid())), _Shape.of(Qf, float(th2.mid()))
 
-    def collapsed(w, m, v, total):
+    def collapsed(w, m, v, total, shape):
         out_w, out_m, out_v = [], [], []
-        for side, sel in (
-            ("left", m <= (lo if lo is not None else -np.inf)),
-            ("right", m >= (hi if hi is not None else np.inf)),
-        ):
+        lo_f = lo if lo is not None else -np.inf
+        hi_f = hi if hi is not None else np.inf
+        if shape.one_v and shape.sorted:  # the components beyond each end: a slice of the sorted means
+            for side, sl in (
+                ("left", slice(0, int(np.searchsorted(m, lo_f, side="right")))),  # m <= lo
+                ("right", slice(int(np.searchsorted(m, hi_f, side="left")), m.size)),  # m >= hi
+            ):
+                if sl.stop <= sl.start:
+                    continue
+                at = arb(float(m[sl.stop - 1] if side == "left" else m[sl.start]))
+                s = float(w[sl].sum())
+                out_w.append(arb(s, s * (sl.stop - sl.start + 2) * _U) / total)
+                out_m.append(at)
+                out_v.append(arb(float(v[0])) + th2)
+            return out_w, out_m, out_v
+        for side, sel in (("left", m <= lo_f), ("right", m >= hi_f)):
             if not sel.any():
                 continue
             at = arb(float(m[sel].max() if side == "left" else m[sel].min()))
-            one = v.size and v.min() == v.max()  # a sample: one variance, no grouping to do
+            one = shape.one_v  # one variance: no grouping to do
             for var in [float(v[0])] if one else np.unique(v[sel]):
                 grp = sel if one else sel & (v == var)
                 s = float(w[grp].sum())
@@ -1264,34 +1370,36 @@ def _outside_bound(arb, alpha, lo, hi, Pf, Qf, th2, totals):
                 out_v.append(arb(float(var)) + th2)
         return out_w, out_m, out_v
 
-    P = collapsed(Pf[0], Pf[1], Pf[2], totals[0])
+    P = collapsed(Pf[0], Pf[1], Pf[2], totals[0], shapes[0])
     if alpha > 1:
-        Q = _candidates(arb, Qf, th2, totals[1], lo, hi)
+        Q = _candidates(arb, Qf, th2, totals[1], lo, hi, shapes[1])
     else:
-        Q = collapsed(Qf[0], Qf[1], Qf[2], totals[1])
+        Q = collapsed(Qf[0], Qf[1], Qf[2], totals[1], shapes[1])
     return _gauss_outside(arb, alpha, lo_b, hi_b, P, Q)
 
 
-def _candidates(arb, Qf, th2, total, lo, hi):
+def _candidates(arb, Qf, th2, total, lo, hi, shape=None):
     """Up to 24 components of q (arb lists): the eight largest at each end of the interval and the eight widest.
 
     Any one component bounds q from below; ``_gauss_outside`` takes the best for each component of p.
     """
     w, m, v = Qf
-    s2 = v + float(th2.mid())
+    if shape is None:
+        shape = _Shape.of(Qf, float(th2.mid()))
 
     def top8(x):  # the indices of the eight largest (any order; a partition, linear in the size)
         return np.arange(x.size) if x.size <= 8 else np.argpartition(-x, 7)[:8]
 
-    one = v.size and v.min() == v.max()  # one variance: any component is the widest
+    one = shape.one_v  # one variance: any component is the widest
     picks = [np.arange(min(v.size, 1))] if one else [top8(v)]
     # a sample (one weight, one variance, sorted means): the largest at an end are the nearest to it
-    sample = one and w.min() == w.max() and bool(np.all(m[1:] >= m[:-1]))
+    sample = shape.sample
     for end in (lo, hi):
         if end is not None and sample:
             k = int(np.searchsorted(m, end))
             picks.append(np.arange(max(k - 8, 0), min(k + 8, m.size)))  # the eight nearest among them
         elif end is not None:
+            s2 = v + float(th2.mid())
             with np.errstate(divide="ignore"):
                 picks.append(top8(np.log(w) - (end - m) ** 2 / (2 * s2)))
     pick = np.unique(np.concatenate(picks))
@@ -1339,50 +1447,22 @@ def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19, fast_mi
     that is below :math:`2^{-40}` of the body.
     """
     arb = flint.arb
-    (wp, mp, vp), (wq, mq, vq) = Pf, Qf
+    wp, wq = Pf[0], Qf[0]
     th2 = theta * theta
     th2_lo = th2 * (1 - 2 * _U)
     th2_b = arb(theta) * arb(theta)
     tot_p, tot_q = float(wp.sum()), float(wq.sum())
     totals = (arb(tot_p, tot_p * (wp.size + 2) * _U), arb(tot_q, tot_q * (wq.size + 2) * _U))
-
-    def logw(w, tot):
-        lw = np.log(w) - math.log(tot)
-        pad = _PAD * (1 + np.abs(lw)) + 4 * w.size * _U
-        return lw - pad, lw + pad
-
-    lw_p, lw_q = logw(wp, tot_p), logw(wq, tot_q)
-    s2p, s2q = vp + th2, vq + th2
-
-    made: dict[float, Any] = {}
+    # what every pass below needs to know of a prior, found once (a sample of many atoms: sorted means,
+    # one weight and one variance; its arrays are not walked again where a sorted slice or a scalar serves)
+    shape_p, shape_q = _Shape.of(Pf, th2), _Shape.of(Qf, th2)
     fast_min = FAST_MIN if fast_min is None else fast_min
-    made_fast = {k: w.size >= fast_min and bool(np.all(v == v[0])) for k, w, v in (("p", wp, vp), ("q", wq, vq))}
-
-    def make_bounds(c):  # the evaluator of (lo, hi, dlo, dhi) rows in coordinates moved by c
-        if c in made:
-            return made[c]
-
-        def prior(lw, m, s2, comp):
-            mc = m - c
-            args = lw, mc, _U * np.abs(mc), s2, s2 * (1 - 4 * _U), s2 * (1 + 4 * _U)
-            if m.size < fast_min or not np.all(s2 == s2[0]):
-                return lambda t: _logpdf_bounds(t, *args)
-            # everything the sum is made of: the weights, the means, the one variance and the centre
-            k = _cache.key(comp[0], comp[1], float(s2[0]), float(c))
-            fast = _SUMS.get(k)
-            if fast is None:
-                sd2 = float(s2[0])
-                fast = _SUMS.put(k, GaussSum(lw, mc, args[2], sd2, sd2 * (1 - 4 * _U), sd2 * (1 + 4 * _U)))
-            return lambda t: _fast_rows(fast, t, args)
-
-        pp, qq = prior(lw_p, mp, s2p, Pf), prior(lw_q, mq, s2q, Qf)
-        made[c] = lambda which, t: (pp if which == "p" else qq)(t)
-        return made[c]
-
-    means = np.concatenate([mp, mq])
-    sds = np.sqrt(np.concatenate([s2p, s2q]))
-    sd_min = float(sds.min())
-    found = _convex_range(arb, alpha, Pf, Qf, th2_b, totals, means, sds, make_bounds, th2_lo, max_points)
+    made_fast = {"p": wp.size >= fast_min and shape_p.one_v, "q": wq.size >= fast_min and shape_q.one_v}
+    make_bounds = _row_maker((Pf, Qf), (tot_p, tot_q), (shape_p, shape_q), fast_min)
+    sd_min = math.sqrt(min(shape_p.s2_min, shape_q.s2_min))  # sqrt is monotone and correctly rounded
+    found = _convex_range(
+        arb, alpha, Pf, Qf, th2_b, totals, (shape_p, shape_q), sd_min, make_bounds, th2_lo, max_points
+    )
     if isinstance(found, str):
         return found
     frames, out, low = found
@@ -1423,25 +1503,78 @@ def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19, fast_mi
     return _result(flint, I, alpha)
 
 
+def _row_maker(comps, tots, shapes, fast_min):
+    """Return ``make_bounds(c)``: the evaluator ``(which, t) -> rows (lo, hi, dlo, dhi)`` of each prior moved by ``c``.
+
+    ``which`` is ``"p"`` or ``"q"``.  A prior of at least ``fast_min`` components of one noisy
+    variance is bounded by a :class:`~rpp.divergence.fast_gauss_bounds.GaussSum` (kept in ``_SUMS``
+    by content, for the other order of the pair), the others by :func:`_logpdf_bounds`.  The rows'
+    inputs (log weights, moved means, their roundings, the noisy variances) are made on first use
+    only: a sum the other order made already needs none of them.
+    """
+    made: dict[float, Any] = {}
+
+    def prior(comp, tot, shape, c):
+        memo: dict[str, tuple] = {}
+
+        def moved():  # the means moved by c, and the bounds of that rounding (u |fl(m - c)|)
+            if "m" not in memo:
+                mc = comp[1] - c
+                eta = np.abs(mc)
+                eta *= _U
+                memo["m"] = mc, eta
+            return memo["m"]
+
+        def args():
+            if "a" not in memo:
+                s2 = shape.s2_array()
+                memo["a"] = (_logw(comp[0], tot, shape), *moved(), s2, s2 * (1 - 4 * _U), s2 * (1 + 4 * _U))
+            return memo["a"]
+
+        if comp[1].size < fast_min or shape.s2_one is None:
+            return lambda t: _logpdf_bounds(t, *args())
+        # everything the sum is made of: the weights, the means, the one variance and the centre
+        sd2 = shape.s2_one
+        k = _cache.key(comp[0], comp[1], sd2, float(c))
+        fast = _SUMS.get(k)
+        if fast is None:
+            lw = _logw(comp[0], tot, shape, floats=True)
+            mc, eta = moved()
+            fast = _SUMS.put(k, GaussSum(lw, mc, eta, sd2, sd2 * (1 - 4 * _U), sd2 * (1 + 4 * _U)))
+        return lambda t: _fast_rows(fast, t, args)
+
+    def make_bounds(c):
+        if c not in made:
+            pp, qq = (prior(comp, tot, shape, c) for comp, tot, shape in zip(comps, tots, shapes, strict=True))
+            made[c] = lambda which, t: (pp if which == "p" else qq)(t)
+        return made[c]
+
+    return make_bounds
+
+
 def _frames(arb, wins, means):
     """Each window as ``(c, L, U)``: moved by a mean ``c`` inside it, its ends ``c + L``, ``c + U`` exact (checked in arb).
 
-    ``means`` sorted; ``c`` is the mean nearest the window's middle.
+    ``means``: sorted arrays (one per prior, not merged); ``c`` is the mean of them all nearest the
+    window's middle, the lower of two at equal distance.
 
     So the windows, the gaps and the tails tile the line exactly; where the sums are not exact, ``c = 0``.
     """
     frames = []
     for lo, hi in wins:
-        # the means are sorted: those inside are a slice, and the one nearest the middle is beside
-        # where the middle would go (the lower of two at equal distance, as argmin would pick)
-        inside = means[np.searchsorted(means, lo, side="left") : np.searchsorted(means, hi, side="right")]
         mid = 0.5 * lo + 0.5 * hi
-        if inside.size:
-            k = int(np.searchsorted(inside, mid))
-            near = inside[max(k - 1, 0) : k + 1]
-            c = float(near[np.argmin(np.abs(near - mid))])
-        else:
-            c = float(mid)
+        # each array is sorted: its means inside are a slice, and the one nearest the middle is beside
+        # where the middle would go; the nearest of all is the nearest of these (the lower at a tie)
+        best = None
+        for ms in means:
+            inside = ms[np.searchsorted(ms, lo, side="left") : np.searchsorted(ms, hi, side="right")]
+            if inside.size:
+                k = int(np.searchsorted(inside, mid))
+                for x in inside[max(k - 1, 0) : k + 1]:
+                    x = float(x)
+                    if best is None or (abs(x - mid), x) < (abs(best - mid), best):
+                        best = x
+        c = best if best is not None else float(mid)
         L, U = lo - c, hi - c
         if not ((arb(L) + arb(c)) == arb(lo) and (arb(U) + arb(c)) == arb(hi)):
             L, U, c = lo, hi, 0.0
@@ -1465,18 +1598,16 @@ def _envelopes(alpha, Pf, Qf, t2):
     return [cr, -cl], [wr, wl]
 
 
-def _convex_range(arb, alpha, Pf, Qf, th2_b, totals, means, sds, make_bounds, th2_lo, max_points):
+def _convex_range(arb, alpha, Pf, Qf, th2_b, totals, shapes, sd_min, make_bounds, th2_lo, max_points):
     """Windows of K noisy sds around every mean, K grown until what lies outside is below 2**-40 of the body.
 
     Returns ``(frames, outside, log_low)`` (the frames of :func:`_frames`, the arb bound of the gaps and
     tails, a float lower bound of the log of the body from two noisy sds per panel) or a refusal.
     Where no range tried puts the outside below 2**-40 of the body (near the edge of the tail
     condition the integrand decays slowly), the widest one is returned: the outside's bound then
-    widens the enclosure's upper end instead of being refused.
+    widens the enclosure's upper end instead of being refused.  ``shapes``: the :class:`_Shape` of
+    each prior (its means and noisy sds), ``sd_min`` the smallest noisy sd.
     """
-    sd_min = float(sds.min())
-    by_centre = np.argsort(means, kind="stable")  # once: the windows' sort then meets sorted data
-    means, sds = means[by_centre], sds[by_centre]
     # where alpha > 1 and the first prior is the wider, the integrand's mass can lie beyond every mean,
     # under a Gaussian envelope: its windows join the components' where the components' do not suffice
     env = _envelopes(alpha, Pf, Qf, float(th2_b.mid()))
@@ -1486,7 +1617,7 @@ def _convex_range(arb, alpha, Pf, Qf, th2_b, totals, means, sds, make_bounds, th
     for K, with_env in tries:
         if with_env and not env[0]:
             continue
-        wins = _reach_windows(of_means, means, sds, env if with_env else ([], []), K)
+        wins = _reach_windows(of_means, shapes, env if with_env else ([], []), K)
         if sum(math.ceil((hi - lo) / (sd_min / 4)) for lo, hi in wins) > max_points // 4:
             if last is not None:  # the widest range that fits, with its outside in the upper end
                 return last
@@ -1497,13 +1628,13 @@ def _convex_range(arb, alpha, Pf, Qf, th2_b, totals, means, sds, make_bounds, th
         ends_abs = [None, *(x for w in wins for x in w), None]
         out = arb(0)
         for g in range(0, len(ends_abs), 2):
-            o = _outside_bound(arb, alpha, ends_abs[g], ends_abs[g + 1], Pf, Qf, th2_b, totals)
+            o = _outside_bound(arb, alpha, ends_abs[g], ends_abs[g + 1], Pf, Qf, th2_b, totals, shapes)
             if o is None:
                 return _gauss_refusal(concave=False)
             out += o
         if not out.is_finite():
             continue
-        frames = _frames(arb, wins, means)
+        frames = _frames(arb, wins, [sh.m_sorted for sh in shapes])
         coarse = []
         for c, L, U in frames:
             grid = np.linspace(L, U, max(8, int((U - L) / (2 * sd_min))))
@@ -1518,13 +1649,14 @@ def _convex_range(arb, alpha, Pf, Qf, th2_b, totals, means, sds, make_bounds, th
     return last if last is not None else _gauss_refusal(concave=True)
 
 
-def _reach_windows(of_means, means, sds, env, K):
+def _reach_windows(of_means, shapes, env, K):
     """Windows of ``K`` sds around the means (made once per ``K`` in ``of_means``) and the envelopes ``env``.
 
-    The same union as :func:`_windows` of all the centres, without sorting the means again.
+    The same union as :func:`_windows` of all the centres: each prior's windows (sorted means of
+    one width need no sort), then their union (:func:`_merged`, the same connected components).
     """
     if K not in of_means:
-        of_means[K] = _windows(means, sds, K)
+        of_means[K] = _merged([w for sh in shapes for w in _windows(sh.comp[1], sh.sd, K)])
     if not env[0]:
         return of_means[K]
     return _merged([*of_means[K], *((c - K * w, c + K * w) for c, w in zip(*env, strict=True))])

@@ -103,6 +103,56 @@ def test_many_atoms_against_mpmath():
         assert lo[i] <= v <= hi[i] and hi[i] - lo[i] < 1e-9 * max(1.0, abs(float(v))), (i, lo[i], hi[i], float(v))
 
 
+def _truth50(x, lw, m, eta, s2_true, signs_m):
+    """``log sum_k e^lw N(x; mu_k, s2_true)`` in mpmath at 50 digits, one log weight ``lw`` (an mpf), the means at corners."""
+    with mp.workdps(50):
+        mu = [mp.mpf(float(a)) + int(g) * mp.mpf(float(e)) for a, e, g in zip(m, eta, signs_m, strict=True)]
+        var = mp.mpf(s2_true)
+        out = []
+        for xi in x:
+            X = mp.mpf(float(xi))
+            q = [-((X - b) ** 2) / (2 * var) for b in mu]
+            top = max(q)
+            out.append(lw + top + mp.log(mp.fsum(mp.exp(t - top) for t in q)) - mp.log(2 * mp.pi * var) / 2)
+        return out
+
+
+@pytest.mark.parametrize("kind", ["normal", "two_clusters"])
+def test_one_weight_as_floats_and_lazy_levels_against_mpmath(kind):
+    """A sample's sum with its one log weight given as two floats (no array), judged by mpmath at 50 digits.
+
+    Points near the atoms (windows over nearly every bin of the coarsest level: the moments broadcast),
+    points whose windows reach a part of the bins (two clusters 60 sds apart: the moments gathered),
+    and points far beyond both ends (a finer level, its moments made only for the bins near each end).
+    Also the same floats as the sum given arrays of that weight.
+    """
+    rng = np.random.default_rng(5)
+    n = 2000
+    if kind == "normal":
+        m = np.sort(rng.normal(size=n))
+    else:
+        m = np.sort(np.concatenate([rng.normal(size=n // 2), 18.0 + rng.normal(size=n // 2)]))
+    s2 = 0.09
+    lw0 = -math.log(n)
+    pad = 1e-12 * (1 + abs(lw0)) + 4 * n * U
+    eta = np.abs(m) * U
+    args = (m, eta, s2, s2 * (1 - 4 * U), s2 * (1 + 4 * U))
+    g = GaussSum((lw0 - pad, lw0 + pad), *args)
+    x = np.concatenate([rng.uniform(m.min(), m.max(), 6), [m.min() - 2.9, m.max() + 3.1, m.min() - 4.0]])
+    lo, hi, done = g.log_bounds(x)
+    assert done.all()
+    assert 1 in g._levels and not g._levels[1].made.all()  # the finer level: only the bins near the far points
+    arrays = GaussSum((np.full(n, lw0 - pad), np.full(n, lw0 + pad)), *args).log_bounds(x)
+    assert all(np.array_equal(a, b) for a, b in zip((lo, hi, done), arrays, strict=True))
+    with mp.workdps(50):
+        lws = [mp.mpf(lw0) - mp.mpf(pad), mp.mpf(lw0) + mp.mpf(pad)]
+    for lw, var, sm in ((lws[0], s2 * (1 - 4 * U), -np.ones(n)), (lws[1], s2 * (1 + 4 * U), rng.choice([-1, 1], n))):
+        for i, v in enumerate(_truth50(x, lw, m, eta, var, sm)):
+            assert lo[i] <= v <= hi[i], (i, lo[i], hi[i], float(v))
+    near = hi[:6] - lo[:6]
+    assert np.all(near < 1e-9), near
+
+
 def test_weights_of_zero_add_nothing():
     """A mixture's components of weight 0 (allowed by GaussianMixture) are left out, the rest bounded as before."""
     m = np.linspace(-2, 2, 50)
