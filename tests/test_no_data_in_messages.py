@@ -64,9 +64,9 @@ NO_DATA = {
 RECORDS = {"BestConversion", "LinearCalibration", "Calibration", "Certified", "Components", "ReleaseReport"}
 # Stores its two (already validated) Components; its call raises and is in _methods_cases.
 RECORDS |= {"QuantileDifference"}
-# The measured rates of an attack (rpp.accounting.audit): built by audit_threshold_attack, which validates.
+# The measured rates of an attack (rpp.accounting._audit): built by audit_threshold_attack, which validates.
 RECORDS |= {"ThresholdAudit"}
-# The results of the proofs over a box of priors (rpp.accounting.prior_box): built by
+# The results of the proofs over a box of priors (rpp.accounting._prior_box): built by
 # prior_box_divergence and prior_box_side_divergence, which validate.
 RECORDS |= {"PriorBoxBound", "PriorBoxSideBound"}
 

@@ -10,7 +10,7 @@ for the secret pair with conditional priors ``prior_i``, ``prior_j``
 (and the reverse order too unless ``directed=True``): Definition II.1 of Yang et al. 2026.
 Rényi divergence is not symmetric while a secret pair is unordered, so by default both
 orders are protected.  Both priors are first moved by one exact common offset
-(``rpp.divergence.centre``; divergences and rules are translation invariant).  Every result is
+(``rpp/divergence/_centre.py``; divergences and rules are translation invariant).  Every result is
 checked with the divergence of the noise
 object and its error (:class:`rpp.noise.GaussianNoise`, :class:`rpp.noise.LaplaceNoise`), flagged by
 ``rigorous`` (the error is proved), ``within_budget`` and ``guaranteed`` (both: the budget is proved
@@ -24,7 +24,7 @@ The methods are one explicit table, :data:`METHODS` (noise family → method nam
 noise              method                       rule (one order)
 =================  ===========================  ===================================================
 ``"gaussian"``     ``"exact"``                  :func:`rpp.rules.exact` (two Gaussians:
-                                                :func:`rpp.rules.gaussian.gaussian_exact_variance`)
+                                                :func:`rpp.rules.gaussian_exact_variance`)
 ``"gaussian"``     ``"closed-form"``            Theorem III.5, eq. (6) (Gaussian priors)
 ``"gaussian"``     ``"bisection"``              Algorithm 1 as published (Gaussian priors); it
                                                 may under-noise -- kept to show the flaw,
@@ -59,14 +59,12 @@ import rpp.rules as rules  # the package (its rules are looked up by name below)
 from .._lib import validation as v
 from .._lib.numerics import at_most, step_up
 from ..certified import Certified
-from ..divergence.centre import centred_orders as _orders  # rules and divergences are translation invariant
-from ..divergence.gaussian_noise import certified_gaussian_divergence
-from ..divergence.laplace_binned import binned_laplace_divergence, bins_are_few
-from ..divergence.proved import convexity_width
+from ..divergence import binned_laplace_divergence, bins_are_few, certified_gaussian_divergence, convexity_width
+from ..divergence import centred_orders as _orders  # rules and divergences are translation invariant
 from ..noise import GaussianNoise, LaplaceNoise
 from ..priors import Empirical, Gaussian, Prior, check_prior
-from ..rules.exact import DivergenceMemo, order_probe, search
-from .result import Calibration, PrivacyWarning
+from ..rules import DivergenceMemo, order_probe, search
+from ._result import Calibration, PrivacyWarning
 
 __all__ = ["calibrate", "methods", "pair_divergence", "METHODS", "NOISES"]
 
@@ -224,7 +222,7 @@ def _certify(noise_cls, orders, alpha, scale, require="estimate", budget=None, m
 
     With a ``budget`` (Laplace noise on two large samples), an order whose binned enclosure
     (:func:`_binned_check`) proves the budget met is not computed on the atoms.  ``memos``: one
-    :class:`~rpp.rules.exact.DivergenceMemo` per order, which computes (or already knows) the
+    :class:`~rpp.rules.DivergenceMemo` per order, which computes (or already knows) the
     order's divergence on the atoms (default: the noise object's divergence); an order the memo
     already knows is not binned.  The orders' intervals are combined by :func:`_largest`: the
     dominant order's own interval where its lower end clears every other's upper end, else ``max
@@ -266,7 +264,7 @@ def _largest(results) -> Certified:
 
 
 # Laplace noise on two samples of at least this many atoms together: a check that a scale meets
-# its budget first tries the proved enclosure of the samples binned (rpp.divergence.laplace_binned,
+# its budget first tries the proved enclosure of the samples binned (rpp/divergence/_laplace_binned.py,
 # tens of milliseconds at a million atoms each instead of a second), with bins whose term is at
 # most _BINNED_SHARE of the budget; it decides only where it proves the budget met, otherwise the
 # divergence of the atoms is computed.
@@ -371,7 +369,7 @@ def _proved_check(noise_cls, orders, a, e, s, step, noise, memos=None) -> tuple[
     """Return the proved divergence at ``s`` (arb); with ``step``, ``s`` is stepped up until its upper end meets ``e``.
 
     At each scale the orders are proved by :func:`_prove_at`, the one estimated largest at ``s``
-    first where ``memos`` (one :class:`~rpp.rules.exact.DivergenceMemo` per order) already know
+    first where ``memos`` (one :class:`~rpp.rules.DivergenceMemo` per order) already know
     both estimates there (:func:`_dominant_first`; no estimate is computed for it), and from then on
     the order last proved above ``e`` first; a scale is given up after the first order proved
     above ``e``.  The scale returned has every order proved.
@@ -423,7 +421,7 @@ def _proved_check(noise_cls, orders, a, e, s, step, noise, memos=None) -> tuple[
 # convexity bounds (Gaussian noise on more than a few components): the estimate's root sits a rounding
 # error under epsilon, where no proof of finite cost decides (the convexity bounds are about 1e-5 of
 # (alpha - 1) D wide by default up to 256 components in all, 1e-4 beyond), and the first proof there
-# was always given up. m is half that width (rpp.divergence.proved.convexity_width; 0 for arb's
+# was always given up. m is half that width (rpp.divergence.convexity_width; 0 for arb's
 # proofs, 2^-64 wide, which meet epsilon at the root): the proofs decide it (their halving stops once
 # the upper end is below the budget, at_most of rpp.renyi_divergence) at a fraction of the density
 # evaluations, for about m / k more noise (k = -d log D / d log scale: about 1 to 2 at large noise, up
@@ -441,7 +439,7 @@ def _convexity_width(order, a, s) -> float:
 def _aimed(s, memos, e, margin) -> float:
     """Return the scale whose estimated divergence is ``e (1 - margin)``, from ``s`` up (``s`` if unknown or ``margin`` 0).
 
-    Where the memos (one :class:`~rpp.rules.exact.DivergenceMemo` per order) know both orders'
+    Where the memos (one :class:`~rpp.rules.DivergenceMemo` per order) know both orders'
     estimates at ``s`` and the largest is above ``e (1 - margin)``, the scale moves up by
     ``(D / (e (1 - margin)))^(1 / k)``, ``k = -d log D / d log scale`` read off the largest order's memo at
     ``s`` and at the nearest scale its search estimated (1e-7 to 1e-1 away in log), else at
@@ -586,7 +584,7 @@ def _point(entry, noise_cls, orders, a, e, seconds, require="estimate"):
     The final check is the divergence at the returned scale with its ``rigorous`` flag (the
     round-off guard's, where it computed that scale);
     with ``require="proved"`` a result that is not proved is replaced by the proved enclosure
-    (``rpp.divergence.proved``) and, where its upper end exceeds the budget, the scale is stepped
+    (``rpp/divergence/_proved.py``) and, where its upper end exceeds the budget, the scale is stepped
     up again against the proved enclosure.  Wall times are added to ``seconds``: ``"rule"`` for the rule, ``"check"`` for the
     divergence at the returned scale (and the round-off guard's steps).
     """
@@ -683,7 +681,7 @@ def calibrate(
     require : {"proved", "estimate"}
         ``"proved"`` (default): the final check is proved (the fast divergence where it is proved:
         two Gaussians, Laplace noise on empirical priors; else the enclosure of
-        ``rpp.divergence.proved``, arb or the convexity bounds for many components under Gaussian
+        ``rpp/divergence/_proved.py``, arb or the convexity bounds for many components under Gaussian
         noise; the scale is stepped up until the proved upper end meets the budget), so
         ``rigorous`` and ``guaranteed`` are True, and a ValueError names the priors, the noise and
         the hypothesis that failed where no proved path exists (Laplace noise on more than 64

@@ -12,11 +12,11 @@ and for Laplace noise on two empirical priors, and a quadrature error *estimate*
 
 * :func:`~rpp.rules.exact` -- the rule: Gaussian or Laplace noise, any priors, a noise scale (two
   Gaussians with Gaussian noise: the vectorised kernel
-  :func:`rpp.rules.gaussian.gaussian_exact_variance`, broadcasting over ``alpha``/``epsilon``);
-* :func:`~rpp.rules.exact.search` -- the same search for a caller that shares its divergences
+  :func:`rpp.rules.gaussian_exact_variance`, broadcasting over ``alpha``/``epsilon``);
+* :func:`~rpp.rules.search` -- the same search for a caller that shares its divergences
   (:class:`DivergenceMemo`, one per order) and knows a scale below the root (``above``):
   :func:`rpp.calibrate` does;
-* :func:`~rpp.rules.exact.order_probe` -- which of the two orders of a secret pair to solve first.
+* :func:`~rpp.rules.order_probe` -- which of the two orders of a secret pair to solve first.
 """
 
 from __future__ import annotations
@@ -30,12 +30,12 @@ from .._lib import cache as _cache
 from .._lib import validation as v
 from .._lib.numerics import min_feasible, sqrt_up
 from ..certified import Certified
-from ..divergence.laplace_binned import bin_samples, bins_are_few
+from ..divergence import bin_samples, bins_are_few
 from ..noise import GaussianNoise, LaplaceNoise
 from ..priors import Empirical, Gaussian, Prior, check_prior
 from ._empirical import GRID_MIN_PAIRS, empirical_scale
-from .gaussian import gaussian_exact_variance, scale_of_variance
-from .mixture import gmm_ot_variance
+from ._gaussian import gaussian_exact_variance, scale_of_variance
+from ._mixture import gmm_ot_variance
 
 __all__ = ["exact", "search", "order_probe", "DivergenceMemo"]
 
@@ -49,7 +49,7 @@ class DivergenceMemo:
     (θ or ``b``), computed by the noise object (:class:`rpp.noise.GaussianNoise`,
     :class:`rpp.noise.LaplaceNoise`), ``value + error`` its upper bound.  The search of
     :func:`~rpp.rules.exact` reads it; a caller that checks scales itself (:func:`rpp.calibrate`) passes its
-    own memo to :func:`~rpp.rules.exact.search` and :func:`~rpp.rules.exact.order_probe` so that no divergence is computed twice.
+    own memo to :func:`~rpp.rules.search` and :func:`~rpp.rules.order_probe` so that no divergence is computed twice.
 
     Parameters
     ----------
@@ -308,8 +308,8 @@ def exact(
     Gaussian noise :math:`Z = N(0,\theta^2)` (returns θ) or Laplace noise
     :math:`Z = \mathrm{Lap}(b)` (returns ``b``).  The divergence is non-increasing in the scale
     (module docstring), so the scale is found by monotone root finding on ``value + error``
-    (:func:`~rpp.rules.exact.search`).  Two Gaussians with Gaussian noise: the closed form of Yang et al. 2026,
-    Cor. III.3, with its round-off bound (:func:`rpp.rules.gaussian.gaussian_exact_variance`),
+    (:func:`~rpp.rules.search`).  Two Gaussians with Gaussian noise: the closed form of Yang et al. 2026,
+    Cor. III.3, with its round-off bound (:func:`rpp.rules.gaussian_exact_variance`),
     vectorised: ``alpha`` and ``epsilon`` broadcast.  Otherwise they are scalars.
 
     The error is a proved bound for two Gaussians and for Laplace noise on two empirical
@@ -383,7 +383,7 @@ def search(
     below and the ``"gmm-ot"`` variance above (a proved sufficient rule, so it is not
     evaluated); every variance ``z`` tried is evaluated at the scale ``sqrt_up(z)``, the scale
     returned.  Laplace noise: the root in ``b``, with the upper end of ``_laplace_start``.
-    Divergences already in ``memo`` (e.g. :func:`~rpp.rules.exact.order_probe`'s) tighten the bracket.
+    Divergences already in ``memo`` (e.g. :func:`~rpp.rules.order_probe`'s) tighten the bracket.
 
     Parameters
     ----------
@@ -595,7 +595,7 @@ def order_probe(
     divergences are computed at a probe scale one step of :math:`e` (in the variance
     :math:`\theta^2`, or in the Laplace scale ``b``) below the smaller of the two orders'
     cheap sufficient scales (``"gmm-ot"``; for Laplace noise the upper end of
-    :func:`~rpp.rules.exact`'s search), and kept in ``memos`` (one per order), where :func:`~rpp.rules.exact.search`
+    :func:`~rpp.rules.exact`'s search), and kept in ``memos`` (one per order), where :func:`~rpp.rules.search`
     finds them and starts from the tightest bracket they give.  If one order meets the budget at
     the probe and the other does not, the latter is solved first; otherwise both are computed
     at a second point a step of :math:`e` towards their roots, each order's root is estimated by

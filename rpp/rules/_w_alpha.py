@@ -42,8 +42,8 @@ bounds (the body's error is the quadrature's estimate, ``rpp._lib.numerics.integ
 largest component standard deviations (the quantile difference grows like
 :math:`(s_i - s_j) z`); below that the condition is ``+inf``.
 
-The Laplace closed forms are in :mod:`rpp.divergence.laplace_shift`, the exponential-family and
-:math:`\alpha<1` conditions in :mod:`rpp.rules.exponential_family`, the continuous monotone
+The Laplace closed forms are in ``rpp/divergence/_laplace_shift.py``, the exponential-family and
+:math:`\alpha<1` conditions in ``rpp/rules/_exponential_family.py``, the continuous monotone
 coupling in :mod:`rpp.transport`.  :func:`rpp.calibrate` uses :func:`w_alpha` for the
 methods ``"w-alpha"`` (rule ``"paper"``) and ``"w-alpha-tight"`` (rule ``"tight"``).
 """

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._lib import validation as v
 from .._lib.numerics import lse, min_feasible, sqrt_up
-from ..divergence.gaussian_noise import gaussian_divergence_upper
+from ..divergence import gaussian_divergence_upper
 from ..priors import Components, Empirical, Prior, check_prior
 from ..transport import component_coupling, optimal_plan, quantile_coupling
 from ._costs import normalised, pair_cost

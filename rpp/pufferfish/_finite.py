@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib import validation as v
-from ..divergence.closed_forms import discrete_renyi_value
+from ..divergence import discrete_renyi_value
 
 __all__ = [
     "hockey_stick_divergence",

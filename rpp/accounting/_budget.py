@@ -8,7 +8,7 @@ The practitioner's part of chapter 9 of The RPP Book, kept small on purpose:
   *privacy map* of the Gaussian *measurement* (:class:`rpp.noise.GaussianNoise`).
 * :class:`ReleaseBudget` -- a session budget (Tumult's word) or accountant (dp-accounting's)
   for repeated releases of **one** query on **unchanged** data: it composes them exactly
-  (:mod:`rpp.accounting.releases`), draws the noise itself and refuses a release that would
+  (``rpp/accounting/_releases.py``), draws the noise itself and refuses a release that would
   exceed (α, ε).
 
 Pufferfish privacy (Kifer & Machanavajjhala 2014) protects the pairs of secrets of
@@ -33,11 +33,10 @@ import numpy as np
 from .._lib import validation as v
 from .._lib.numerics import at_most
 from .._lib.optional import missing
-from ..calibration.result import Calibration
-from ..calibration.search import pair_divergence
+from ..calibration import Calibration, pair_divergence
 from ..priors import check_prior
 from ..sampling import Release, bit_source, sample_release
-from .releases import calibrate_releases, combined_scale, per_release_scale
+from ._releases import calibrate_releases, combined_scale, per_release_scale
 
 __all__ = ["calibrate_all_pairs", "ReleaseBudget"]
 
@@ -135,7 +134,7 @@ def calibrate_all_pairs(
     r"""Noise for every secret pair (and every prior of a class): the worst pair decides.
 
     Each pair :math:`(s_i, s_j)` of each prior model :math:`\rho` is calibrated with
-    :func:`rpp.accounting.releases.calibrate_releases` (that is :func:`rpp.calibrate`
+    :func:`rpp.accounting.calibrate_releases` (that is :func:`rpp.calibrate`
     for ``k = 1``), both orders unless ``directed``; the largest scale
     :math:`\theta = \max_{\rho, (s_i,s_j)} \theta_{\rho,ij}` protects every pair, because
     :math:`D_\alpha` of the noisy outputs is non-increasing in θ (a larger noise is
@@ -159,7 +158,7 @@ def calibrate_all_pairs(
     directed : bool
         Protect :math:`D_\alpha(s_i\|s_j)` only (needs ``pairs``).
     k : int
-        Number of releases of the query the scale is for (``>= 1``; :mod:`rpp.accounting.releases`).
+        Number of releases of the query the scale is for (``>= 1``; ``rpp/accounting/_releases.py``).
     executor : concurrent.futures.Executor, optional
         Runs the pairs' calibrations, then their divergences at the common scale, on its
         workers (``executor.map``): a ``concurrent.futures.ProcessPoolExecutor``, or a
@@ -288,7 +287,7 @@ class ReleaseBudget:
         \theta_{\text{comb}} = \Bigl(\sum_t \theta_t^{-2}\Bigr)^{-1/2},
         \end{aligned}
 
-    the exact joint divergence of all releases (:mod:`rpp.accounting.releases`), value plus
+    the exact joint divergence of all releases (``rpp/accounting/_releases.py``), value plus
     error of the noise object's divergence (proved where ``rigorous``).  Otherwise it raises a
     ValueError naming ``scale`` and the smallest scale that would still fit, and records
     nothing.

@@ -20,7 +20,7 @@ satisfy, pointwise,
     |D_\alpha(P * \ell_b\|Q * \ell_b) - D_\alpha(P' * \ell_b\|Q' * \ell_b)|
     \le \frac{2\alpha-1}{\alpha-1}\Bigl(\frac{h}{b} + c\Bigr).
 
-The binned divergence comes with its own proved error (:mod:`rpp.divergence.laplace_atoms`), so
+The binned divergence comes with its own proved error (``rpp/divergence/_laplace_atoms.py``), so
 the enclosure is proved; it is wider than the samples' own (about :math:`3\rho` at
 :math:`\alpha = 2` for bins of width :math:`2\rho b`), and costs a divergence of the bins, not of
 the atoms: tens of milliseconds for a million atoms each.  A check that a noise scale meets a
@@ -44,7 +44,7 @@ from .._lib import validation as v
 from .._lib.parallel import MIN_ITEMS, thread_map
 from ..certified import Certified
 from ..priors import Empirical, check_prior
-from .laplace_noise import laplace_divergence_flagged
+from ._laplace_noise import laplace_divergence_flagged
 
 __all__ = ["binned_laplace_divergence", "bins_are_few", "bin_samples"]
 
@@ -70,7 +70,7 @@ def bin_samples(
     ``centre="midpoint"``: each bin's atoms move to its midpoint (``h`` at most half the width);
     ``"mass"``: to their centre of mass, which keeps each bin's first moment, so the Laplace
     densities move at second order in the width (:math:`\sum_i w_i e^{x_i/b} = W e^{\bar x/b}
-    (1 + O(w^2/b^2))`; the guide of :func:`rpp.rules.exact.search` uses it), while ``h`` may reach
+    (1 + O(w^2/b^2))`; the guide of :func:`rpp.rules.search` uses it), while ``h`` may reach
     the width.  Every atom moves by at most ``h`` (measured on the float centres, rounded up) and
     every binned weight is within a relative ``eta`` of the exact sum of the weights it gathers
     (sequential summation and the normalisation: :math:`\eta = (2n + 4)u`, :math:`n` the atoms

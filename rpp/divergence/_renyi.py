@@ -10,10 +10,10 @@ from numpy.typing import ArrayLike
 from .._lib import validation as v
 from ..certified import Certified
 from ..priors import Empirical, Gaussian, Prior, check_prior
-from .closed_forms import empirical_renyi_value, gaussian_divergence_bounds, gaussian_renyi, gaussian_renyi_value
-from .gaussian_noise import renyi_divergence_bound
-from .laplace_noise import laplace_divergence_flagged
-from .proved import proved_discrete, proved_or_reason
+from ._closed_forms import empirical_renyi_value, gaussian_divergence_bounds, gaussian_renyi, gaussian_renyi_value
+from ._gaussian_noise import renyi_divergence_bound
+from ._laplace_noise import laplace_divergence_flagged
+from ._proved import proved_discrete, proved_or_reason
 
 __all__ = ["renyi_divergence", "NoiseLike", "REQUIRE"]
 
@@ -41,7 +41,7 @@ def _gaussian_pair(p: Gaussian, q: Gaussian, alpha: np.ndarray, theta: float) ->
     The noise variance θ² is bracketed by two floats ``z_lo <= θ² <= z_hi`` (the float
     product is within half an ulp); D decreases with the noise variance, so the true value lies
     between the proved lower bound at ``z_hi`` and the proved upper bound at ``z_lo``
-    (:func:`rpp.divergence.closed_forms.gaussian_divergence_bounds`).
+    (:func:`rpp.divergence.gaussian_divergence_bounds`).
     """
     z = theta * theta
     z_lo, z_hi = (np.nextafter(z, 0.0), np.nextafter(z, np.inf)) if z > 0 else (0.0, 0.0)
@@ -134,7 +134,7 @@ def renyi_divergence(
     Paths, and what ``rigorous`` says about each (:class:`rpp.Certified`):
 
     * two :class:`~rpp.Gaussian` priors with Gaussian noise or none, ``alpha > 1``: the closed form
-      with its rounding analysis (:func:`rpp.divergence.closed_forms.gaussian_divergence_bounds`),
+      with its rounding analysis (:func:`rpp.divergence.gaussian_divergence_bounds`),
       **proved**; other orders (``0 < alpha < 1``, ``alpha = 1`` (KL), ``alpha = inf``) the closed form
       :func:`gaussian_renyi` without a rounding analysis (``error`` an estimate, not proved);
     * Gaussian noise on mixtures and empirical priors: adaptive Gauss-Legendre quadrature,
@@ -145,7 +145,7 @@ def renyi_divergence(
       an empirical prior against a continuous one ``+inf`` (mutually singular, proved).
 
     With ``require="proved"`` a result that is not proved is replaced by the proved enclosure of
-    ``rpp.divergence.proved`` (arb interval arithmetic: ``flint.acb.integral`` on the body,
+    ``rpp/divergence/_proved.py`` (arb interval arithmetic: ``flint.acb.integral`` on the body,
     analytic tail bounds; 0.02-2 s per order on few components; under Gaussian noise, more than
     64 components are bounded by the convexity of :math:`\log p + x^2/(2\theta^2)` on float panels
     with outward rounding, about 1e-4 of :math:`(\alpha-1)D` wide, 0.1-0.5 s per order at 100 atoms and 1-10 s at

@@ -9,12 +9,12 @@ accountant's orders, not a proof for all :math:`\alpha`; the accountant never us
 What the ledger's numbers mean. After :meth:`RppLedger.record`, the accountant's RDP value at each of its
 orders :math:`\alpha_k` is :math:`\ge \max(D_{\alpha_k}(P_i\|P_j), D_{\alpha_k}(P_j\|P_i))` of the *joint* release
 of every recorded query, for the declared secret pair and the declared Gaussian prior (the exact composition
-of :mod:`rpp.accounting.linear_queries`; releases about the same data are not independent, so the ledger
+of ``rpp/accounting/_linear_queries.py``; releases about the same data are not independent, so the ledger
 does not add per-release divergences, it tops up to the joint curve). Hence
 
 * ``ledger.accountant.get_epsilon(delta)`` is an :math:`\varepsilon'` such that the whole release is
   :math:`(\varepsilon', \delta)`-Pufferfish private for that pair and prior, in both orders (the improved
-  conversion of :mod:`rpp.accounting.conversions`, applied by dp-accounting), and it is never below the
+  conversion of ``rpp/accounting/_conversions.py``, applied by dp-accounting), and it is never below the
   exact RPP composition's conversion on the same orders;
 * it is **not** a differential-privacy guarantee: the accountant's ``neighboring_relation`` and the events'
   ``noise_multiplier`` are bookkeeping devices, not the noise that was added;
@@ -54,7 +54,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib import validation as checks
-from .linear_queries import checked_gaussian_pair, linear_release_law, proved_release_curve
+from ._linear_queries import checked_gaussian_pair, linear_release_law, proved_release_curve
 
 if TYPE_CHECKING:  # the optional dependency, for the annotations only
     import dp_accounting
@@ -175,7 +175,7 @@ class RppLedger:
 
     The data are :math:`x \sim N(\mu_s, \Sigma_s)` under the secret :math:`s \in \{i, j\}`; each
     :meth:`record` publishes :math:`y = Ax + \eta` with independent noise :math:`N(0, \operatorname{diag}(\theta^2))`
-    (:mod:`rpp.accounting.linear_queries`). After each record the accountant's curve is :math:`\ge` the exact
+    (``rpp/accounting/_linear_queries.py``). After each record the accountant's curve is :math:`\ge` the exact
     joint curve :math:`J(\alpha_k)` of all releases so far, at every order :math:`\alpha_k` of the accountant:
     the ledger composes :math:`\sigma` with :math:`\alpha_k/(2\sigma^2) \ge J_{\text{new}}(\alpha_k) -
     C(\alpha_k)`, :math:`C` the accountant's curve before, and checks :math:`C_{\text{new}} \ge J_{\text{new}}`

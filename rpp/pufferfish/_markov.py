@@ -23,9 +23,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib import validation as v
-from .chains import chain_joint, stationary_distribution
-from .influence import uncertain_ratio_bound
-from .two_state import two_state_ab_exact, two_state_ab_paper, two_state_side_logratios
+from ._chains import chain_joint, stationary_distribution
+from ._influence import uncertain_ratio_bound
+from ._two_state import two_state_ab_exact, two_state_ab_paper, two_state_side_logratios
 
 __all__ = [
     "stationary_distribution",

@@ -17,7 +17,7 @@ with the limits :math:`\alpha\to 1` (Kullback-Leibler) and
   (an estimate, not a proof), plus rigorous bounds on the tails outside the
   integration range, on the binned kernel sums of large samples and a
   floating-point floor (after moving both priors by one exact common offset,
-  ``rpp.divergence.centre``).  ``value + error`` is the divergence every calibration
+  ``rpp/divergence/_centre.py``).  ``value + error`` is the divergence every calibration
   uses; it is an upper bound as far as the body estimate is.
 
 **Kernel sums** (:func:`gauss_atoms_logpdf`).
@@ -108,8 +108,8 @@ from .._lib import validation as v
 from .._lib.numerics import integrate_log, lse
 from .._lib.parallel import MIN_ITEMS, thread_map
 from ..priors import Empirical, Gaussian, Prior, check_prior
-from .centre import centre_pair
-from .closed_forms import empirical_renyi_value, gaussian_divergence_bounds, gaussian_renyi_value
+from ._centre import centre_pair
+from ._closed_forms import empirical_renyi_value, gaussian_divergence_bounds, gaussian_renyi_value
 
 __all__ = [
     "renyi_divergence_bound",

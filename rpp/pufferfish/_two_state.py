@@ -2,7 +2,7 @@ r"""The stationary two-state Markov chain: closed forms of its :math:`a(b)`-infl
 
 Bai et al. (2026), Sec. 6.4. States 0 and 1 with :math:`P(0,0)=p`, :math:`P(1,1)=q`,
 :math:`\lambda=p+q-1`, :math:`\pi_0=(1-q)/(2-p-q)`. Re-exported by
-:mod:`rpp.pufferfish.markov` and :mod:`rpp.pufferfish`.
+``rpp/pufferfish/_markov.py`` and :mod:`rpp.pufferfish`.
 """
 
 from __future__ import annotations

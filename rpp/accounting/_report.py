@@ -49,8 +49,8 @@ import numpy as np
 
 from .._lib import validation as checks
 from ..sampling import Release
-from .conversions import best_dp_epsilon
-from .interpretation import max_true_positive_rate, odds_update_bound, posterior_bound
+from ._conversions import best_dp_epsilon
+from ._interpretation import max_true_positive_rate, odds_update_bound, posterior_bound
 
 __all__ = ["ReleaseReport", "release_report"]
 

@@ -51,7 +51,7 @@ How the enclosure is proved:
    moment generating function), so on each panel the integrand's log lies between lines built from
    chords and tangents; their integrals are closed, the densities are evaluated in floating point
    with outward rounding (a sample, or any prior of at least ``FAST_MIN`` components of one
-   variance, by the fast Gauss transform of :mod:`rpp.divergence.fast_gauss_bounds`, at a cost
+   variance, by the fast Gauss transform of ``rpp/divergence/_fast_gauss_bounds.py``, at a cost
    per point that does not grow with the atoms), and what lies outside windows around the means
    is bounded in arb (``_convex_gaussian``).  The enclosure is about 1e-4 of
    :math:`(\alpha-1)D` wide, not 2^-64.
@@ -78,7 +78,7 @@ import numpy as np
 from .._lib import cache as _cache
 from .._lib.arb import precision
 from ..certified import Certified
-from .fast_gauss_bounds import GaussSum
+from ._fast_gauss_bounds import GaussSum
 
 __all__ = [
     "proved_divergence",
@@ -1140,7 +1140,7 @@ _SUMS = _cache.Cache("proved.gauss_sums", entries=4)
 
 
 def _fast_rows(fast, t, args):
-    """Rows ``(lo, hi, -inf, +inf)`` from :class:`~rpp.divergence.fast_gauss_bounds.GaussSum`.
+    """Rows ``(lo, hi, -inf, +inf)`` from ``GaussSum`` (``rpp/divergence/_fast_gauss_bounds.py``).
 
     The points it does not bound (far beyond every atom) are summed directly by :func:`_logpdf_bounds`.
     No derivative: the panels' lower lines take secants (:func:`_slopes`).
@@ -1182,7 +1182,7 @@ def _slopes(E, M, a, t, b, th2_lo):
 
     From the derivative's bounds ``[M[2], M[3]]`` (the left half takes the upper end, the right half
     the lower: any larger slope left of ``t``, or smaller right of it, lowers the line) and, where
-    tighter or where the derivative is not known (``+-inf`` rows, :mod:`rpp.divergence.fast_gauss_bounds`),
+    tighter or where the derivative is not known (``+-inf`` rows, ``rpp/divergence/_fast_gauss_bounds.py``),
     from **secants**: :math:`g = \log p + x^2/(2\theta^2)` is convex, so for :math:`x \le t`,
     :math:`g(x) \ge g(t) + \frac{g(b)-g(t)}{b-t}(x-t)`, i.e. in terms of :math:`\log p` the slope
     :math:`\frac{\log p(b)-\log p(t)}{b-t} + \frac{b-t}{2\theta^2}` serves left of :math:`t`, and
@@ -1327,7 +1327,7 @@ def _convex_gaussian(flint, Pf, Qf, alpha, theta, *, max_points=1 << 19, fast_mi
     bounded, every exp, log and sum padded by ``_PAD``, 1e-12 relative: about 4500 unit round-offs,
     where numpy documents at most 4 ulp for exp and log).  A prior of at least ``FAST_MIN`` components
     of one variance (a sample: atoms plus the noise) is bounded instead by the fast Gauss transform
-    with outward rounding (:mod:`rpp.divergence.fast_gauss_bounds`: a fixed cost per point, whatever
+    with outward rounding (``rpp/divergence/_fast_gauss_bounds.py``: a fixed cost per point, whatever
     the number of atoms), which gives :math:`\log p` but not its derivative; the lower lines then take
     secants through the neighbouring panel ends, valid by the same convexity (:func:`_slopes`; where
     the derivative is known, the tighter of the two).  ``fast_min`` overrides ``FAST_MIN`` (tests).

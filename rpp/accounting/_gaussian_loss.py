@@ -87,8 +87,8 @@ from numpy.typing import ArrayLike
 from scipy import integrate, linalg, optimize, special
 
 from .._lib import validation as checks
-from .conversions import gaussian_shift_delta
-from .linear_queries import checked_gaussian_pair
+from ._conversions import gaussian_shift_delta
+from ._linear_queries import checked_gaussian_pair
 
 __all__ = [
     "multivariate_gaussian_loss_tail",
@@ -382,7 +382,7 @@ def multivariate_gaussian_loss_tail(
     :math:`P_i = N(\mu_i, \Sigma_i)`, :math:`P_j = N(\mu_j, \Sigma_j)` and :math:`R = P_i` (``under="i"``) or
     :math:`R = P_j`. Under :math:`R`, :math:`L` is the generalised chi-square variable
     :math:`\tfrac12 w^\top(I - \Lambda^{-1})w + b^\top w + c` of the module docstring
-    (:mod:`rpp.accounting.gaussian_loss`: whitening by :math:`R`'s covariance, then the
+    (``rpp/accounting/_gaussian_loss.py``: whitening by :math:`R`'s covariance, then the
     eigen-decomposition of the other one), and its tail is computed by inverting its moment
     generating function on a line through the saddle point (Imhof 1961; Davies 1980; Helstrom 1983).
     For equal covariances :math:`L` is normal, :math:`N(\pm\mu^2/2, \mu^2)` with :math:`\mu` the

@@ -50,10 +50,9 @@ from numpy.typing import ArrayLike
 
 from .._lib import validation as v
 from .._lib.numerics import at_most, step_up
-from ..calibration.result import Calibration
-from ..calibration.search import calibrate, pair_divergence
+from ..calibration import Calibration, calibrate, pair_divergence
 from ..certified import Certified
-from ..divergence.renyi import renyi_divergence
+from ..divergence import renyi_divergence
 from ..noise import GaussianNoise
 from ..priors import check_prior
 

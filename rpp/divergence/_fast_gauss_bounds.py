@@ -1,6 +1,6 @@
 r"""Proved float bounds of :math:`\log p(x)` for a mixture of many Gaussians of one variance.
 
-The proved path of many atoms under Gaussian noise (``rpp.divergence.proved._convex_gaussian``)
+The proved path of many atoms under Gaussian noise (``_convex_gaussian`` of ``rpp/divergence/_proved.py``)
 needs, at a few thousand points :math:`x`, an interval that contains
 
 .. math::
@@ -59,7 +59,7 @@ import numpy as np
 __all__ = ["GaussSum"]
 
 _U = 2.0**-53
-PAD = 1e-12  # the relative pad of every exp and log (as rpp.divergence.proved)
+PAD = 1e-12  # the relative pad of every exp and log (as rpp/divergence/_proved.py)
 _ORDER = 22  # M: the Taylor polynomial has degree M - 1
 _FACT = float(math.factorial(_ORDER))  # a float: numpy < 2 makes an object array of a Python int this large
 _LEVELS = (1 / 4, 1 / 16, 1 / 64, 1 / 256)  # bin widths in units of s

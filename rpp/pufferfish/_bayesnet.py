@@ -15,20 +15,20 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib.validation import integer, integers, one_of
-from .influence import a_star_bruteforce
+from ._influence import a_star_bruteforce
 
 __all__ = ["bn_joint", "moral_graph", "bfs_neighbour_sets", "bn_ab_curve"]
 
 #: ``node -> (parents, {parent values: Pr(node = 1 | parent values)})``
 Network = Mapping[str, tuple[Sequence[str], Mapping[tuple[int, ...], float]]]
-#: any ``node -> (parents, ...)`` mapping (also the general networks of ``rpp.pufferfish.bif``)
+#: any ``node -> (parents, ...)`` mapping (also the general networks of ``rpp/pufferfish/_bif.py``)
 AnyNetwork = Mapping[str, tuple[Any, ...]]
 
 
 def check_network(network: Any, *, binary: bool = False) -> None:
     """Check that ``network`` is a mapping ``node -> (parents, table, ...)`` over its own nodes.
 
-    The one validator of a network's shape for this module and :mod:`rpp.pufferfish.bif` (a name
+    The one validator of a network's shape for this module and ``rpp/pufferfish/_bif.py`` (a name
     of the package, not in ``__all__``).
 
     Parameters
@@ -37,7 +37,7 @@ def check_network(network: Any, *, binary: bool = False) -> None:
         The network to check.
     binary : bool
         Require the binary networks of this module (every table a dict ``parent values ->
-        Pr(node = 1)``); otherwise any table (the general networks of :mod:`rpp.pufferfish.bif`).
+        Pr(node = 1)``); otherwise any table (the general networks of ``rpp/pufferfish/_bif.py``).
 
     Raises
     ------

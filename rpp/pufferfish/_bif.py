@@ -23,7 +23,7 @@ from numpy.typing import ArrayLike
 
 from .._lib.validation import integers
 from .._lib.validation import uncertainty as check_uncertainty
-from .bayesnet import bfs_neighbour_sets, check_network, moral_graph
+from ._bayesnet import bfs_neighbour_sets, check_network, moral_graph
 
 __all__ = ["read_bif", "bn_marginal", "bn_ab_estimate"]
 

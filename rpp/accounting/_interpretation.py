@@ -31,7 +31,7 @@ from numpy.typing import ArrayLike
 from scipy import optimize, special
 
 from .._lib import validation as checks
-from .conversions import gaussian_loss_tail
+from ._conversions import gaussian_loss_tail
 
 __all__ = [
     "max_true_positive_rate",
@@ -106,7 +106,7 @@ def odds_update_bound(*, alpha: ArrayLike, epsilon: ArrayLike, probability: Arra
         \quad\text{for}\quad F = \exp\Bigl(\varepsilon + \frac{\log(1/\beta)}{\alpha - 1}\Bigr),
 
     by Markov's inequality on :math:`R^{\alpha-1}` and :func:`odds_moment_bound` (Mironov 2017, Prop. 3;
-    the probabilistic reading of the conversion of :func:`rpp.accounting.conversions.dp_epsilon` with
+    the probabilistic reading of the conversion of :func:`rpp.accounting.dp_epsilon` with
     ``method="mironov"``). In words: when :math:`s_i` is true, except with probability :math:`\beta` over the
     noise and the data, the release multiplies the attacker's odds of :math:`s_i` by at most :math:`F`.
 

@@ -13,7 +13,7 @@ Under a prior :math:`P` the output density is :math:`P * \ell_b`:
 :func:`laplace_renyi_divergence_bound` computes
 :math:`D_\alpha(P_i * \ell_b \,\|\, P_j * \ell_b)` with an error such that
 ``value + error`` is an upper bound -- proved for two empirical priors, as far as the
-quadrature estimate goes otherwise (like :func:`rpp.divergence.gaussian_noise.renyi_divergence_bound` for Gaussian
+quadrature estimate goes otherwise (like :func:`rpp.divergence.renyi_divergence_bound` for Gaussian
 noise):
 
 * **Two empirical priors -- certified.**  Between consecutive atoms both
@@ -32,7 +32,7 @@ noise):
   extreme atoms are integrated in closed form (the integrand is
   :math:`f(Y)e^{-|y-Y|/b}` there).  A floating-point allowance is added.
   The densities at the nodes come from prefix sums over the sorted atoms,
-  :math:`O(1)` per node (:mod:`rpp.divergence.laplace_atoms`).
+  :math:`O(1)` per node (``rpp/divergence/_laplace_atoms.py``).
 * **Priors with Gaussian components** (:class:`~rpp.Gaussian`,
   :class:`~rpp.GaussianMixture`, possibly against an empirical prior): the
   densities above are evaluated in log space (with ``erfcx``; more than 9 standard
@@ -44,7 +44,7 @@ noise):
   beyond :math:`U = \max_k(\mu_k + s_k^2/b + 10 s_k)` are bounded rigorously
   (there :math:`\Phi(10)\,A e^{-y/b} \le 2b\,p(y) \le A e^{-y/b}`).
 
-Both priors are first translated by one common, exact offset (``rpp.divergence.centre``; the
+Both priors are first translated by one common, exact offset (``rpp/divergence/_centre.py``; the
 divergence is translation invariant): far from 0 relative to their spread the densities would
 otherwise spend their digits on the offset (issue #21).
 
@@ -61,11 +61,11 @@ from scipy import special
 from .._lib import validation as v
 from .._lib.numerics import integrate_log, lse
 from ..priors import Empirical, Prior, check_prior
-from .centre import centre_pair
-from .closed_forms import empirical_renyi_value
-from .gaussian_noise import renyi_divergence_bound
-from .laplace_atoms import atoms_log_integral
-from .laplace_shift import LOG_SHIFT_REL_ERR, laplace_shift_value
+from ._centre import centre_pair
+from ._closed_forms import empirical_renyi_value
+from ._gaussian_noise import renyi_divergence_bound
+from ._laplace_atoms import atoms_log_integral
+from ._laplace_shift import LOG_SHIFT_REL_ERR, laplace_shift_value
 
 __all__ = [
     "laplace_renyi_divergence_bound",
@@ -268,7 +268,7 @@ def _single_atoms(delta, b, alpha):
     :math:`t = \Delta/b` is rounded twice (the difference of the atoms and the quotient): the
     exact :math:`t` lies in :math:`t(1 \pm 2u)`, and :math:`D_\alpha` increases with :math:`t`.
     :func:`rpp.divergence.log_laplace_shift_integral` has relative error at most
-    ``LOG_SHIFT_REL_ERR`` (:mod:`rpp.divergence.laplace_shift`), so :math:`D = \log I/(\alpha-1)` has at
+    ``LOG_SHIFT_REL_ERR`` (``rpp/divergence/_laplace_shift.py``), so :math:`D = \log I/(\alpha-1)` has at
     most that plus :math:`2u` (the division, and :math:`\alpha - 1` for :math:`\alpha > 2`):
     a relative bound, with no :math:`1/(\alpha-1)` amplification.  The error returned bounds
     the distance from the value to :math:`D` at both ends of the interval of :math:`t`.
@@ -334,7 +334,7 @@ def laplace_divergence_flagged(p: Prior, q: Prior, alpha: float, scale: float) -
 
     ``rigorous`` is True where ``error`` is proved: single atoms against single atoms (closed
     form), identical empirical priors (0), two empirical priors (Bernstein-ellipse bounds,
-    :mod:`rpp.divergence.laplace_atoms`); False for Gaussian components (the quadrature
+    ``rpp/divergence/_laplace_atoms.py``); False for Gaussian components (the quadrature
     estimate) and without noise on mixtures.
     """
     _validate_pair(p, q)

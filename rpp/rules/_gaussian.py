@@ -13,8 +13,8 @@ Their kernels, vectorised over the Gaussian parameters as well (``mean_i, var_i,
 var_j``, like :func:`rpp.gaussian_renyi`), return the paper's quantity, the noise *variance*
 :math:`\theta^2`; the book sweeps them over parameter grids:
 
-* :func:`~rpp.rules.gaussian.closed_form_variance` -- eq. (6);
-* :func:`~rpp.rules.gaussian.published_bisection_variance` -- Algorithm 1 as published;
+* :func:`~rpp.rules.closed_form_variance` -- eq. (6);
+* :func:`~rpp.rules.published_bisection_variance` -- Algorithm 1 as published;
 * :func:`gaussian_exact_variance` -- the minimal :math:`\theta^2` with the exact (certified)
   divergence at most :math:`\varepsilon`, i.e. Algorithm 1 corrected.
 """
@@ -26,8 +26,7 @@ from numpy.typing import ArrayLike
 
 from .._lib import validation as v
 from .._lib.numerics import sqrt_up, sqrt_up_array
-from ..divergence.closed_forms import gaussian_renyi_value
-from ..divergence.gaussian_noise import gaussian_divergence_upper
+from ..divergence import gaussian_divergence_upper, gaussian_renyi_value
 from ..priors import Gaussian
 
 __all__ = [
@@ -89,7 +88,7 @@ def scale_of_variance(var: ArrayLike) -> float | np.ndarray:
 def closed_form(prior_i: Gaussian, prior_j: Gaussian, *, alpha: ArrayLike, epsilon: ArrayLike) -> float | np.ndarray:
     r"""Noise scale θ of Theorem III.5 (Yang et al. 2026, eq. (6)) for two Gaussian priors.
 
-    θ is the rounded-up square root of :func:`~rpp.rules.gaussian.closed_form_variance` (the formula is there);
+    θ is the rounded-up square root of :func:`~rpp.rules.closed_form_variance` (the formula is there);
     a sufficient noise for :math:`D_\alpha(P_i * N(0,\theta^2)\|P_j * N(0,\theta^2)) \le \varepsilon`.
 
     Parameters
@@ -128,7 +127,7 @@ def published_bisection(
 ) -> float | np.ndarray:
     r"""Noise scale θ = √R of Algorithm 1 of Yang et al. 2026, exactly as published: it can under-noise.
 
-    See :func:`~rpp.rules.gaussian.published_bisection_variance` (R is the variance it returns); kept to show the
+    See :func:`~rpp.rules.published_bisection_variance` (R is the variance it returns); kept to show the
     flaw -- use :func:`rpp.rules.exact` or :func:`rpp.calibrate` for a guarantee.
 
     Parameters

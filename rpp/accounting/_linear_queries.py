@@ -439,7 +439,7 @@ def checked_gaussian_pair(
     """Return the data's Gaussian law under each secret as validated float arrays.
 
     The exact floats that the proved path (:func:`proved_release_curve`) starts from; also the
-    model of :class:`rpp.accounting.dp_accounting_adapter.RppLedger` (a name of the package, not in
+    model of :class:`rpp.accounting.RppLedger` (a name of the package, not in
     ``__all__``).
 
     Parameters
@@ -448,7 +448,7 @@ def checked_gaussian_pair(
         The means (d,) and covariances (d, d), symmetric positive semi-definite.
     definite : bool
         Require positive definite covariances (the output laws of
-        :mod:`rpp.accounting.gaussian_loss`), not only semi-definite ones.
+        ``rpp/accounting/_gaussian_loss.py``), not only semi-definite ones.
 
     Returns
     -------
@@ -487,7 +487,7 @@ def proved_release_curve(
     arithmetic, the laws formed in arb from the exact floats of ``model``, ``queries`` and
     ``scales``.  Unlike :func:`linear_queries_divergence` there is no float pre-test of the
     domain's edge: :math:`+\infty` only where arb cannot prove :math:`\Sigma_\alpha` positive
-    definite.  The curve of :class:`rpp.accounting.dp_accounting_adapter.RppLedger` (a name of the
+    definite.  The curve of :class:`rpp.accounting.RppLedger` (a name of the
     package, not in ``__all__``).
 
     Parameters

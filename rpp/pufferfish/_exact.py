@@ -1,6 +1,6 @@
 r"""Exact checks on small finite datasets.
 
-Randomized response on :math:`n` entries and the exact Pufferfish parameter of a mechanism (Bai et al. 2026, Sec. 6), built on :mod:`rpp.pufferfish.finite`.
+Randomized response on :math:`n` entries and the exact Pufferfish parameter of a mechanism (Bai et al. 2026, Sec. 6), built on ``rpp/pufferfish/_finite.py``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib import validation as v
-from .finite import (
+from ._finite import (
     conditional_output_pmf,
     product_channel,
     pufferfish_leakage,
@@ -29,8 +29,8 @@ __all__ = [
 def randomized_response_mechanism(n: int, epsilon: ArrayLike, k: int = 2) -> np.ndarray:
     r"""Per-entry :math:`\epsilon_{DP}`-DP randomized response on :math:`n` entries with :math:`k` values.
 
-    Each entry goes through :func:`rpp.pufferfish.finite.randomized_response` independently
-    (:func:`rpp.pufferfish.finite.product_channel`): kept with probability
+    Each entry goes through :func:`rpp.pufferfish.randomized_response` independently
+    (:func:`rpp.pufferfish.product_channel`): kept with probability
     :math:`e^{\epsilon}/(e^{\epsilon}+k-1)`, replaced by each other value with probability
     :math:`1/(e^{\epsilon}+k-1)` (Warner 1965); :math:`\epsilon_{DP}=0` is the uniform channel.
     Returns the (k**n, k**n) matrix ``M[D, O]`` in row-major (``np.ndindex``) order.
@@ -78,7 +78,7 @@ def secret_conditionals(
 
     ``joint`` is the prior pmf (any shape, flattened in C order), ``mechanism`` the (N, Ω)
     channel and ``s_i``, ``s_j`` boolean masks of the shape of ``joint``
-    (:func:`rpp.pufferfish.finite.conditional_output_pmf` for each).
+    (:func:`rpp.pufferfish.conditional_output_pmf` for each).
 
     Parameters
     ----------

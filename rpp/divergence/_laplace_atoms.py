@@ -21,7 +21,7 @@ the rounding of its distance and subtraction, and both are charged to the error.
 evaluation over all atoms (``dense=True``, the previous implementation) is kept as the
 reference of the tests.
 
-The quadrature itself is the certified one of :mod:`rpp.divergence.laplace_noise`
+The quadrature itself is the certified one of ``rpp/divergence/_laplace_noise.py``
 (Bernstein-ellipse bound per panel, Trefethen, *Approximation Theory and Approximation
 Practice*, Thm 19.3; exact tails beyond the extreme atoms).  A gap narrower than
 ``_TINY * b`` (with :math:`10^5` atoms and more, almost every gap) is integrated by the

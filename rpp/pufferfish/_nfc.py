@@ -30,7 +30,7 @@ from scipy.optimize import linprog
 
 from .._lib import validation as v
 from .._lib.numerics import lse
-from .chains import MAX_CELLS
+from ._chains import MAX_CELLS
 
 __all__ = ["nfc_matrix", "nfc_primal", "nfc_dual", "nfc_min_epsilon", "composed_leakage_exact", "nfc_violation"]
 

@@ -1,7 +1,7 @@
 r"""Finite Markov chains: the stationary law and the joint pmf of a chain prior.
 
 The basics of the Markov-chain priors of Bai et al. (2026), Sec. 6.4; re-exported by
-:mod:`rpp.pufferfish.markov` and :mod:`rpp.pufferfish`.
+``rpp/pufferfish/_markov.py`` and :mod:`rpp.pufferfish`.
 """
 
 from __future__ import annotations

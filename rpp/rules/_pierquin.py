@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike
 
 from .._lib import validation as v
 from .._lib.numerics import sqrt_up, sqrt_up_array
-from ..divergence.laplace_shift import laplace_rdp_scale
+from ..divergence import laplace_rdp_scale
 from ..priors import Prior, check_prior
 from ..transport import w_infinity
 

@@ -102,7 +102,7 @@ def gaussian_renyi(
 
     **Error and rigour.**  For :math:`1 < \alpha < \infty` the error is **proved**: the value
     lies between the lower and upper bounds of the rounding analysis of
-    :func:`~rpp.divergence.closed_forms.gaussian_divergence_bounds` (each term of the closed
+    :func:`~rpp.divergence.gaussian_divergence_bounds` (each term of the closed
     form bounded by its round-off), and ``rigorous=True``.  For the other orders (0, (0, 1), 1,
     inf) ``error`` is an **estimate**, ``4e-15`` relative (the accuracy measured above, with a
     margin), and ``rigorous=False``.  For an array of orders ``rigorous`` is ``True`` only if
@@ -329,7 +329,7 @@ def gaussian_divergence_bounds(
 ) -> tuple[Any, Any]:
     r"""``(lower, upper)`` bounds on :math:`D_\alpha(N(\mu_i,\sigma_i^2+z)\|N(\mu_j,\sigma_j^2+z))`, ``alpha > 1``.
 
-    The rounding analysis of :func:`rpp.divergence.gaussian_noise.gaussian_divergence_upper` run in both directions: each
+    The rounding analysis of :func:`rpp.divergence.gaussian_divergence_upper` run in both directions: each
     term :math:`A` (with :math:`\sigma_\alpha^2` rounded down for the upper and up for the lower
     bound), :math:`B`, :math:`C` and their sum moved by its round-off margin.  ``upper`` is
     ``+inf`` unless :math:`1+x` is certainly positive, ``lower`` is ``+inf`` where it is

@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._lib import validation as v
-from .chains import MAX_CELLS
+from ._chains import MAX_CELLS
 
 __all__ = ["posterior_of_secret", "composed_output_distribution"]
 
