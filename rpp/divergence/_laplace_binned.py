@@ -52,7 +52,16 @@ _U = 2.0**-53  # unit round-off of binary64
 
 
 def bins_are_few(p: Empirical, q: Empirical, width: float, atoms_per_bin: float = 20.0) -> bool:
-    """Whether bins of ``width`` (on the common grid of :func:`bin_samples`) hold on average at least ``atoms_per_bin`` atoms."""
+    """Whether bins of ``width`` (on the common grid of :func:`bin_samples`) hold on average at least ``atoms_per_bin`` atoms.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rpp import Empirical
+    >>> p, q = Empirical(np.arange(100.0)), Empirical(np.arange(100.0) + 0.5)
+    >>> bins_are_few(p, q, 50.0), bins_are_few(p, q, 10.0)
+    (True, False)
+    """
     origin = float(min(p.support[0], q.support[0]))
     with np.errstate(over="ignore", invalid="ignore"):
         keys = [np.floor((x.support - origin) / width) for x in (p, q)]
@@ -75,6 +84,14 @@ def bin_samples(
     every binned weight is within a relative ``eta`` of the exact sum of the weights it gathers
     (sequential summation and the normalisation: :math:`\eta = (2n + 4)u`, :math:`n` the atoms
     of the larger sample, :math:`u = 2^{-53}`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rpp import Empirical
+    >>> p2, q2, h, eta = bin_samples(Empirical(np.arange(100.0)), Empirical(np.arange(100.0) + 0.5), 10.0)
+    >>> p2.support.size, q2.support.size, round(h, 9), eta < 1e-13
+    (10, 10, 5.0, True)
     """
     v.one_of("centre", centre, ["midpoint", "mass"])
     origin = float(min(p.support[0], q.support[0]))
