@@ -104,6 +104,12 @@ Why these layers:
   never carries less noise than requested.
 - **Accounting is above calibration.** Repeated releases, every secret pair of a prior class
   and the release budget combine calibrations; they never reach into the rules.
+- **One path per name.** The modules inside a subpackage are private (`rpp/divergence/_renyi.py`);
+  the package's namespace is the one home of their names (`rpp.divergence.renyi_divergence`,
+  the model of `scipy.stats`), and a package that needs another's name imports it from that
+  namespace, never from its private modules. The top-level modules (`rpp.priors`, `rpp.noise`,
+  ...) are homes too, and `rpp` adds short aliases of the names most used (`rpp.calibrate` is
+  `rpp.calibration.calibrate`). `tests/test_layers.py` checks the rule.
 - **The book's support is not the library.** `rpp_book` holds what the chapters need to
   reproduce the papers (queries, experiment sweeps, tables, the UCI data, the composition
   examples, the benchmark). It is a distribution of its own (`rpp-book-support`, the folder

@@ -105,7 +105,7 @@ def centre_pair(p: Prior, q: Prior) -> tuple[Prior, Prior, float]:
 
 
 def centred_orders(p: Prior, q: Prior, directed: bool) -> list[tuple[Prior, Prior]]:
-    """Return the protected orders of a secret pair, ``[(p, q)]`` or ``[(p, q), (q, p)]``, centred by :func:`centre_pair`.
+    """Return the protected orders of a secret pair, ``[(p, q)]`` or ``[(p, q), (q, p)]``, centred by ``centre_pair``.
 
     Used by :func:`rpp.calibrate` and :func:`rpp.calibration.pair_divergence`: every rule and
     divergence is translation invariant, so they all work on the centred pair.

@@ -413,7 +413,7 @@ def renyi_divergence_bound(p: Prior, q: Prior, alpha: float, noise_var: float = 
     ``|GL20 - GL10| <= 1e-12 I`` or the refinement budget is spent) on a range
     whose tails are bounded rigorously (see ``_log_tail_bound``).  For :math:`\alpha > 1` it is finite iff
     :math:`s = (1-\alpha)\max_k\sigma_{p,k}^2 + \alpha\max_l\sigma_{q,l}^2 > 0` (``noise_var`` added) or,
-    at :math:`s = 0` exactly, the widest components of ``q`` reach beyond those of ``p`` (:func:`edge_log_integral`).
+    at :math:`s = 0` exactly, the widest components of ``q`` reach beyond those of ``p`` (``edge_log_integral``).
 
     Parameters
     ----------

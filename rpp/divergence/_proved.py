@@ -705,7 +705,7 @@ def convexity_width(comp_i: tuple[Any, Any, Any], comp_j: tuple[Any, Any, Any], 
     ``FEW_COMPONENTS`` components in all, ``1e-4`` beyond (narrower where the integral's log is
     large; their tolerance is clamped).  A caller that will test the result against a budget aims
     below it by about half of this (:func:`rpp.calibrate`).  The rule for "first" is the one
-    :func:`proved_or_reason` follows: Gaussian noise (``scale > 0``), and more than ``ARB_FIRST``
+    ``proved_or_reason`` follows: Gaussian noise (``scale > 0``), and more than ``ARB_FIRST``
     components of positive weight in a prior, or :math:`\alpha/V_P - (\alpha-1)/V_Q` within 1 %
     of :math:`\alpha/V_P` (the edge of the tail condition).
 
