@@ -8,7 +8,7 @@ The practitioner's part of chapter 9 of The RPP Book, kept small on purpose:
   *privacy map* of the Gaussian *measurement* (:class:`rpp.noise.GaussianNoise`).
 * :class:`ReleaseBudget` -- a session budget (Tumult's word) or accountant (dp-accounting's)
   for repeated releases of **one** query on **unchanged** data: it composes them exactly
-  (``rpp/accounting/_releases.py``), draws the noise itself and refuses a release that would
+  (:func:`releases_divergence`), draws the noise itself and refuses a release that would
   exceed (α, ε).
 
 Pufferfish privacy (Kifer & Machanavajjhala 2014) protects the pairs of secrets of
@@ -158,7 +158,7 @@ def calibrate_all_pairs(
     directed : bool
         Protect :math:`D_\alpha(s_i\|s_j)` only (needs ``pairs``).
     k : int
-        Number of releases of the query the scale is for (``>= 1``; ``rpp/accounting/_releases.py``).
+        Number of releases of the query the scale is for (``>= 1``; :func:`calibrate_releases`).
     executor : concurrent.futures.Executor, optional
         Runs the pairs' calibrations, then their divergences at the common scale, on its
         workers (``executor.map``): a ``concurrent.futures.ProcessPoolExecutor``, or a
@@ -287,7 +287,7 @@ class ReleaseBudget:
         \theta_{\text{comb}} = \Bigl(\sum_t \theta_t^{-2}\Bigr)^{-1/2},
         \end{aligned}
 
-    the exact joint divergence of all releases (``rpp/accounting/_releases.py``), value plus
+    the exact joint divergence of all releases (:func:`releases_divergence`), value plus
     error of the noise object's divergence (proved where ``rigorous``).  Otherwise it raises a
     ValueError naming ``scale`` and the smallest scale that would still fit, and records
     nothing.

@@ -9,7 +9,7 @@ accountant's orders, not a proof for all :math:`\alpha`; the accountant never us
 What the ledger's numbers mean. After :meth:`RppLedger.record`, the accountant's RDP value at each of its
 orders :math:`\alpha_k` is :math:`\ge \max(D_{\alpha_k}(P_i\|P_j), D_{\alpha_k}(P_j\|P_i))` of the *joint* release
 of every recorded query, for the declared secret pair and the declared Gaussian prior (the exact composition
-of ``rpp/accounting/_linear_queries.py``; releases about the same data are not independent, so the ledger
+of :func:`linear_queries_divergence`; releases about the same data are not independent, so the ledger
 does not add per-release divergences, it tops up to the joint curve). Hence
 
 * ``ledger.accountant.get_epsilon(delta)`` is an :math:`\varepsilon'` such that the whole release is
@@ -175,7 +175,7 @@ class RppLedger:
 
     The data are :math:`x \sim N(\mu_s, \Sigma_s)` under the secret :math:`s \in \{i, j\}`; each
     :meth:`record` publishes :math:`y = Ax + \eta` with independent noise :math:`N(0, \operatorname{diag}(\theta^2))`
-    (``rpp/accounting/_linear_queries.py``). After each record the accountant's curve is :math:`\ge` the exact
+    (:func:`linear_queries_divergence`). After each record the accountant's curve is :math:`\ge` the exact
     joint curve :math:`J(\alpha_k)` of all releases so far, at every order :math:`\alpha_k` of the accountant:
     the ledger composes :math:`\sigma` with :math:`\alpha_k/(2\sigma^2) \ge J_{\text{new}}(\alpha_k) -
     C(\alpha_k)`, :math:`C` the accountant's curve before, and checks :math:`C_{\text{new}} \ge J_{\text{new}}`

@@ -41,7 +41,7 @@ class Calibration:
     divergence_error : float or ndarray
         Error of ``divergence``: a proved bound where ``rigorous`` is True (two Gaussian priors:
         closed form with its round-off; Laplace noise on empirical priors: Bernstein-ellipse
-        bounds per panel; otherwise the arb enclosure of ``rpp/divergence/_proved.py`` in the final
+        bounds per panel; otherwise the arb enclosure of :func:`rpp.divergence.proved_divergence` in the final
         check), else an *error estimate* (:math:`|GL_{20}-GL_{10}|` per quadrature panel).
     rigorous : bool
         True iff every reported ``divergence_error`` is proved (:class:`rpp.Certified`).

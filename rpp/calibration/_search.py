@@ -584,7 +584,7 @@ def _point(entry, noise_cls, orders, a, e, seconds, require="estimate"):
     The final check is the divergence at the returned scale with its ``rigorous`` flag (the
     round-off guard's, where it computed that scale);
     with ``require="proved"`` a result that is not proved is replaced by the proved enclosure
-    (``rpp/divergence/_proved.py``) and, where its upper end exceeds the budget, the scale is stepped
+    (:func:`rpp.divergence.proved_divergence`) and, where its upper end exceeds the budget, the scale is stepped
     up again against the proved enclosure.  Wall times are added to ``seconds``: ``"rule"`` for the rule, ``"check"`` for the
     divergence at the returned scale (and the round-off guard's steps).
     """
@@ -681,7 +681,7 @@ def calibrate(
     require : {"proved", "estimate"}
         ``"proved"`` (default): the final check is proved (the fast divergence where it is proved:
         two Gaussians, Laplace noise on empirical priors; else the enclosure of
-        ``rpp/divergence/_proved.py``, arb or the convexity bounds for many components under Gaussian
+        :func:`rpp.divergence.proved_divergence`, arb or the convexity bounds for many components under Gaussian
         noise; the scale is stepped up until the proved upper end meets the budget), so
         ``rigorous`` and ``guaranteed`` are True, and a ValueError names the priors, the noise and
         the hypothesis that failed where no proved path exists (Laplace noise on more than 64

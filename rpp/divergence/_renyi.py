@@ -145,7 +145,7 @@ def renyi_divergence(
       an empirical prior against a continuous one ``+inf`` (mutually singular, proved).
 
     With ``require="proved"`` a result that is not proved is replaced by the proved enclosure of
-    ``rpp/divergence/_proved.py`` (arb interval arithmetic: ``flint.acb.integral`` on the body,
+    :func:`rpp.divergence.proved_divergence` (arb interval arithmetic: ``flint.acb.integral`` on the body,
     analytic tail bounds; 0.02-2 s per order on few components; under Gaussian noise, more than
     64 components are bounded by the convexity of :math:`\log p + x^2/(2\theta^2)` on float panels
     with outward rounding, about 1e-4 of :math:`(\alpha-1)D` wide, 0.1-0.5 s per order at 100 atoms and 1-10 s at
