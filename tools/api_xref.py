@@ -22,7 +22,8 @@ resolve, this extension tries, in order,
    ``rpp.accounting._budget.ReleaseBudget.release`` -> ``rpp.accounting.ReleaseBudget.release``);
 3. the target in each package enclosing the current module, the nearest first
    (``gaussian_renyi`` written in ``rpp.divergence._renyi`` -> ``rpp.divergence.gaussian_renyi``,
-   then ``rpp.gaussian_renyi``).
+   then ``rpp.gaussian_renyi``), then as a curated name of ``rpp`` (``Gaussian`` written in
+   ``rpp`` -> ``rpp.priors.Gaussian``).
 
 Only names the appendix really documents can match (the domain resolves each candidate exactly),
 so a reference to a name that does not exist still fails the nitpicky build (``-n -W``).
@@ -39,7 +40,15 @@ from sphinx.environment import BuildEnvironment
 
 
 def candidates(target: str, module: str | None) -> Iterator[str]:
-    """The targets to try for an unresolved Python reference, best first."""
+    """The targets to try for an unresolved Python reference, best first (each once)."""
+    seen: set[str] = set()
+    for candidate in _candidates(target, module):
+        if candidate not in seen:
+            seen.add(candidate)
+            yield candidate
+
+
+def _candidates(target: str, module: str | None) -> Iterator[str]:
     parts = target.split(".")
     if parts[0] == "rpp" and len(parts) > 1:
         import rpp
@@ -54,6 +63,8 @@ def candidates(target: str, module: str | None) -> Iterator[str]:
         mod = module.split(".")
         for k in range(len(mod) - 1, 0, -1):
             yield ".".join([*mod[:k], target])
+        # then as a curated name of rpp: `Gaussian` in rpp's own docstring -> rpp.priors.Gaussian
+        yield from _candidates(f"rpp.{target}", None)
 
 
 def resolve(app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: nodes.Element) -> nodes.Element | None:

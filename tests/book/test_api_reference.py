@@ -73,6 +73,7 @@ def test_a_short_or_submodule_name_is_looked_up_through_the_packages_that_export
         "rpp.divergence.gaussian_renyi",
         "rpp.gaussian_renyi",
     ]
+    assert list(api_xref.candidates("Gaussian", "rpp")) == ["rpp.priors.Gaussian"]  # rpp's own docstring
     # Nothing outside rpp is guessed: other projects' names stay unresolved (and fail -n -W).
     assert list(api_xref.candidates("numpy.ndarray", None)) == []
     assert list(api_xref.candidates("gaussian_renyi", None)) == []
