@@ -9,6 +9,10 @@ divergences of noisy outputs (:func:`renyi_divergence`), mixture fitting
 noise calibration (:func:`calibrate`) that never returns less noise than the guarantee needs,
 accounting (:mod:`rpp.accounting`) and Bai et al.'s Pufferfish composition (:mod:`rpp.pufferfish`).
 
+One path per name: the names above are aliases of their homes (``rpp.calibrate`` is
+``rpp.calibration.calibrate``); a subpackage's modules are private, and its namespace is the one
+home of their names (``rpp.divergence.renyi_divergence_bound``, ``rpp.rules.closed_form_variance``).
+
 Layers (each package imports only from the rows below it)::
 
     accounting/     repeated releases, every secret pair, ReleaseBudget

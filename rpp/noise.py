@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike
 
 from ._lib import validation as v
 from .certified import Certified
-from .divergence.renyi import renyi_divergence
+from .divergence import renyi_divergence
 from .priors import Prior
 from .sampling import Release, bit_source, sample_release
 

@@ -1,7 +1,7 @@
 """The error contract, walked over the public API (issue #34, item 5).
 
 Every public function of the curated namespaces (``rpp`` and the ``__all__`` of its subpackages and
-public modules, below) is called with hostile arguments: the calls of its own docstring examples
+public modules, below: the homes of its names, issue #37) is called with hostile arguments: the calls of its own docstring examples
 are recorded (they are valid calls, so every argument but one is right), then each argument in
 turn is replaced by a value from ``HOSTILE`` (floats across the double range: NaN, +-inf, 0, -0,
 the smallest subnormal, 1e-300, +-1e300; None, a string, a bool, a complex; empty, ragged, 2-D
@@ -77,17 +77,40 @@ HOSTILE = [
 SECONDS = 20
 
 # name -> the reason it still breaks the contract (strict: remove the entry when it is fixed)
-KNOWN: dict[str, str] = {}
+KERNEL = "a kernel of its package, exported for another layer of rpp (issue #37: one path per name); it trusts its caller's checks"
+KNOWN: dict[str, str] = {
+    "rpp.divergence.bin_samples": KERNEL,
+    "rpp.divergence.binned_laplace_divergence": KERNEL,
+    "rpp.divergence.bins_are_few": KERNEL,
+    "rpp.divergence.centred_orders": KERNEL,
+    "rpp.divergence.certified_gaussian_divergence": KERNEL,
+    "rpp.divergence.discrete_renyi_value": KERNEL,
+    "rpp.divergence.gaussian_divergence_bounds": KERNEL,
+    "rpp.divergence.gaussian_divergence_upper": KERNEL,
+    "rpp.divergence.gaussian_renyi_value": KERNEL,
+    "rpp.divergence.laplace_renyi_divergence": "exported by issue #37 (it was public only by its module path, so never fuzzed): hostile arguments not yet rejected (a scale of 5e-324 overflows)",
+    "rpp.divergence.laplace_renyi_divergence_bound": "exported by issue #37 (it was public only by its module path, so never fuzzed): hostile arguments not yet rejected (a scale of 5e-324 gives NaN)",
+    "rpp.divergence.proved_discrete": "exported by issue #37 (it was public only by its module path, so never fuzzed): hostile arguments not yet rejected",
+    "rpp.pufferfish.hockey_stick_divergence": "exported by issue #37 (it was public only by its module path, so never fuzzed): hostile arguments not yet rejected",
+    "rpp.rules.closed_form_variance": "exported by issue #37 (it was public only by its module path, so never fuzzed): hostile arguments not yet rejected",
+    "rpp.rules.gaussian_exact_variance": KERNEL,
+    "rpp.rules.order_probe": KERNEL,
+    "rpp.rules.published_bisection_variance": "exported by issue #37 (it was public only by its module path, so never fuzzed): hostile arguments not yet rejected",
+    "rpp.rules.search": KERNEL,
+}
 
 
 def _public_functions() -> dict[str, Callable]:
-    out = {}
-    for name in CURATED:
+    """Each public function once, named by its home (``rpp.divergence.renyi_divergence``, not the
+    alias ``rpp.renyi_divergence`` nor its private module): the homes first, then ``rpp``'s own."""
+    out, seen = {}, set()
+    for name in sorted(CURATED, key=lambda n: n == "rpp"):
         module = importlib.import_module(name)
         for attr in module.__all__:
             obj = getattr(module, attr)
-            if inspect.isfunction(obj):
-                out[f"{obj.__module__}.{obj.__name__}"] = obj
+            if inspect.isfunction(obj) and id(obj) not in seen:
+                seen.add(id(obj))
+                out[f"{name}.{attr}"] = obj
     return out
 
 

@@ -228,7 +228,7 @@ def test_every_import_respects_the_layers():
 PLANTS = [
     # the issue's case: a string import of the book support from the divergence package
     (
-        "divergence/renyi.py",
+        "divergence/_renyi.py",
         "def _planted():\n    import importlib\n    return importlib.import_module('rpp_book.tables')\n",
         "imports the book support rpp_book.tables",
     ),
@@ -243,7 +243,7 @@ PLANTS = [
         "imports the book support rpp_book",
     ),
     (
-        "divergence/closed_forms.py",
+        "divergence/_closed_forms.py",
         "def _planted():\n    from importlib import import_module\n    return import_module('..noise', __package__)\n",
         "divergence imports rpp.noise (string import)",
     ),
@@ -252,13 +252,13 @@ PLANTS = [
         "def _planted(name):\n    import importlib\n    return importlib.import_module(name)\n",
         "a dynamic import whose target is not a literal",
     ),
-    ("rules/gaussian.py", "def _planted():\n    import rpp\n    return rpp\n", "imports the root `rpp`"),
+    ("rules/_gaussian.py", "def _planted():\n    import rpp\n    return rpp\n", "imports the root `rpp`"),
     (
-        "divergence/renyi.py",
+        "divergence/_renyi.py",
         "from ..transport import w_infinity as _planted  # noqa\n",
         "divergence imports rpp.transport (from import)",
     ),
-    ("pufferfish/finite.py", "from ..divergence import renyi_divergence as _allowed  # noqa\n", None),
+    ("pufferfish/_finite.py", "from ..divergence import renyi_divergence as _allowed  # noqa\n", None),
 ]
 
 
@@ -309,7 +309,7 @@ def test_import_linter_catches_a_planted_function_level_import(copy_root):
 
     out = run()
     assert out.returncode == 0, out.stdout + out.stderr
-    path = copy_root / "rpp" / "divergence" / "renyi.py"
+    path = copy_root / "rpp" / "divergence" / "_renyi.py"
     original = path.read_text(encoding="utf-8")
     try:
         path.write_text(
@@ -404,8 +404,8 @@ def private_imports(pkg: Path = PKG) -> list[str]:  # noqa: C901  one kind of ac
     * ``from X import _name`` (at any depth, in ``TYPE_CHECKING`` blocks too) where ``X`` is
       another module of the package and ``X._name`` is no module;
     * ``module._name`` where ``module`` is bound by an import to another module of the package
-      (``from . import w_alpha`` ... ``w_alpha._cost``; ``import rpp.rules.w_alpha as w`` ...
-      ``w._cost``; ``import rpp.rules.w_alpha`` ... ``rpp.rules.w_alpha._cost``).
+      (``from . import _w_alpha`` ... ``_w_alpha._cost``; ``import rpp.rules._w_alpha as w`` ...
+      ``w._cost``; ``import rpp.rules._w_alpha`` ... ``rpp.rules._w_alpha._cost``).
     """
     root = pkg.name
     out = []
@@ -455,39 +455,39 @@ def test_no_module_imports_another_modules_private_names():
 
 PRIVATE_PLANTS = [
     (
-        "rules/gaussian.py",
-        "from .w_alpha import _planted  # noqa\n",
-        "imports private name _planted from rpp.rules.w_alpha",
+        "rules/_gaussian.py",
+        "from ._w_alpha import _planted  # noqa\n",
+        "imports private name _planted from rpp.rules._w_alpha",
     ),
     (
-        "rules/gaussian.py",
-        "from ..divergence.renyi import (\n    renyi_divergence,\n    _planted,\n)  # noqa\n",
-        "imports private name _planted from rpp.divergence.renyi",
+        "rules/_gaussian.py",
+        "from ..divergence._renyi import (\n    renyi_divergence,\n    _planted,\n)  # noqa\n",
+        "imports private name _planted from rpp.divergence._renyi",
     ),
     (
-        "rules/gaussian.py",
+        "rules/_gaussian.py",
         "def _f():\n    from .._lib.numerics import _planted  # noqa\n",
         "imports private name _planted from rpp._lib.numerics",
     ),
     (
-        "rules/gaussian.py",
-        "from . import w_alpha as _w  # noqa\n_x = _w._planted\n",
-        "uses private name _planted of rpp.rules.w_alpha",
+        "rules/_gaussian.py",
+        "from . import _w_alpha as _w  # noqa\n_x = _w._planted\n",
+        "uses private name _planted of rpp.rules._w_alpha",
     ),
     (
-        "rules/gaussian.py",
-        "import rpp.rules.w_alpha  # noqa\n_x = rpp.rules.w_alpha._planted\n",
-        "uses private name _planted of rpp.rules.w_alpha",
+        "rules/_gaussian.py",
+        "import rpp.rules._w_alpha  # noqa\n_x = rpp.rules._w_alpha._planted\n",
+        "uses private name _planted of rpp.rules._w_alpha",
     ),
     (
-        "rules/gaussian.py",
-        "from .. import rules  # noqa\n_x = rules.w_alpha._planted\n",
-        "uses private name _planted of rpp.rules.w_alpha",
+        "rules/_gaussian.py",
+        "from .. import rules  # noqa\n_x = rules._w_alpha._planted\n",
+        "uses private name _planted of rpp.rules._w_alpha",
     ),
     # allowed: a private module itself, a public name of a private module, a dunder, one's own names
-    ("rules/mixture.py", "from . import _costs as _c  # noqa\n_x = _c.__name__\n", None),
-    ("rules/gaussian.py", "from .._lib import cache as _cache  # noqa\n", None),
-    ("rules/gaussian.py", "from .gaussian import _planted  # noqa\n", None),
+    ("rules/_mixture.py", "from . import _costs as _c  # noqa\n_x = _c.__name__\n", None),
+    ("rules/_gaussian.py", "from .._lib import cache as _cache  # noqa\n", None),
+    ("rules/_gaussian.py", "from ._gaussian import _planted  # noqa\n", None),
 ]
 
 
@@ -509,7 +509,7 @@ def test_a_divergence_call_goes_through_the_dispatcher_and_never_climbs_a_layer(
 
     for name, steps in call_path.run_examples().items():
         assert steps, name
-        assert "divergence/renyi.py" in call_path.files(steps), (name, "not through renyi_divergence")
+        assert "divergence/_renyi.py" in call_path.files(steps), (name, "not through renyi_divergence")
         assert not call_path.climbs(steps), (name, call_path.climbs(steps))
         assert len(call_path.files(steps)) <= 10, (name, call_path.files(steps))
 
@@ -520,9 +520,9 @@ def test_the_call_path_tracer_sees_a_climb():
     import call_path
 
     rows = call_path.layer_rows()
-    up = call_path.Step("_lib/numerics.py", "divergence/renyi.py", "renyi_divergence", callback=False)
-    back = call_path.Step("_lib/numerics.py", "divergence/gaussian_noise.py", "log_f_mag", callback=True)
-    down = call_path.Step("calibration/search.py", "divergence/renyi.py", "renyi_divergence", callback=False)
+    up = call_path.Step("_lib/numerics.py", "divergence/_renyi.py", "renyi_divergence", callback=False)
+    back = call_path.Step("_lib/numerics.py", "divergence/_gaussian_noise.py", "log_f_mag", callback=True)
+    down = call_path.Step("calibration/_search.py", "divergence/_renyi.py", "renyi_divergence", callback=False)
     assert call_path.climbs([up, back, down], rows) == [up]
 
     # the traced estimate has one: _lib.numerics evaluates the integrand divergence handed it
@@ -531,3 +531,187 @@ def test_the_call_path_tracer_sees_a_climb():
     assert callbacks and all(s.caller.startswith("_lib/") for s in callbacks), callbacks
     unflagged = [call_path.Step(s.caller, s.callee, s.function, callback=False) for s in callbacks]
     assert call_path.climbs(unflagged, rows) == unflagged, "without the flag a callback is a climb"
+
+
+# ---------------------------------------------------------------------------------------------
+# One path per name (issue #37): private modules under the subpackages, one home per name
+# ---------------------------------------------------------------------------------------------
+
+#: the public homes of names: the subpackages (curated namespaces over private modules) and the
+#: top-level modules; ``rpp`` itself is the home only of what it takes from ``rpp._lib``
+HOMES = (
+    "rpp.priors",
+    "rpp.certified",
+    "rpp.sampling",
+    "rpp.noise",
+    "rpp.transport",
+    "rpp.gmm",
+    "rpp.divergence",
+    "rpp.pufferfish",
+    "rpp.rules",
+    "rpp.calibration",
+    "rpp.accounting",
+)
+
+
+def public_modules_in_subpackages(pkg: Path = PKG) -> list[str]:
+    """Every module under a subpackage of ``pkg`` whose name has no leading underscore."""
+    out = []
+    for path in sorted(pkg.rglob("*.py")):
+        rel = path.relative_to(pkg.parent)
+        parts = rel.with_suffix("").parts
+        if len(parts) < 3 or parts[-1] == "__init__" or any(p.startswith("_") for p in parts[1:]):
+            continue
+        out.append(f"{rel}:1: a public module under a subpackage (its names belong in the package's __init__)")
+    return out
+
+
+def _owner(module: str) -> str | None:
+    """The package a private module belongs to (``rpp.divergence._renyi`` -> ``rpp.divergence``)."""
+    parts = module.split(".")
+    for k, part in enumerate(parts):
+        if _is_private(part):
+            return ".".join(parts[:k])
+    return None
+
+
+def foreign_private_imports(pkg: Path = PKG) -> list[str]:
+    """Every import, in a module of ``pkg``, of a private module of another package.
+
+    A private module (``rpp.divergence._renyi``) may be imported only from inside its package
+    (``rpp.divergence``); other packages import its names from the package's namespace
+    (``from ..divergence import renyi_divergence``). ``rpp._lib`` belongs to ``rpp``: every module
+    may import it. Imports inside functions and string imports are included.
+    """
+    out = []
+    for path in sorted(pkg.rglob("*.py")):
+        rel = path.relative_to(pkg.parent)
+        here = _module_name(path, pkg)
+        for line, module, _names, how in imports(path, pkg):
+            if module is None or module.split(".")[0] != pkg.name:
+                continue
+            owner = _owner(module)
+            if owner is None or here == owner or here.startswith(owner + "."):
+                continue
+            if how == "from-module" and not _is_module(module, pkg):
+                continue  # ``from rpp.x import _name``: a name, not a module (the check above)
+            out.append(f"{rel}:{line}: imports {module}, a private module of {owner} ({how} import)")
+    return sorted(set(out))
+
+
+def test_no_public_module_under_a_subpackage():
+    found = public_modules_in_subpackages()
+    assert not found, "\n".join(found)
+
+
+def test_no_module_imports_a_private_module_of_another_package():
+    found = foreign_private_imports()
+    assert not found, "\n".join(found)
+
+
+FOREIGN_PLANTS = [
+    (
+        "rules/_gaussian.py",
+        "from ..divergence._renyi import renyi_divergence as _p  # noqa\n",
+        "imports rpp.divergence._renyi, a private module of rpp.divergence (from import)",
+    ),
+    (
+        "calibration/_search.py",
+        "def _p():\n    from ..rules import _exact  # noqa\n    return _exact\n",
+        "imports rpp.rules._exact, a private module of rpp.rules (from-module import)",
+    ),
+    (
+        "noise.py",
+        "def _p():\n    import rpp.divergence._proved  # noqa\n",
+        "imports rpp.divergence._proved, a private module of rpp.divergence (import import)",
+    ),
+    (
+        "accounting/_releases.py",
+        "def _p():\n    import importlib\n    return importlib.import_module('rpp.calibration._search')\n",
+        "imports rpp.calibration._search, a private module of rpp.calibration (string import)",
+    ),
+    # allowed: a sibling's private module, the namespace, rpp._lib
+    ("rules/_gaussian.py", "from ._w_alpha import w_alpha as _p  # noqa\n", None),
+    ("rules/_gaussian.py", "from ..divergence import renyi_divergence as _p  # noqa\n", None),
+    ("pufferfish/_finite.py", "from .._lib.numerics import lse as _p  # noqa\n", None),
+]
+
+
+@pytest.mark.parametrize("plant", FOREIGN_PLANTS, ids=[f"{p[0]}:{p[2] or 'allowed'}" for p in FOREIGN_PLANTS])
+def test_the_foreign_private_import_check_catches_a_planted_one(copy_root, plant):
+    check_plant(copy_root, plant, foreign_private_imports)
+
+
+def test_the_public_module_check_catches_a_planted_one(copy_root):
+    planted = copy_root / "rpp" / "divergence" / "planted.py"
+    planted.write_text('"""A public module under a subpackage."""\n', encoding="utf-8")
+    try:
+        found = public_modules_in_subpackages(copy_root / "rpp")
+    finally:
+        planted.unlink()
+    assert found == [
+        "rpp/divergence/planted.py:1: a public module under a subpackage (its names belong in the package's __init__)"
+    ]
+    assert not public_modules_in_subpackages(copy_root / "rpp")
+
+
+def homes_of_names(homes: tuple[str, ...] = HOMES) -> list[str]:
+    """Every name of a public namespace not listed in exactly one home, or not that home's object.
+
+    Each name of a home's ``__all__`` must be listed by no other home; each of ``rpp.__all__``
+    must be a public module of ``rpp`` or the very object of a home's name (``rpp.calibrate`` is
+    ``rpp.calibration.calibrate``), except the names ``rpp`` takes from ``rpp._lib`` (their home
+    is ``rpp``).
+    """
+    import importlib
+
+    import rpp
+
+    out = []
+    listed: dict[str, list[str]] = {}
+    for home in homes:
+        module = importlib.import_module(home)
+        for name in module.__all__:
+            listed.setdefault(name, []).append(home)
+            if not hasattr(module, name):
+                out.append(f"{home}.{name}: listed in __all__ but missing")
+    for name, where in sorted(listed.items()):
+        if len(where) > 1:
+            out.append(f"{name}: listed in {len(where)} homes, {', '.join(where)}")
+    for name in rpp.__all__:
+        obj = getattr(rpp, name)
+        if isinstance(obj, type(rpp)):
+            if not (obj.__name__ in homes or obj.__name__ == f"rpp.{name}") or _is_private(name):
+                out.append(f"rpp.{name}: a module that is no public home")
+            continue
+        where = listed.get(name, [])
+        if not where:
+            if not getattr(obj, "__module__", "").startswith("rpp._lib."):
+                out.append(f"rpp.{name}: in no home's __all__")
+        elif getattr(importlib.import_module(where[0]), name) is not obj:
+            out.append(f"rpp.{name}: not the object {where[0]}.{name}")
+    return out
+
+
+def test_every_public_name_has_one_home():
+    found = homes_of_names()
+    assert not found, "\n".join(found)
+
+
+def test_the_home_check_catches_a_second_home_and_a_stray_alias(monkeypatch):
+    import rpp
+    import rpp.divergence
+    import rpp.pufferfish
+
+    monkeypatch.setattr(rpp.pufferfish, "__all__", [*rpp.pufferfish.__all__, "discrete_renyi_divergence"])
+    monkeypatch.setattr(
+        rpp.pufferfish, "discrete_renyi_divergence", rpp.divergence.discrete_renyi_divergence, raising=False
+    )
+    assert homes_of_names() == ["discrete_renyi_divergence: listed in 2 homes, rpp.divergence, rpp.pufferfish"]
+    monkeypatch.undo()
+    monkeypatch.setattr(rpp, "gaussian_renyi", lambda *a: None)
+    assert homes_of_names() == ["rpp.gaussian_renyi: not the object rpp.divergence.gaussian_renyi"]
+    monkeypatch.undo()
+    monkeypatch.setattr(rpp, "__all__", [*rpp.__all__, "planted"])
+    monkeypatch.setattr(rpp, "planted", lambda: None, raising=False)
+    assert homes_of_names() == ["rpp.planted: in no home's __all__"]

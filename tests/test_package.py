@@ -38,11 +38,10 @@ def test_public_surface_documented():
 CHAPTER_NAMES = {
     "rpp": "Empirical Gaussian GaussianMixture PrivacyWarning bic_curve calibrate component_coupling "
     "discrete_renyi_divergence fit_gmm gaussian_renyi quantile_coupling renyi_divergence w_infinity wasserstein",
-    "rpp.divergence": "laplace_noisy_logpdf laplace_rdp_scale laplace_shift_divergence log_laplace_shift_integral",
-    "rpp.divergence.gaussian_noise": "renyi_divergence_bound",
-    "rpp.divergence.laplace_noise": "laplace_renyi_divergence_bound",
-    "rpp.rules": "alpha_wasserstein two_sided_geometric_renyi w_alpha_log_moment",
-    "rpp.rules.gaussian": "closed_form_variance published_bisection_variance",
+    "rpp.divergence": "laplace_noisy_logpdf laplace_rdp_scale laplace_shift_divergence log_laplace_shift_integral "
+    "renyi_divergence_bound laplace_renyi_divergence_bound",
+    "rpp.rules": "alpha_wasserstein two_sided_geometric_renyi w_alpha_log_moment closed_form_variance "
+    "published_bisection_variance",
     "rpp.transport": "gaussian_w2_squared",
     "rpp.pufferfish": "two_state_ab_exact",
     "rpp_book.composition_examples": "example1_mechanism",

@@ -9,8 +9,9 @@ What is generated and from where:
 - the layer drawing of the Design section, from the ``layers`` contract of import-linter in
   ``pyproject.toml`` (the same contract ``make lint`` enforces, so the picture is the rule);
 - each layer's one-line description, from the first line of its module docstring;
-- the top-level list, from ``rpp.__all__``; each section's members, from the ``__all__`` of its
-  module (Sphinx autodoc documents exactly those).
+- the top-level list of aliases, from ``rpp.__all__`` and ``rpp._LAZY`` (each alias is documented
+  once, under its home); each section's members, from the ``__all__`` of its home (Sphinx
+  autodoc documents exactly those).
 
 The prose of the Design section is written here, next to the code that draws the layers.
 """
@@ -30,10 +31,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))  # call_path, beside this file
 TARGET = ROOT / "book" / "api.md"
 
-# Each section documents its package's namespace, then every public submodule of the package
-# (one idea each): the module's docstring, and the names of its ``__all__`` that the package does
-# not re-export (documented once, where they live: the chapters and the docstrings cite them by
-# their module, e.g. rpp.pufferfish.finite, rpp.rules.gaussian, rpp.divergence.closed_forms).
+# Each section documents one home of names (issue #37, one path per name): a top-level module, or
+# a subpackage's namespace (its __init__; the modules under it are private). Every public name is
+# documented once, in its home's section; the top level's curated names are listed as aliases.
 # (module, anchor, title, where the book uses it); the order of the reference sections.
 SECTIONS = [
     ("rpp.priors", "api-priors", "Priors", "every chapter"),
@@ -104,6 +104,12 @@ Why these layers:
   never carries less noise than requested.
 - **Accounting is above calibration.** Repeated releases, every secret pair of a prior class
   and the release budget combine calibrations; they never reach into the rules.
+- **One path per name.** The modules inside a subpackage are private (`rpp/divergence/_renyi.py`);
+  the package's namespace is the one home of their names (`rpp.divergence.renyi_divergence`,
+  the model of `scipy.stats`), and a package that needs another's name imports it from that
+  namespace, never from its private modules. The top-level modules (`rpp.priors`, `rpp.noise`,
+  ...) are homes too, and `rpp` adds short aliases of the names most used (`rpp.calibrate` is
+  `rpp.calibration.calibrate`). `tests/test_layers.py` checks the rule.
 - **The book's support is not the library.** `rpp_book` holds what the chapters need to
   reproduce the papers (queries, experiment sweeps, tables, the UCI data, the composition
   examples, the benchmark). It is a distribution of its own (`rpp-book-support`, the folder
@@ -159,7 +165,7 @@ def _call_paths() -> str:
         "### The path of a divergence call",
         "",
         "Every divergence goes through one dispatcher, {func}`rpp.renyi_divergence`",
-        "(`rpp/divergence/renyi.py`), the only place that picks a path and sets `rigorous`. The two",
+        "(`rpp/divergence/_renyi.py`), the only place that picks a path and sets `rigorous`. The two",
         "calls below are traced by `tools/call_path.py` when this page is generated (one line per",
         "call from one file of `rpp` into another, indented by depth; a file called again in a row is",
         "drawn once). No call climbs back up a layer, except a *callback*: a function handed down",
@@ -228,36 +234,24 @@ def _members(module: str) -> list[str]:
     return list(names)
 
 
-def _submodules(package: str) -> list[tuple[str, list[str]]]:
-    """The public submodules of a package, each with the names of its __all__ the package lacks."""
+def _public_submodules(package: str) -> list[str]:
+    """The public submodules of a package: none (issue #37, one path per name: a subpackage's
+    modules are private and its ``__init__`` is the one home of its names)."""
     pkg = importlib.import_module(package)
     if not hasattr(pkg, "__path__"):
         return []
-    exported = set(_members(package))
-    out = []
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
-        if info.name.startswith("_"):
-            continue
-        sub = f"{package}.{info.name}"
-        out.append((sub, [n for n in _members(sub) if n not in exported]))
-    return out
+    return [f"{package}.{i.name}" for i in pkgutil.iter_modules(pkg.__path__) if not i.name.startswith("_")]
 
 
-def _submodule_lines(package: str, sub: str, names: list[str]) -> list[str]:
-    """The directives documenting one submodule: its docstring, then ``names``.
+def _home(name: str) -> str:
+    """The home of a curated top-level name: the module ``rpp._LAZY`` maps it to."""
+    import rpp
 
-    A submodule named like a function of its package (``rpp.rules.exact`` is both) would be a
-    second object of that name: its docstring is shown unindexed, and its own names one by one.
-    """
-    if sub.rsplit(".", 1)[1] not in _members(package):
-        return [f".. automodule:: {sub}", "   :members: " + ", ".join(names) if names else "   :no-members:"]
-    out = [f".. automodule:: {sub}", "   :no-index:", "   :no-members:"]
-    mod = importlib.import_module(sub)
-    for name in names:
-        obj = getattr(mod, name)
-        kind = "autoclass" if isinstance(obj, type) else "autofunction" if callable(obj) else "autodata"
-        out += ["", f".. {kind}:: {sub}.{name}"]
-    return out
+    return "rpp" + rpp._LAZY[name]
+
+
+def _role(obj: object) -> str:
+    return "class" if isinstance(obj, type) else "func" if callable(obj) else "data"
 
 
 def render() -> str:
@@ -265,8 +259,12 @@ def render() -> str:
     import rpp
 
     top = [n for n in rpp.__all__ if not isinstance(getattr(rpp, n), type(rpp))]
-    classes = sorted(n for n in top if isinstance(getattr(rpp, n), type))
-    functions = sorted(n for n in top if n not in classes)
+    own = sorted(n for n in top if _home(n).startswith("rpp._lib"))
+    aliased = sorted((n for n in top if n not in own), key=lambda n: (_home(n), n))
+    aliases = [f"- `rpp.{n}`: {{{_role(getattr(rpp, n))}}}`{_home(n)}.{n}`" for n in aliased]
+    by_home: dict[str, list[str]] = {}
+    for n in aliased:
+        by_home.setdefault(_home(n), []).append(n)
     lines = [
         "(api-reference)=",
         "# API reference",
@@ -281,41 +279,43 @@ def render() -> str:
         "(api-top)=",
         "## The top level",
         "",
-        "`import rpp` gives the names below (each is documented again, with the rest of its module,",
-        "in the sections that follow) and the subpackages "
+        "`import rpp` loads nothing until a name is first used (PEP 562). Each public name has one",
+        "home, where it is documented: a section below. The top level adds short aliases of the",
+        "names most used (the same objects), and the subpackages "
         + ", ".join(f"`rpp.{n}`" for n in rpp.__all__ if isinstance(getattr(rpp, n), type(rpp)))
-        + ".",
+        + ":",
+        "",
+        *aliases,
+        "",
+        "and the cache controls, whose home is `rpp` itself:",
         "",
         "```{eval-rst}",
         ".. automodule:: rpp",
         "   :no-members:",
         "",
     ]
-    documented = {m for m, *_ in SECTIONS}
-    for name in classes:
-        # A class whose defining module is not a documented section would be described twice
-        # under one canonical name (as rpp.X and as rpp.<package>.X): index it only there.
-        home = getattr(rpp, name).__module__
-        lines += [f".. autoclass:: rpp.{name}", "   :no-members:"]
-        lines += ["   :no-index:", ""] if home not in documented else [""]
-    for name in functions:
+    for name in own:
         lines += [f".. autofunction:: rpp.{name}", ""]
     lines[-1:] = ["```", ""]
     for module, anchor, title, used in SECTIONS:
         _members(module)  # every documented module declares its public names
+        public = _public_submodules(module)
+        if public:
+            raise SystemExit(f"public submodules {public}: a subpackage's modules are private (issue #37)")
+        short = by_home.get(module, [])
+        also = " At the top level: " + ", ".join(f"`rpp.{n}`" for n in short) + "." if short else ""
         lines += [
             f"({anchor})=",
             f"## {title}",
             "",
-            f"`{module}`, used in {used}.",
+            f"`{module}`, used in {used}.{also}",
             "",
             "```{eval-rst}",
             f".. automodule:: {module}",
             "   :members:",
+            "```",
+            "",
         ]
-        for sub, names in _submodules(module):
-            lines += ["", *_submodule_lines(module, sub, names)]
-        lines += ["```", ""]
     lines += [
         "(api-book)=",
         "## Book support",

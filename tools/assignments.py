@@ -439,7 +439,7 @@ QUESTIONS: list[Question] = [
             import numpy as np
             from scipy.optimize import brentq
 
-            from rpp.pufferfish.finite import product_channel, pufferfish_epsilon, randomized_response
+            from rpp.pufferfish import product_channel, pufferfish_epsilon, randomized_response
 
 
             def household_prior(p_a=0.2, p_b_if_a=0.8, p_b_if_not_a=0.1):
@@ -481,7 +481,7 @@ QUESTIONS: list[Question] = [
             import numpy as np
 
             from rpp import discrete_renyi_divergence
-            from rpp.pufferfish.finite import randomized_response
+            from rpp.pufferfish import randomized_response
             """
         ).strip(),
         public="assert len(levels) == 4 and all(isinstance(float(v), float) for v in levels)\n"
@@ -532,7 +532,7 @@ QUESTIONS: list[Question] = [
             import numpy as np
 
             from rpp import Gaussian, calibrate, gaussian_renyi
-            from rpp.rules.gaussian import closed_form_variance
+            from rpp.rules import closed_form_variance
             """
         ).strip(),
         public="assert isinstance(float(mu_max), float)",
@@ -816,7 +816,7 @@ QUESTIONS: list[Question] = [
             import numpy as np
 
             import rpp
-            from rpp.accounting.releases import releases_divergence
+            from rpp.accounting import releases_divergence
 
             ALPHA_C, EPSILON = 3.0, 1.0
             edge = (rpp.Gaussian(mean=0, var=1), rpp.Gaussian(mean=2, var=2))  # case 1

@@ -73,7 +73,7 @@ def layer_rows() -> dict[str, int]:
 
 
 def top(path: str) -> str:
-    """The top-level package or module of a file of rpp: ``divergence/renyi.py`` -> ``divergence``."""
+    """The top-level package or module of a file of rpp: ``divergence/_renyi.py`` -> ``divergence``."""
     return path.split("/")[0].removesuffix(".py")
 
 

@@ -295,8 +295,11 @@ class BookIndex:
 
     def py_object(self, name: str) -> tuple[str, str]:
         """(url, objtype) of a documented Python object of the API appendix."""
+        from api_xref import candidates  # beside this file: the rule the web book resolves by
+
         objects = self.env.domaindata["py"]["objects"]
-        for candidate in (name, f"rpp.{name}"):
+        # the name, or a curated alias at its home (rpp.calibrate -> rpp.calibration.calibrate)
+        for candidate in (name, f"rpp.{name}", *candidates(name, None), *candidates(f"rpp.{name}", None)):
             if candidate in objects:
                 entry = objects[candidate]
                 return self.page_url(entry.docname, entry.node_id), entry.objtype

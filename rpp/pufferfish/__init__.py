@@ -1,32 +1,52 @@
 r"""Composition for (Rényi) Pufferfish privacy -- chapter 7 of The RPP Book.
 
-Machinery for Bai, He, Gu, Kifer & Maeng (2026), "Composition for Pufferfish Privacy",
-built on :mod:`rpp.pufferfish.finite` (randomized response, conditional output laws, the Pufferfish
-leakage) and :mod:`rpp.divergence`: posteriors and repeated runs (``collapse``), the
-necessary-for-composition linear programs (``nfc``), the :math:`a(b)`-influence curve
-and Theorems 3–4 (``influence``), Markov-chain, Gaussian and Bayesian-network priors
-(``markov``, ``gaussian_field``, ``bayesnet``; ``bif`` for networks of any arity read from
-BIF files), the Markov Quilt Mechanism and
-(``markov``); the Top-:math:`k` mechanisms and the activity chains of the book's chapter 8 are
-book support (``rpp_book.topk``, ``rpp_book.chain_data``).
+Machinery for Bai, He, Gu, Kifer & Maeng (2026), "Composition for Pufferfish Privacy", built on
+:mod:`rpp.divergence` (:func:`rpp.divergence.discrete_renyi_divergence`, a :class:`rpp.Certified`).
+This package is the one home of its names (its modules are private):
 
-``discrete_renyi_divergence`` (a :class:`rpp.Certified`) is :func:`rpp.discrete_renyi_divergence`, and
-``pufferfish_leakage`` is :func:`rpp.pufferfish.finite.pufferfish_leakage`.  The paper's examples (``example1_*``,
+* finite spaces: randomized response (:func:`randomized_response`, :func:`product_channel`),
+  conditional output laws (:func:`conditional_output_pmf`), posteriors
+  (:func:`posterior_odds`), the Pufferfish parameter (:func:`pufferfish_epsilon`,
+  :func:`pufferfish_leakage`) and :func:`hockey_stick_divergence`;
+* posteriors and repeated runs (Sec. 4): :func:`posterior_of_secret`,
+  :func:`composed_output_distribution`;
+* the necessary-for-composition linear programs (Sec. 5): :func:`nfc_matrix`, :func:`nfc_primal`,
+  :func:`nfc_dual`, :func:`nfc_min_epsilon`, :func:`composed_leakage_exact`, :func:`nfc_violation`;
+* the :math:`a(b)`-influence curve and Theorems 3–4 (Sec. 6): :func:`a_dagger`,
+  :func:`a_star_bruteforce`, :func:`ab_curve_bruteforce`, :func:`epsilon_puffer_from_curve`,
+  :func:`theorem4_epsilon` and their relatives; randomized response on :math:`n` entries and the
+  exact Pufferfish parameter of a mechanism (:func:`pufferfish_epsilon_exact`);
+* Markov-chain priors and the Markov Quilt Mechanism (Sec. 6.4): :func:`stationary_distribution`,
+  :func:`chain_joint`, the two-state closed forms (:func:`two_state_ab_exact`, ...),
+  :func:`chain_ab_curve`, :func:`mqm_sigma_chain`;
+* Gaussian-field priors: :func:`gp_covariance`, :func:`gaussian_region_ab_curve`, ...;
+* Bayesian-network priors: :func:`bn_joint`, :func:`bn_ab_curve`, and networks of any arity read
+  from BIF files (:func:`read_bif`, :func:`bn_marginal`, :func:`bn_ab_estimate`).
+
+The Top-:math:`k` mechanisms and the activity chains of the book's chapter 8 are book support
+(``rpp_book.topk``, ``rpp_book.chain_data``).  The paper's examples (``example1_*``,
 ``example3_*``, ``example5_*``, ``simulate_example*``, ``ASIA``, ``CAPTURE24_STATES``) live in
 :mod:`rpp_book.composition_examples` (book support, never imported by the library).
 """
 
-from ..divergence.closed_forms import discrete_renyi_divergence
-from .bayesnet import bfs_neighbour_sets, bn_ab_curve, bn_joint, moral_graph
-from .bif import bn_ab_estimate, bn_marginal, read_bif
-from .collapse import composed_output_distribution, posterior_of_secret
-from .exact import (
+from ._bayesnet import bfs_neighbour_sets, bn_ab_curve, bn_joint, moral_graph
+from ._bif import bn_ab_estimate, bn_marginal, read_bif
+from ._collapse import composed_output_distribution, posterior_of_secret
+from ._exact import (
     pufferfish_epsilon_exact,
     randomized_response_mechanism,
     secret_conditionals,
 )
-from .finite import pufferfish_leakage
-from .gaussian_field import (
+from ._finite import (
+    conditional_output_pmf,
+    hockey_stick_divergence,
+    posterior_odds,
+    product_channel,
+    pufferfish_epsilon,
+    pufferfish_leakage,
+    randomized_response,
+)
+from ._gaussian_field import (
     conditional_weights,
     farthest_low_sets,
     gaussian_region_ab_curve,
@@ -36,7 +56,7 @@ from .gaussian_field import (
     region_influence_direct,
     region_influence_sweep,
 )
-from .influence import (
+from ._influence import (
     a_dagger,
     a_dagger_uncertain,
     a_star_bruteforce,
@@ -45,7 +65,7 @@ from .influence import (
     entry_secret_pairs,
     uncertain_ratio_bound,
 )
-from .markov import (
+from ._markov import (
     chain_ab_curve,
     chain_ab_interior,
     chain_joint,
@@ -58,7 +78,7 @@ from .markov import (
     two_state_ab_paper,
     two_state_side_logratios,
 )
-from .nfc import (
+from ._nfc import (
     composed_leakage_exact,
     nfc_dual,
     nfc_matrix,
@@ -66,7 +86,7 @@ from .nfc import (
     nfc_primal,
     nfc_violation,
 )
-from .theorems import (
+from ._theorems import (
     best_b,
     dependent_dp_curve,
     epsilon_dp_from_curve,
@@ -78,7 +98,12 @@ from .theorems import (
 )
 
 __all__ = [
-    "discrete_renyi_divergence",
+    "hockey_stick_divergence",
+    "randomized_response",
+    "product_channel",
+    "conditional_output_pmf",
+    "pufferfish_epsilon",
+    "posterior_odds",
     "pufferfish_leakage",
     "posterior_of_secret",
     "composed_output_distribution",

@@ -22,18 +22,28 @@ rule                            what                                            
 
 Also: :func:`sensitivity_scale` (an additive mechanism of a given sensitivity),
 :func:`w_alpha_log_moment` and :func:`alpha_wasserstein` (the α-Wasserstein condition at a noise
-object), :func:`two_sided_geometric_renyi` (the divergence after discrete Laplace noise), and in
-:mod:`rpp.rules.gaussian` the parameter-vectorised kernels (θ², as in the paper).
+object), :func:`two_sided_geometric_renyi` (the divergence after discrete Laplace noise), the
+parameter-vectorised kernels of two Gaussian priors (θ², as in the paper:
+:func:`closed_form_variance`, :func:`published_bisection_variance`,
+:func:`gaussian_exact_variance`), and the search of :func:`exact` that :func:`rpp.calibrate`
+shares (:func:`search`, :func:`order_probe`, :class:`DivergenceMemo`).  This package is the one
+home of these names (its modules are private).
 
 :func:`rpp.calibrate` maps its method names onto these functions in one explicit table.
 """
 
-from .exact import exact
-from .exponential_family import alpha_below_one, exponential_family, two_sided_geometric_renyi
-from .gaussian import closed_form, published_bisection
-from .mixture import gmm_ot, gmm_ot_tight
-from .pierquin import pierquin, sensitivity_scale
-from .w_alpha import alpha_wasserstein, w_alpha, w_alpha_log_moment
+from ._exact import DivergenceMemo, exact, order_probe, search
+from ._exponential_family import alpha_below_one, exponential_family, two_sided_geometric_renyi
+from ._gaussian import (
+    closed_form,
+    closed_form_variance,
+    gaussian_exact_variance,
+    published_bisection,
+    published_bisection_variance,
+)
+from ._mixture import gmm_ot, gmm_ot_tight
+from ._pierquin import pierquin, sensitivity_scale
+from ._w_alpha import alpha_wasserstein, w_alpha, w_alpha_log_moment
 
 __all__ = [
     "closed_form",
@@ -49,4 +59,10 @@ __all__ = [
     "exponential_family",
     "alpha_below_one",
     "two_sided_geometric_renyi",
+    "closed_form_variance",
+    "published_bisection_variance",
+    "gaussian_exact_variance",
+    "search",
+    "order_probe",
+    "DivergenceMemo",
 ]

@@ -1,9 +1,9 @@
 r"""The per-pair costs of the α-Wasserstein conditions and their parameter ``t`` (private module).
 
-One owner for the cost table of :mod:`rpp.rules.w_alpha`'s docstring, used by
-:mod:`rpp.rules.w_alpha` (both kinds of prior), :mod:`rpp.rules._empirical` (two samples: the
-condition on every pair and its grid) and, through the latter, :mod:`rpp.rules.mixture` and
-:mod:`rpp.rules.exact`.  A cost is written :math:`\log c(d; t)` with :math:`t = 1/b` (Laplace
+One owner for the cost table of ``rpp/rules/_w_alpha.py``'s docstring, used by
+``rpp/rules/_w_alpha.py`` (both kinds of prior), :mod:`rpp.rules._empirical` (two samples: the
+condition on every pair and its grid) and, through the latter, ``rpp/rules/_mixture.py`` and
+``rpp/rules/_exact.py``.  A cost is written :math:`\log c(d; t)` with :math:`t = 1/b` (Laplace
 noise of scale :math:`b`) or :math:`t = 1/\sigma^2` (Gaussian noise of standard deviation
 :math:`\sigma`):
 
@@ -29,7 +29,7 @@ import math
 import numpy as np
 from scipy import special
 
-from ..divergence.laplace_shift import log_laplace_shift_integral
+from ..divergence import log_laplace_shift_integral
 
 #: Unit round-off of binary64.
 U = 2.0**-53

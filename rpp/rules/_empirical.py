@@ -16,7 +16,7 @@ per octave give a condition above (below) it: their roots bracket the rule's
 (:func:`grid_bracket`), and the rounded-up one alone is a proved scale (:func:`gridded_scale`).
 
 One owner for :func:`rpp.rules.w_alpha` (two samples), ``"gmm-ot"`` on two samples
-(:mod:`rpp.rules.mixture`: the Gaussian cost's bracket) and the Laplace start of
+(``rpp/rules/_mixture.py``: the Gaussian cost's bracket) and the Laplace start of
 :func:`rpp.rules.exact` (the gridded scale).  Names without a leading underscore are this
 package's (``rpp.rules``) own, not the public API.
 """
@@ -261,7 +261,7 @@ def empirical_scale(
     noise : {"gaussian", "laplace"}
         The noise family.
     rule : str
-        The rule (:data:`rpp.rules.w_alpha.RULES`).
+        The rule (``RULES`` of ``rpp/rules/_w_alpha.py``).
     grid : bool
         On the gridded distances.
 

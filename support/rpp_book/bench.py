@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from rpp.calibration.search import calibrate, methods
+from rpp.calibration import calibrate, methods
 from rpp.priors import Empirical, Gaussian, GaussianMixture
 
 

@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from rpp._lib import validation as v
-from rpp.pufferfish.markov import stationary_distribution
+from rpp.pufferfish import stationary_distribution
 
 __all__ = ["smooth_transition_matrix", "fit_transition_matrix", "simulate_chains"]
 

@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from rpp._lib import validation as v
-from rpp.pufferfish.bif import read_bif
+from rpp.pufferfish import read_bif
 
 from .composition_example5 import (
     example5_epsilon,

@@ -39,9 +39,8 @@ from numpy.typing import ArrayLike
 from rpp import rules
 from rpp._lib import validation as v
 from rpp._lib.numerics import at_most
-from rpp.calibration.result import PrivacyWarning
-from rpp.calibration.search import calibrate, methods
-from rpp.divergence.gaussian_noise import renyi_divergence_bound
+from rpp.calibration import PrivacyWarning, calibrate, methods
+from rpp.divergence import renyi_divergence_bound
 from rpp.priors import Empirical, Gaussian, GaussianMixture
 from rpp.transport import w_infinity
 

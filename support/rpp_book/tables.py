@@ -18,7 +18,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from rpp import rules
-from rpp.divergence.renyi import renyi_divergence
+from rpp.divergence import renyi_divergence
 from rpp.noise import GaussianNoise
 from rpp.transport import w_infinity
 

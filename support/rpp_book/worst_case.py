@@ -18,7 +18,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-from rpp.calibration.search import calibrate, methods
+from rpp.calibration import calibrate, methods
 from rpp.priors import Empirical, Gaussian, GaussianMixture
 
 #: Families of :func:`random_case`.

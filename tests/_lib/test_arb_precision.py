@@ -7,7 +7,7 @@ import flint
 import numpy as np
 
 from rpp._lib.arb import precision
-from rpp.divergence.proved import proved_divergence
+from rpp.divergence import proved_divergence
 
 
 def test_a_second_thread_waits_while_the_precision_is_set():

@@ -19,8 +19,8 @@ import pytest
 
 from rpp._lib import numerics
 from rpp._lib.numerics import sqrt_up, sqrt_up_array
-from rpp.rules.gaussian import scale_of_variance
-from rpp.rules.pierquin import sensitivity_scale
+from rpp.rules import sensitivity_scale
+from rpp.rules._gaussian import scale_of_variance
 
 DBL_MAX = sys.float_info.max
 TINY = 5e-324

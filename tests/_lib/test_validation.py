@@ -467,7 +467,7 @@ def test_certified_gaussian_divergence_never_below_mpmath():
     Before: var_i / var_j ~ 1e-14 with z = 0 gave an 'upper bound' 2.7 nats below D (log1p(t) at t ~ -1,
     a negative margin), e.g. 13.88 for D = 16.56 -- an under-estimate a calibration could accept.
     """
-    from rpp.divergence.gaussian_noise import certified_gaussian_divergence
+    from rpp.divergence import certified_gaussian_divergence
 
     rng = np.random.default_rng(9)
     with mp.workdps(60):

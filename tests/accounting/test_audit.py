@@ -1,4 +1,4 @@
-"""rpp.accounting.audit against independent computations: Clopper-Pearson ends as roots of binomial tail
+"""rpp.accounting._audit against independent computations: Clopper-Pearson ends as roots of binomial tail
 sums evaluated with mpmath at 50 digits, binary Rényi divergences written out in mpmath, and brute-force
 counting of the attack's rates."""
 
@@ -8,13 +8,13 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from rpp.accounting.audit import (
+from rpp.accounting import (
     ThresholdAudit,
     audit_threshold_attack,
+    max_true_positive_rate,
     rate_interval,
     renyi_lower_bound,
 )
-from rpp.accounting.interpretation import max_true_positive_rate
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""rpp.accounting.conversions against independent oracles: dp-accounting's RDP conversions (the numbers a
+"""rpp.accounting._conversions against independent oracles: dp-accounting's RDP conversions (the numbers a
 practitioner's ledger prints) and mpmath at 50 digits for the exact Gaussian delta* and loss tails."""
 
 import math
@@ -10,7 +10,7 @@ from dp_accounting import GaussianDpEvent
 from dp_accounting.rdp import RdpAccountant
 from dp_accounting.rdp.rdp_privacy_accountant import DEFAULT_RDP_ORDERS, compute_delta, compute_epsilon
 
-from rpp.accounting.conversions import (
+from rpp.accounting import (
     best_dp_delta,
     best_dp_epsilon,
     dp_delta,

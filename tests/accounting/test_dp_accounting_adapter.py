@@ -1,4 +1,4 @@
-"""rpp.accounting.dp_accounting_adapter: the dp-accounting ledger never under-accounts an RPP release.
+"""rpp.accounting._dp_accounting_adapter: the dp-accounting ledger never under-accounts an RPP release.
 
 The exact joint Rényi curve of the recorded releases is computed here independently (Gil, Alajaji & Linder's
 closed form with mpmath at 50 digits, or the scalar closed form written out), the (epsilon', delta) of the
@@ -14,7 +14,7 @@ import pytest
 from dp_accounting import GaussianDpEvent
 from dp_accounting.rdp.rdp_privacy_accountant import DEFAULT_RDP_ORDERS, compute_epsilon
 
-from rpp.accounting.dp_accounting_adapter import (
+from rpp.accounting import (
     RppLedger,
     dominating_noise_multiplier,
     gaussian_event_for_curve,
@@ -233,7 +233,7 @@ def test_the_ledger_with_a_dp_count_bounds_the_joint_divergence_of_both_releases
 def test_dp_accounting_is_imported_lazily_and_its_absence_names_the_extra():
     code = (
         "import sys; sys.modules['dp_accounting'] = None\n"
-        "import rpp.accounting.dp_accounting_adapter as m\n"
+        "import rpp.accounting._dp_accounting_adapter as m\n"
         "assert m.dominating_noise_multiplier(orders=[2.0], divergences=[1.0]) == 1.0\n"
         "try:\n"
         "    m.RppLedger(mean_i=[0.0], cov_i=[[1.0]], mean_j=[1.0], cov_j=[[1.0]])\n"

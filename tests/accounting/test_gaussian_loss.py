@@ -1,4 +1,4 @@
-"""rpp.accounting.gaussian_loss against judges that share nothing with it (issue #36, item 4).
+"""rpp.accounting._gaussian_loss against judges that share nothing with it (issue #36, item 4).
 
 * d = 2: the tail of the privacy loss as a 1-D integral, over the second coordinate, of the normal
   probability of the set between (or outside) the roots of the conic in the first coordinate, all
@@ -211,7 +211,7 @@ def test_tail_d1_against_closed_form_and_univariate():
 
 def test_allowance_covers_the_error():
     # the error estimate that delta and the TPR are rounded up by covers the distance to the oracle
-    from rpp.accounting.gaussian_loss import _loss_tail, _pair
+    from rpp.accounting._gaussian_loss import _loss_tail, _pair
 
     cases = [(([2.0], [[1.3]], [0.5], [[0.8]]), (2.0, 6.0)), (PAIRS["worst"], (3.5,))]
     for pair, ts in cases:

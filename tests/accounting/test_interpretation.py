@@ -1,4 +1,4 @@
-"""rpp.accounting.interpretation against brute force (a grid of (false-positive, true-positive) pairs whose
+"""rpp.accounting._interpretation against brute force (a grid of (false-positive, true-positive) pairs whose
 binary Rényi divergence is evaluated with mpmath at 50 digits) and exact Gaussian computations."""
 
 import math
@@ -7,7 +7,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from rpp.accounting.interpretation import (
+from rpp.accounting import (
     max_true_positive_rate,
     odds_moment_bound,
     odds_update_bound,

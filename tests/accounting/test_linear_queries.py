@@ -1,4 +1,4 @@
-"""rpp.accounting.linear_queries against independent oracles: Gil, Alajaji & Linder's closed form evaluated
+"""rpp.accounting._linear_queries against independent oracles: Gil, Alajaji & Linder's closed form evaluated
 with mpmath matrices at 50 digits, 2-D numerical quadrature of the Rényi integral, the univariate closed
 form written out here, and the identity "k releases at theta equal one at theta / sqrt(k)" (issue #23)."""
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import integrate
 
-from rpp.accounting.linear_queries import (
+from rpp.accounting import (
     calibrate_linear_queries,
     linear_queries_divergence,
     linear_release_law,
@@ -277,7 +277,7 @@ def test_joint_divergence_is_a_proved_enclosure_of_the_mpmath_value(seed):
 def test_calibration_is_proved_even_where_the_float_search_under_reports(monkeypatch):
     """The float search is not the guarantee: with its divergence made 3 % too small (a planted bug in the
     eigenvalue path), the proof step still returns a multiplier whose 50-digit divergence is <= epsilon."""
-    from rpp.accounting import linear_queries as lq
+    from rpp.accounting import _linear_queries as lq
 
     real = lq._divergence
     monkeypatch.setattr(lq, "_divergence", lambda *a: 0.97 * real(*a))
@@ -298,7 +298,7 @@ def test_definiteness_proof_agrees_with_mpmath_eigenvalues(log_cond, sign):
     every well-conditioned positive definite one."""
     import flint
 
-    from rpp.accounting.linear_queries import _certainly_definite
+    from rpp.accounting._linear_queries import _certainly_definite
 
     rng = np.random.default_rng(log_cond)
     q, _ = np.linalg.qr(rng.normal(size=(4, 4)))

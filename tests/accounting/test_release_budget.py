@@ -1,8 +1,8 @@
-"""The practitioner's API: calibrate_all_pairs and ReleaseBudget (rpp.accounting.budget).
+"""The practitioner's API: calibrate_all_pairs and ReleaseBudget (rpp.accounting._budget).
 
 Each result is checked against independent calls of rpp.calibrate / rpp.calibration.pair_divergence per
 pair, and the budget's accept/refuse decisions against the exact joint divergence of the
-releases (rpp.accounting.releases, itself tested against brute-force quadrature).
+releases (rpp.accounting._releases, itself tested against brute-force quadrature).
 """
 
 import itertools
@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 
 import rpp
-from rpp.accounting.budget import ReleaseBudget, calibrate_all_pairs
-from rpp.accounting.releases import releases_divergence
+from rpp.accounting import ReleaseBudget, calibrate_all_pairs, releases_divergence
 from rpp.sampling import InsecureNoiseWarning, secure_gaussian
 
 PRIORS = {
@@ -70,7 +69,7 @@ def test_all_pairs_worst_pair_is_the_largest_single_calibration(priors):
 def test_a_class_calibrates_each_distinct_pair_once(monkeypatch):
     """50 members drawn from 4 distinct priors: 6 distinct pairs (either order) are calibrated and
     evaluated once each, and every row equals an independent call for its own pair."""
-    import rpp.accounting.budget as budget
+    import rpp.accounting._budget as budget
 
     rng = np.random.default_rng(26)
     pool = [

@@ -1,4 +1,4 @@
-"""Exact composition of repeated Gaussian releases of one query (rpp.accounting.releases).
+"""Exact composition of repeated Gaussian releases of one query (rpp.accounting._releases).
 
 Every value of ``releases_divergence`` is checked against an independent computation of the
 joint divergence of the k releases themselves: 2-D quadrature of the joint densities for
@@ -12,7 +12,7 @@ from scipy import stats
 from scipy.special import logsumexp
 
 import rpp
-from rpp.accounting.releases import (
+from rpp.accounting import (
     calibrate_releases,
     combined_scale,
     releases_divergence,

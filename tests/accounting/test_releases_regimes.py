@@ -1,6 +1,6 @@
 """calibrate_releases in the nasty regimes, against an independent closed form in both orders.
 
-k releases at scale theta are one release at variance theta^2/k (rpp.accounting.releases);
+k releases at scale theta are one release at variance theta^2/k (rpp.accounting._releases);
 the check here does not use that module: it evaluates the Gaussian closed form
 D_alpha(N(mu_i, s_i^2 + t) || N(mu_j, s_j^2 + t)) directly (Yang et al. 2026, Cor. III.3).
 """
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import rpp
-from rpp.accounting.releases import calibrate_releases
+from rpp.accounting import calibrate_releases
 
 
 def closed_form(mi, vi, mj, vj, a):

@@ -1,4 +1,4 @@
-"""rpp.accounting.report against independent computations: dp-accounting's RDP-to-DP conversion,
+"""rpp.accounting._report against independent computations: dp-accounting's RDP-to-DP conversion,
 mpmath (50 digits) for the odds bound, the test-power bound and the noise's expected errors."""
 
 import dataclasses
@@ -12,7 +12,7 @@ from dp_accounting.rdp.rdp_privacy_accountant import compute_epsilon
 
 import rpp
 from rpp.accounting import ReleaseReport, release_report
-from rpp.accounting.report import SCHEMA, SCHEMA_VERSION
+from rpp.accounting._report import SCHEMA, SCHEMA_VERSION
 
 
 def record(value=54.31, *, scale=0.25, family="gaussian", reproducible=False, calibration=None):

@@ -130,7 +130,7 @@ for _n, _label, _gated, _repeat in ((10_000, "1e4", True, 3), (100_000, "1e5", T
         )(lambda n=_n, noise=_noise: _atoms(n, noise))
 
 # the proved default (issue #34): Laplace noise on data is proved by its fast path; Gaussian noise by
-# the convexity bounds of rpp.divergence.proved on the fast Gauss transform's float bounds, whose cost
+# the convexity bounds of rpp.divergence._proved on the fast Gauss transform's float bounds, whose cost
 # per point does not grow with the atoms (1e5 and 1e6 not gated: one run each, beside the estimate's)
 for _n, _label, _gated in (
     (1_000, "1e3", True),

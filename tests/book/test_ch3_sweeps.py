@@ -17,7 +17,7 @@ from scipy.optimize import brentq
 from scipy.stats import norm
 
 from rpp import Gaussian, calibrate
-from rpp.rules.gaussian import closed_form_variance, published_bisection_variance
+from rpp.rules import closed_form_variance, published_bisection_variance
 
 
 def renyi_gauss(m0, v0, m1, v1, alpha):
@@ -114,7 +114,7 @@ def test_ch3_published_bisection_sweep_441_points():
 
 
 def test_ch3_closed_form_never_under_noises_100000_cases():
-    """Theorem III.5 through ``rpp.rules.gaussian.closed_form_variance``: on 10^5 random
+    """Theorem III.5 through ``rpp.rules.closed_form_variance``: on 10^5 random
     parameter sets it equals max(0, x* - sigma_i^2) and the exact divergence there is <= eps."""
     rng = np.random.default_rng(3)
     n = 100_000

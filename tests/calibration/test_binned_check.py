@@ -1,7 +1,7 @@
 """calibrate's checks on two large samples with Laplace noise, and rules computed once for both orders (issue #26).
 
 A check that a scale meets its budget first tries the proved enclosure of the samples binned
-(rpp.divergence.laplace_binned); it must decide only where it proves the budget met, and the
+(rpp.divergence._laplace_binned); it must decide only where it proves the budget met, and the
 Calibration must report an interval that contains the samples' own divergence (max over both
 orders).  Rules symmetric in the pair (W_inf; costs of |x - y| over the quantile coupling of two
 samples: w-alpha, gmm-ot) are computed once: the scale must still be the larger of the two
@@ -16,7 +16,7 @@ import pytest
 import rpp
 from rpp.noise import LaplaceNoise
 
-search_mod = importlib.import_module("rpp.calibration.search")
+search_mod = importlib.import_module("rpp.calibration._search")
 
 
 def _pair(n, seed=29):

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scipy import integrate
 
 import rpp
-from rpp.rules.mixture import _log_psi_terms
+from rpp.rules._mixture import _log_psi_terms
 from rpp.sampling import InsecureNoiseWarning
 
 RTOL = 1e-9  # the rules' own round-off (before calibrate's guard); calibrate's results have no slack
@@ -59,8 +59,8 @@ def test_never_under_noise_gaussian_10000_pairs_both_orders(method):
     mi, vi, mj, vj, a, e = random_gauss_pairs(10_000, seed=7)
     # one vectorised call per pair would need vector priors; the closed forms are vectorised in alpha/epsilon,
     # so batch by pair via the module-level vectorised functions used by calibrate.
-    from rpp.rules.gaussian import closed_form_variance
-    from rpp.rules.gaussian import gaussian_exact_variance as _gauss_exact_variance
+    from rpp.rules import closed_form_variance
+    from rpp.rules import gaussian_exact_variance as _gauss_exact_variance
 
     fn = _gauss_exact_variance if method == "exact" else closed_form_variance
     var = np.maximum(fn(mi, vi, mj, vj, alpha=a, epsilon=e), fn(mj, vj, mi, vi, alpha=a, epsilon=e))
@@ -83,8 +83,8 @@ def test_never_under_noise_gaussian_10000_pairs_both_orders(method):
 
 
 def test_exact_is_tight_and_below_closed_form():
-    from rpp.rules.gaussian import closed_form_variance
-    from rpp.rules.gaussian import gaussian_exact_variance as _gauss_exact_variance
+    from rpp.rules import closed_form_variance
+    from rpp.rules import gaussian_exact_variance as _gauss_exact_variance
 
     mi, vi, mj, vj, a, e = random_gauss_pairs(10_000, seed=11)
     var = _gauss_exact_variance(mi, vi, mj, vj, alpha=a, epsilon=e)
@@ -140,7 +140,7 @@ def test_published_bisection_flaw_is_reproduced_and_flagged():
 
 def test_closed_form_equal_variance_case_eq5():
     a, e, mi, mj, v = 3.0, 0.7, 0.0, 2.0, 0.5
-    cf = rpp.rules.gaussian.closed_form_variance(mi, v, mj, v, alpha=a, epsilon=e)
+    cf = rpp.rules.closed_form_variance(mi, v, mj, v, alpha=a, epsilon=e)
     assert cf == pytest.approx(a * (mi - mj) ** 2 / (2 * e) - v, rel=1e-14)
     # and there it is exact: D = a Delta / (2 (v + theta^2))
     ex = rpp.calibrate(rpp.Gaussian(mean=mi, var=v), rpp.Gaussian(mean=mj, var=v), alpha=a, epsilon=e)

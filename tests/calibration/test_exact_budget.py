@@ -147,7 +147,7 @@ def _mp_atoms(p, q, alpha, family, scale):
 @pytest.mark.slow  # the 50-digit reference integrates over 600 panels: minutes
 @pytest.mark.parametrize("family, scale", [("gaussian", 1.5), ("laplace", 0.1)])
 def test_proved_divergence_of_atoms_past_the_exponent_range_matches_mpmath(family, scale):
-    from rpp.divergence.proved import proved_divergence
+    from rpp.divergence import proved_divergence
 
     p, q = ([0.9, 0.1], [0.0, 0.3], [0.0, 0.0]), ([0.5, 0.5], [2.0, 2.5], [0.0, 0.0])
     for a, b in ((p, q), (q, p)):  # both orders

@@ -17,9 +17,9 @@ import pytest
 import rpp
 from hard_pairs import sample_pairs
 
-gn = importlib.import_module("rpp.divergence.gaussian_noise")
+gn = importlib.import_module("rpp.divergence._gaussian_noise")
 emp = importlib.import_module("rpp.rules._empirical")
-mx = importlib.import_module("rpp.rules.mixture")
+mx = importlib.import_module("rpp.rules._mixture")
 tr = importlib.import_module("rpp.transport")
 
 pytestmark = pytest.mark.slow

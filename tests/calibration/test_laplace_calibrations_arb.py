@@ -15,9 +15,9 @@ import pytest
 import rpp
 from hard_pairs import sample_pairs
 
-ex = importlib.import_module("rpp.rules.exact")
+ex = importlib.import_module("rpp.rules._exact")
 emp = importlib.import_module("rpp.rules._empirical")
-search_mod = importlib.import_module("rpp.calibration.search")
+search_mod = importlib.import_module("rpp.calibration._search")
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,7 @@ import pytest
 
 import rpp
 from reference_mpmath import renyi as mp_renyi
-from rpp.divergence import proved
+from rpp.divergence import _proved as proved
 
 THREE = rpp.GaussianMixture(weights=[0.25, 0.5, 0.25], means=[-1.0, 0.0, 2.0], vars=[0.5, 1.0, 0.25])
 TWO = rpp.GaussianMixture(weights=[0.5, 0.5], means=[0.0, 1.5], vars=[1.0, 2.0])

@@ -226,12 +226,12 @@ def test_budget_just_below_the_edge_value():
 
 @pytest.mark.parametrize("noise", ["gaussian", "laplace"])
 def test_order_solved_first_does_not_change_the_scale(noise, monkeypatch):
-    """rpp.rules.exact.order_probe only chooses which order is solved first: the scale is the larger
+    """rpp.rules.order_probe only chooses which order is solved first: the scale is the larger
     root whichever order it picks (forced both ways here), equal to the larger of the two
     directed calibrations, and meets the budget in both orders by the independent grid
     reference.  The 10^3-atom pair is the one where a single-point probe picked the wrong order
     (a flat divergence, larger at the probe, next to a steep one needing 20 times the noise)."""
-    import rpp.calibration.search as C
+    import rpp.calibration._search as C
 
     p, q = scaling_pair("empirical", 1000, 0)
     alpha, eps = 2.0, 1.0

@@ -37,8 +37,8 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import rpp
-from rpp.accounting.releases import releases_divergence
-from rpp.rules.gaussian import closed_form_variance
+from rpp.accounting import releases_divergence
+from rpp.rules import closed_form_variance
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = settings(max_examples=60, deadline=None, derandomize=True)

@@ -15,8 +15,8 @@ import pytest
 
 import rpp
 from reference_mpmath import renyi
-from rpp.divergence import gaussian_noise as gn
-from rpp.divergence import laplace_atoms as la
+from rpp.divergence import _gaussian_noise as gn
+from rpp.divergence import _laplace_atoms as la
 
 EPS = np.finfo(float).eps
 
@@ -106,7 +106,7 @@ def test_two_node_panels_are_within_their_bound_of_mpmath(k, alpha, monkeypatch)
 
     monkeypatch.setattr(la, "_midpoint_panels", useless)
     la._RESULTS.clear()
-    val, err, rig = rpp.divergence.laplace_noise.laplace_divergence_flagged(p, q, alpha, b)
+    val, err, rig = rpp.divergence._laplace_noise.laplace_divergence_flagged(p, q, alpha, b)
     assert calls and rig
     P, Q = p.components(), q.components()
     c = 0.5 * (min(P.means.min(), Q.means.min()) + max(P.means.max(), Q.means.max()))
@@ -460,7 +460,7 @@ def test_laplace_on_samples_is_within_its_proved_error_of_arb(name, p, q, alpha,
     k = -math.floor(math.log2(b))  # the reference works at a scale in [1, 2): rescale all by 2^k (exact)
     c = 2.0**k
     for x, y in ((p, q), (q, p)):
-        val, err, rig = rpp.divergence.laplace_noise.laplace_divergence_flagged(x, y, alpha, b)
+        val, err, rig = rpp.divergence._laplace_noise.laplace_divergence_flagged(x, y, alpha, b)
         assert rig
         ref = laplace_noise_divergence(
             rpp.Empirical(x.support * c, weights=x.probs), rpp.Empirical(y.support * c, weights=y.probs), alpha, b * c

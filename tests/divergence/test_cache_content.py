@@ -18,8 +18,8 @@ import rpp
 from reference_mpmath import renyi
 from rpp import Empirical, GaussianNoise
 from rpp._lib import cache
-from rpp.divergence.gaussian_noise import gauss_atoms_logpdf
-from rpp.divergence.laplace_atoms import atoms_log_integral
+from rpp.divergence._gaussian_noise import gauss_atoms_logpdf
+from rpp.divergence._laplace_atoms import atoms_log_integral
 
 
 def _writeable(comp):
@@ -66,7 +66,7 @@ def test_gauss_atoms_logpdf_cache_follows_the_content():
 
 
 def test_clear_caches_empties_them():
-    from rpp.divergence import laplace_atoms as la
+    from rpp.divergence import _laplace_atoms as la
 
     atoms_log_integral(Empirical([0.0, 0.5]).components(), Empirical([1.0]).components(), 3.0, 0.5)
     assert len(la._RESULTS) and len(la._XS) and rpp.cache_info().entries > 0

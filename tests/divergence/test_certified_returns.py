@@ -132,7 +132,7 @@ def _gauss_mp(mi, vi, mj, vj, a):
 
 def test_bounds_contain_mpmath_near_the_domain_edge():
     """lower <= D <= upper a few ulps to 1e-6 (relative) inside the domain's edge alpha v_j = (alpha - 1) v_i."""
-    from rpp.divergence.closed_forms import gaussian_divergence_bounds
+    from rpp.divergence import gaussian_divergence_bounds
 
     checked = 0
     for a in (1.01, 1.5, 3.0, 20.0):

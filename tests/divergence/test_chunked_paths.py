@@ -14,8 +14,8 @@ import pytest
 import rpp
 from rpp import transport
 from rpp._lib import parallel
-from rpp.divergence import gaussian_noise as gn
-from rpp.divergence import laplace_atoms as la
+from rpp.divergence import _gaussian_noise as gn
+from rpp.divergence import _laplace_atoms as la
 
 
 def _sample_pair(n, seed, ties=False):

@@ -1,4 +1,4 @@
-"""Issue #35, item 4: tests that kill the surviving mutants of ``rpp/divergence/closed_forms.py``.
+"""Issue #35, item 4: tests that kill the surviving mutants of ``rpp/divergence/_closed_forms.py``.
 
 Mutation testing (mutmut 2.5's operators, one mutant at a time, on the fast tests of the closed
 forms) left these mutants alive; each test below names the mutant class it kills and its judge,
@@ -95,7 +95,7 @@ import pytest
 
 import rpp
 from reference_mpmath import gaussian_noise_renyi
-from rpp.divergence.closed_forms import gaussian_divergence_bounds, gaussian_renyi_value
+from rpp.divergence import gaussian_divergence_bounds, gaussian_renyi_value
 
 
 def _gauss_mp(m0, v0, m1, v1, a):
@@ -223,7 +223,7 @@ def test_discrete_estimated_error_is_four_ulps_relative(a):
 @pytest.mark.parametrize("fn", ["discrete_renyi_divergence", "discrete_renyi_value"])
 def test_discrete_renyi_names_the_bad_pmf(fn):
     """Kills ``v.pmf("p", ...)`` -> ``v.pmf("XXpXX", ...)`` (and for q): the ValueError names the pmf."""
-    from rpp.divergence import closed_forms
+    from rpp.divergence import _closed_forms as closed_forms
 
     f = getattr(closed_forms, fn)
     with pytest.raises(ValueError, match=r"^p\b"):

@@ -1,6 +1,6 @@
 """The proved path for many components under Gaussian noise (issue #34, item 1), judged by mpmath.
 
-``rpp.divergence.proved`` bounds ``log p + x^2 / (2 theta^2)`` (convex for every prior under
+``rpp.divergence._proved`` bounds ``log p + x^2 / (2 theta^2)`` (convex for every prior under
 Gaussian noise of variance ``theta^2``) by chords and tangents on panels, in floating point with
 outward rounding, and the tails by exact Gaussian integrals in arb.  The judge here is independent
 of rpp: the noisy densities are sums of Gaussians in mpmath (the floats converted exactly, the
@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import rpp
-from rpp.divergence import proved
+from rpp.divergence import _proved as proved
 
 
 def judge(P, Q, alpha, theta, dps=30, reach=(0, 1, 3, 8, 20), rtol=1e-15, grid=None):

@@ -12,8 +12,8 @@ from reference_flint import gaussian_noise_divergence, lower, upper
 from reference_grid import grid_divergence
 from reference_mpmath import renyi
 from rpp import rules
-from rpp.divergence.laplace_atoms import atoms_log_integral
-from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
+from rpp.divergence import laplace_renyi_divergence_bound
+from rpp.divergence._laplace_atoms import atoms_log_integral
 from rpp.transport import optimal_plan
 
 RTOL = 1e-9  # the calibration's documented round-off slack on epsilon
@@ -106,7 +106,7 @@ def test_no_linear_program_for_one_dimensional_samples(monkeypatch):
         raise AssertionError("an LP was solved for two 1-D samples")
 
     monkeypatch.setattr(rpp.transport, "optimal_plan", forbidden)
-    monkeypatch.setattr(rpp.rules.mixture, "optimal_plan", forbidden)
+    monkeypatch.setattr(rpp.rules._mixture, "optimal_plan", forbidden)
     p, q = normal_pair(600, 5)
     for method in ("gmm-ot", "gmm-ot-tight", "pierquin", "w-alpha"):
         with warnings.catch_warnings():
@@ -126,7 +126,7 @@ def test_seconds_are_reported():
 
 @pytest.mark.parametrize("t", [1e-6, 1e-3, 0.05, 2.0])
 def test_binned_gauss_sums_agree_with_dense_sums_within_their_bound(t):
-    from rpp.divergence.gaussian_noise import gauss_atoms_logpdf
+    from rpp.divergence._gaussian_noise import gauss_atoms_logpdf
 
     rng = np.random.default_rng(7)
     a = np.sort(np.concatenate([rng.standard_normal(3000), 1e3 + rng.standard_normal(50), [5.0, 5.0 + 1e-8]]))
@@ -145,9 +145,9 @@ def test_binned_gauss_sums_agree_with_dense_sums_within_their_bound(t):
 @pytest.mark.deep
 def test_gaussian_divergence_binned_path_is_within_its_error_of_arb(t):
     """40 atoms (more than gaussian_noise._FAST_ATOMS = 30): the binned sums, against arb's enclosure."""
-    assert rpp.divergence.gaussian_noise._FAST_ATOMS < 40  # the binned path is the one tested
+    assert rpp.divergence._gaussian_noise._FAST_ATOMS < 40  # the binned path is the one tested
     p, q = normal_pair(40, 8)
-    val, err = rpp.divergence.gaussian_noise.renyi_divergence_bound(p, q, 2.0, t)
+    val, err = rpp.divergence.renyi_divergence_bound(p, q, 2.0, t)
     ref = gaussian_noise_divergence(p, q, 2.0, t)
     assert lower(ref) - err <= val <= upper(ref) + err, (val, err, lower(ref), upper(ref))
     assert err < 1e-11

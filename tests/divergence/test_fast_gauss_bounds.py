@@ -1,6 +1,6 @@
 """The proved path's fast Gauss transform (issue #34: the cost of proving many atoms), judged by mpmath.
 
-``rpp.divergence.fast_gauss_bounds.GaussSum`` returns an interval for ``log sum_k w_k N(x; mu_k, s^2)``
+``rpp.divergence._fast_gauss_bounds.GaussSum`` returns an interval for ``log sum_k w_k N(x; mu_k, s^2)``
 from bins, Taylor moments and outward rounding, at a cost per point that does not grow with the
 atoms.  The judge is independent of rpp: the sum of every term in mpmath at 40 digits, at the
 **worst corners of the inputs' uncertainty** (each true mean at ``m_k +- eta_k``, each weight at an
@@ -22,8 +22,8 @@ from test_convex_proved import _random_pair, judge
 
 import rpp
 from rpp._lib.arb import precision
-from rpp.divergence import proved
-from rpp.divergence.fast_gauss_bounds import GaussSum
+from rpp.divergence import _proved as proved
+from rpp.divergence._fast_gauss_bounds import GaussSum
 
 U = 2.0**-53
 

@@ -12,9 +12,10 @@ from scipy import integrate, stats
 import rpp
 from rpp.divergence import (
     laplace_noisy_logpdf,
+    laplace_renyi_divergence,
+    laplace_renyi_divergence_bound,
     laplace_shift_divergence,
 )
-from rpp.divergence.laplace_noise import laplace_renyi_divergence, laplace_renyi_divergence_bound
 from rpp.noise import LaplaceNoise as LaplaceMechanism
 from rpp.sampling import InsecureNoiseWarning
 

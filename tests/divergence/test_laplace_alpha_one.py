@@ -17,11 +17,11 @@ import pytest
 import rpp
 from rpp.divergence import (
     laplace_rdp_scale,
+    laplace_renyi_divergence_bound,
     laplace_shift_divergence,
     log_laplace_shift_integral,
 )
-from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
-from rpp.divergence.laplace_shift import LOG_SHIFT_REL_ERR
+from rpp.divergence._laplace_shift import LOG_SHIFT_REL_ERR
 
 DPS = 700
 

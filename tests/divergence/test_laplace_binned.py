@@ -1,4 +1,4 @@
-"""The binned enclosure of the Laplace divergence of two samples (rpp.divergence.laplace_binned, issue #26).
+"""The binned enclosure of the Laplace divergence of two samples (rpp.divergence._laplace_binned, issue #26).
 
 value +- error must contain the divergence of the samples themselves: checked against the arb
 reference (tests/reference_flint.py, independent of rpp) in the regimes where a pointwise bound
@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import rpp
-from rpp.divergence import laplace_atoms as la
-from rpp.divergence.laplace_binned import bin_samples, binned_laplace_divergence, bins_are_few
+from rpp.divergence import _laplace_atoms as la
+from rpp.divergence import bin_samples, binned_laplace_divergence, bins_are_few
 from rpp.noise import LaplaceNoise
 
 EPS = np.finfo(float).eps

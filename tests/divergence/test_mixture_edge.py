@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rpp
-from rpp.divergence.gaussian_noise import edge_is_finite
+from rpp.divergence._gaussian_noise import edge_is_finite
 
 CH4_I = rpp.GaussianMixture(weights=[0.5, 0.5], means=[-3.0, 3.0], vars=[0.25, 0.25])
 CH4_J = rpp.Gaussian(mean=0.0, var=9.25)
@@ -45,7 +45,7 @@ def mp_edge_log_integral(P, Q, alpha, t, pts):
 
 def test_chapter4_edge_is_finite_and_matches_mpmath():
     """Chapter 4's pair at theta^2 = 17.75, alpha = 3: D_3 = 0.006292..., closed form and mpmath."""
-    val, err = rpp.divergence.gaussian_noise.renyi_divergence_bound(CH4_J, CH4_I, 3.0, 17.75)
+    val, err = rpp.divergence.renyi_divergence_bound(CH4_J, CH4_I, 3.0, 17.75)
     closed = 0.5 * math.log(12 * math.sqrt(math.e) * 2 * math.pi * 18 / (2 * math.pi * 27) ** 1.5)
     log_i, rel = mp_edge_log_integral(CH4_J, CH4_I, 3.0, 17.75, [-400, -100, -30, 0, 30, 100, 400])
     ref = float(log_i / 2)
@@ -67,7 +67,7 @@ def test_edge_with_narrow_and_several_widest_components_matches_mpmath():
     P = rpp.GaussianMixture(weights=[0.6, 0.4], means=[0.5, 1.0], vars=[2.0, 0.5])
     Q = rpp.GaussianMixture(weights=[0.3, 0.5, 0.2], means=[-2.0, 3.0, 0.0], vars=[1.0, 1.0, 0.25])
     assert edge_is_finite(P.components(), Q.components())
-    val, err = rpp.divergence.gaussian_noise.renyi_divergence_bound(P, Q, 3.0, 1.0)
+    val, err = rpp.divergence.renyi_divergence_bound(P, Q, 3.0, 1.0)
     log_i, rel = mp_edge_log_integral(P, Q, 3.0, 1.0, [-600, -150, -40, -10, -2, 0, 1, 3, 10, 40, 150, 600])
     ref = float(log_i / 2)
     assert rel < 1e-20
@@ -77,12 +77,12 @@ def test_edge_with_narrow_and_several_widest_components_matches_mpmath():
 def test_edge_against_an_empirical_prior_matches_mpmath():
     """Atoms (variance 0) against a Gaussian: alpha = 2, t = 1, V_P = 1 + 1, V_Q = 0 + 1, 2/2 = 1/1."""
     P, Q = rpp.Gaussian(mean=0.0, var=1.0), rpp.Empirical([-1.5, -0.2, 0.4, 2.0])
-    val, err = rpp.divergence.gaussian_noise.renyi_divergence_bound(P, Q, 2.0, 1.0)
+    val, err = rpp.divergence.renyi_divergence_bound(P, Q, 2.0, 1.0)
     log_i, rel = mp_edge_log_integral(P, Q, 2.0, 1.0, [-500, -100, -20, -1.5, 0, 2, 20, 100, 500])
     assert rel < 1e-20
     assert np.isfinite(val) and abs(val - float(log_i)) <= err < 1e-11, (val - float(log_i), err)
     # one atom fewer on the left: the widest components no longer straddle P's mean
-    assert rpp.divergence.gaussian_noise.renyi_divergence_bound(P, rpp.Empirical([0.4, 2.0]), 2.0, 1.0) == (np.inf, 0.0)
+    assert rpp.divergence.renyi_divergence_bound(P, rpp.Empirical([0.4, 2.0]), 2.0, 1.0) == (np.inf, 0.0)
 
 
 @pytest.mark.parametrize(
@@ -115,7 +115,7 @@ def test_edge_where_the_integral_diverges(P, Q, alpha, t):
     cp, cq = P.components(), Q.components()
     assert alpha * (cq.vars.max() + t) == (alpha - 1) * (cp.vars.max() + t)
     assert not edge_is_finite(cp, cq)
-    assert rpp.divergence.gaussian_noise.renyi_divergence_bound(P, Q, alpha, t) == (np.inf, 0.0)
+    assert rpp.divergence.renyi_divergence_bound(P, Q, alpha, t) == (np.inf, 0.0)
     # independent: mpmath's integrand does not tend to 0 in (at least) one tail
     mp.mp.dps = 40
 
@@ -134,9 +134,9 @@ def test_edge_where_the_integral_diverges(P, Q, alpha, t):
 def test_not_exactly_at_the_edge_is_unchanged():
     """The edge is decided in rational arithmetic: off it, the ordinary quadrature."""
     below, above = np.nextafter(17.75, 0), 17.75 * (1 + 1e-15)
-    assert rpp.divergence.gaussian_noise.renyi_divergence_bound(CH4_J, CH4_I, 3.0, below) == (np.inf, 0.0)
-    v_edge, e_edge = rpp.divergence.gaussian_noise.renyi_divergence_bound(CH4_J, CH4_I, 3.0, 17.75)
-    v_above, e_above = rpp.divergence.gaussian_noise.renyi_divergence_bound(CH4_J, CH4_I, 3.0, above)
+    assert rpp.divergence.renyi_divergence_bound(CH4_J, CH4_I, 3.0, below) == (np.inf, 0.0)
+    v_edge, e_edge = rpp.divergence.renyi_divergence_bound(CH4_J, CH4_I, 3.0, 17.75)
+    v_above, e_above = rpp.divergence.renyi_divergence_bound(CH4_J, CH4_I, 3.0, above)
     assert v_above <= v_edge + e_edge + e_above and abs(v_edge - v_above) <= 1e-12
 
 
@@ -174,15 +174,15 @@ def test_edge_finite_iff_criterion_and_monotone_in_noise(case):
     a, vp, vq, tt = (Fraction(x) for x in (alpha, max(P.vars), max(Q.vars), t))
     assert t > 0 and a * (vq + tt) == (a - 1) * (vp + tt)  # exactly at the edge
     finite = max(wide_p) < max(wide_q) and min(wide_p) > min(wide_q)
-    val, err = rpp.divergence.gaussian_noise.renyi_divergence_bound(P, Q, alpha, t)
+    val, err = rpp.divergence.renyi_divergence_bound(P, Q, alpha, t)
     assert np.isfinite(val) == finite and val >= 0
     # more noise, less divergence (data processing): D at the edge >= D slightly above it
     for dt in (1e-9, 1e-3, 0.5):
-        above, err_above = rpp.divergence.gaussian_noise.renyi_divergence_bound(P, Q, alpha, t + dt)
+        above, err_above = rpp.divergence.renyi_divergence_bound(P, Q, alpha, t + dt)
         assert np.isfinite(above)
         assert val + err >= above - err_above, (dt, val, above)
     if finite:  # and D is continuous from above at the edge (lower semicontinuity + monotonicity)
-        above, err_above = rpp.divergence.gaussian_noise.renyi_divergence_bound(P, Q, alpha, t * (1 + 1e-12) + 1e-12)
+        above, err_above = rpp.divergence.renyi_divergence_bound(P, Q, alpha, t * (1 + 1e-12) + 1e-12)
         assert abs(val - above) <= 1e-8 * (1 + val) + err + err_above
 
 

@@ -1,7 +1,7 @@
 """Divergences of Gaussian mixtures of 50 components (issue #13 item 1) against independent references.
 
-The quadrature of ``rpp.divergence.gaussian_noise.renyi_divergence_bound`` (Gaussian noise) and of
-``rpp.divergence.laplace_noise.laplace_renyi_divergence_bound`` (Laplace noise on Gaussian components) puts its
+The quadrature of ``rpp.divergence.renyi_divergence_bound`` (Gaussian noise) and of
+``rpp.divergence.laplace_renyi_divergence_bound`` (Laplace noise on Gaussian components) puts its
 breakpoints on nested dyadic grids shared by overlapping components, and evaluates a Laplace-noisy
 component far from its mean as one exponential.  Checked here on the scaling pairs
 ``rpp_book.bench.scaling_pair("mixture", 50, seed)``:
@@ -28,7 +28,7 @@ import pytest
 from scipy import special, stats
 
 import rpp
-from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
+from rpp.divergence import laplace_renyi_divergence_bound
 from rpp_book.bench import scaling_pair
 
 _U = 2.0**-53
@@ -92,7 +92,7 @@ CASES = [(0, 2.0, 2.0), (1, 2.0, 0.7), (2, 5.0, 3.0), (0, 0.5, 1.0)]  # (seed, a
 @pytest.mark.parametrize(("seed", "alpha", "theta"), CASES)
 def test_gaussian_noise_k50_matches_dense_reference(seed, alpha, theta):
     p, q = scaling_pair("mixture", 50, seed)
-    value, error = rpp.divergence.gaussian_noise.renyi_divergence_bound(p, q, alpha, theta**2)
+    value, error = rpp.divergence.renyi_divergence_bound(p, q, alpha, theta**2)
     means = np.concatenate([p.means, q.means])
     sd = math.sqrt(max(p.vars.max(), q.vars.max()) + theta**2)
     reach = 40 * sd * math.sqrt(max(alpha, 1 / alpha) * 4)  # tails of p^a q^(1-a): width <= sd * sqrt(max(a,1/a) * 4)
@@ -133,7 +133,7 @@ def test_gaussian_noise_k50_within_error_of_arb(seed):
     from reference_flint import gaussian_noise_divergence, lower, upper
 
     p, q = scaling_pair("mixture", 50, seed)
-    value, error = rpp.divergence.gaussian_noise.renyi_divergence_bound(p, q, 2.0, 4.0)
+    value, error = rpp.divergence.renyi_divergence_bound(p, q, 2.0, 4.0)
     ball = gaussian_noise_divergence(p, q, 2.0, 4.0)
     slack = error + _round_off(value, 2.0)
     assert value - slack <= upper(ball) and value + slack >= lower(ball), (value, error, lower(ball), upper(ball))
@@ -166,7 +166,7 @@ def test_gaussian_noise_window_edges_of_narrow_components(index):
     # m - 12 s, the tail peak of p^2/q beyond it fell into a panel of width 42 that GL20 and GL10 both
     # missed (error 9e-9 against an estimate of 3e-12).  The grids now cover [m - 12 s, m + 12 s].
     p, q, alpha, t = _wide_range_pair(5, index)
-    value, error = rpp.divergence.gaussian_noise.renyi_divergence_bound(p, q, alpha, t)
+    value, error = rpp.divergence.renyi_divergence_bound(p, q, alpha, t)
     means = np.concatenate([p.means, q.means])
     sd = math.sqrt(max(p.vars.max(), q.vars.max()) + t)
     reach = 40 * sd * math.sqrt(max(alpha, 1 / alpha) * 4)

@@ -1,4 +1,4 @@
-"""The proved path (``rpp.divergence.proved``, arb): enclosures checked against mpmath at 50 digits.
+"""The proved path (``rpp.divergence._proved``, arb): enclosures checked against mpmath at 50 digits.
 
 Every enclosure must contain the independent mpmath value (``tests/reference_mpmath.py``, which
 shares no code with rpp; the weights are normalised in mpmath, as the priors are laws) and be
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from reference_mpmath import renyi as mp_renyi
-from rpp.divergence.proved import MAX_COMPONENTS, proved_divergence
+from rpp.divergence._proved import MAX_COMPONENTS, proved_divergence
 
 
 def _normalised(prior):

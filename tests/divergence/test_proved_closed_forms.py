@@ -1,7 +1,7 @@
 """The proved path's closed forms, judged by mpmath: two single Gaussians under Gaussian noise, two atoms
 under Laplace noise.
 
-:func:`rpp.divergence.proved.proved_divergence` encloses the closed form of two Gaussians (a prior of one
+:func:`rpp.divergence.proved_divergence` encloses the closed form of two Gaussians (a prior of one
 component or one atom each, plus N(0, theta^2)) and of two atoms plus Lap(b) in arb.  The judge is mpmath:
 the integral of p^alpha q^(1-alpha) by quadrature (at 40 digits, split at the kinks and the means), and
 for Gaussians also the closed form of Gil, Alajaji and Linder (2013) at 60 digits, all from the floats
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import rpp
-from rpp.divergence.proved import proved_divergence
+from rpp.divergence import proved_divergence
 
 pytestmark = pytest.mark.filterwarnings("error")
 
@@ -84,7 +84,7 @@ def test_the_edge_of_the_tail_condition():
     # alpha * V_j + (1 - alpha) * V_i = 0 exactly: V_i = 2, V_j = 1, alpha = 2 (theta = 0, priors of
     # variance 2 and 1): the integrand is exp(linear) and the integral diverges; the proved path refuses
     # at the exact edge (its tail bound does not apply) and is +inf just beyond it
-    from rpp.divergence.proved import proved_or_reason
+    from rpp.divergence._proved import proved_or_reason
 
     assert isinstance(
         proved_or_reason(([1.0], [0.0], [2.0]), ([1.0], [0.0], [1.0]), alpha=2.0, family="gaussian", scale=0.0), str

@@ -1,6 +1,6 @@
 """A tight cluster far from 0 plus a component near 0 (issue #34, items 1 and 3), judged by mpmath.
 
-No float shift centres such priors (``rpp.divergence.centre`` finds no exact common offset), and
+No float shift centres such priors (``rpp.divergence._centre`` finds no exact common offset), and
 the quadrature used to run in the raw coordinates: its nodes near 1e9 were rounded to 6e-8 while
 the components there are 1e-4 wide, and ``calibrate`` returned D_3 = 0.4999999948 +- 5.7e-9 at a
 scale where the true D_3 is 0.500000206542077 (under-noise).  The quadrature's nodes are now
@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 import rpp
-from rpp.divergence.gaussian_noise import renyi_divergence_bound
+from rpp.divergence import renyi_divergence_bound
 
 
 def _tup(prior):
@@ -225,7 +225,7 @@ def test_proved_enclosure_holds_the_truth_on_random_far_pairs(seed):
 
 def test_refusal_beyond_the_component_limit_names_it():
     """Laplace noise on more Gaussian components than the arb path takes (Gaussian noise has the convexity bounds)."""
-    from rpp.divergence.proved import MAX_COMPONENTS
+    from rpp.divergence._proved import MAX_COMPONENTS
 
     n = MAX_COMPONENTS + 1
     big = rpp.GaussianMixture(weights=np.full(n, 1 / n), means=np.arange(n, dtype=float), vars=np.full(n, 0.5))

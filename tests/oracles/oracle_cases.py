@@ -318,10 +318,10 @@ def _draw_laplace_scale(rng):
 
 def _releases(delta, theta, k, alpha):
     p, q = rpp.Empirical([0.0]), rpp.Empirical([delta])
-    from rpp.accounting.releases import releases_divergence
+    from rpp.accounting import releases_divergence
 
     val = float(releases_divergence(p, q, alpha=alpha, scale=theta, k=k).value)
-    _, err = rpp.divergence.gaussian_noise.renyi_divergence_bound(p, q, alpha, theta**2 / k)
+    _, err = rpp.divergence.renyi_divergence_bound(p, q, alpha, theta**2 / k)
     ref = dpacc_gaussian_rdp(theta / delta, alpha, count=k)
     return Outcome(val, ref, err + 1e-12 * abs(ref))
 
@@ -420,7 +420,7 @@ def _draw_rr(rng):
 
 
 def _hockey(p, q, epsilon):
-    val = float(rpp.pufferfish.finite.hockey_stick_divergence(p, q, epsilon))
+    val = float(rpp.pufferfish.hockey_stick_divergence(p, q, epsilon))
     ref = mp_hockey(p, q, epsilon)
     return Outcome(val, ref, 1e-13 * abs(ref) + 4 * U * len(p) * math.exp(epsilon))
 
@@ -554,7 +554,7 @@ def _draw_prior(rng, kind):
 
 def _mixture_mpmath(p, q, alpha, noise_var):
     P, Q = make_prior(**p), make_prior(**q)
-    val, err = rpp.divergence.gaussian_noise.renyi_divergence_bound(P, Q, alpha, noise_var)
+    val, err = rpp.divergence.renyi_divergence_bound(P, Q, alpha, noise_var)
     ref = mp_mixture_divergence(P, Q, alpha, noise_var)
     return Outcome(float(val), ref, float(err) + 16 * U * (abs(ref) + 1 / (alpha - 1)))
 
@@ -581,14 +581,14 @@ def _ball(ref):
 
 def _mixture_arb(p, q, alpha, noise_var):
     P, Q = make_prior(**p), make_prior(**q)
-    val, err = rpp.divergence.gaussian_noise.renyi_divergence_bound(P, Q, alpha, noise_var)
+    val, err = rpp.divergence.renyi_divergence_bound(P, Q, alpha, noise_var)
     mid, rad = _ball(arb_divergence(P, Q, alpha, "gaussian", noise_var=noise_var))
     return Outcome(float(val), mid, float(err) + rad + 16 * U * (abs(mid) + 1 / (alpha - 1)))
 
 
 def _laplace_arb(p, q, alpha, scale):
     P, Q = make_prior(**p), make_prior(**q)
-    val, err = rpp.divergence.laplace_noise.laplace_renyi_divergence_bound(P, Q, alpha, scale)
+    val, err = rpp.divergence.laplace_renyi_divergence_bound(P, Q, alpha, scale)
     mid, rad = _ball(arb_divergence(P, Q, alpha, "laplace", scale=scale))
     return Outcome(float(val), mid, float(err) + rad + 16 * U * (abs(mid) + 1 / (alpha - 1)))
 
@@ -604,9 +604,7 @@ def _draw_laplace_pair(rng):
 
 
 def _laplace_atoms_dpacc(delta, scale, alpha):
-    val, err = rpp.divergence.laplace_noise.laplace_renyi_divergence_bound(
-        rpp.Empirical([0.0]), rpp.Empirical([delta]), alpha, scale
-    )
+    val, err = rpp.divergence.laplace_renyi_divergence_bound(rpp.Empirical([0.0]), rpp.Empirical([delta]), alpha, scale)
     ref = dpacc_laplace_rdp(scale / delta, alpha)
     return Outcome(float(val), ref, float(err) + 1e-12 * abs(ref))
 
@@ -941,7 +939,7 @@ CASES: dict[str, Case] = {
         ),
         Case(
             "hockey-mpmath",
-            "rpp.pufferfish.finite.hockey_stick_divergence",
+            "rpp.pufferfish.hockey_stick_divergence",
             "mpmath, 60 digits",
             "rel 1e-13 + 4u n e^eps",
             _hockey,
@@ -970,7 +968,7 @@ CASES: dict[str, Case] = {
         ),
         Case(
             "mixture-mpmath",
-            "rpp.divergence.gaussian_noise.renyi_divergence_bound (mixtures, samples)",
+            "rpp.divergence.renyi_divergence_bound (mixtures, samples)",
             "mpmath quadrature, 60 digits",
             "reported error + 16u (|D| + 1/(alpha-1))",
             _mixture_mpmath,
@@ -978,7 +976,7 @@ CASES: dict[str, Case] = {
         ),
         Case(
             "mixture-arb",
-            "rpp.divergence.gaussian_noise.renyi_divergence_bound (mixtures, samples)",
+            "rpp.divergence.renyi_divergence_bound (mixtures, samples)",
             "arb (python-flint) enclosure",
             "reported error + ball radius + round-off",
             _mixture_arb,

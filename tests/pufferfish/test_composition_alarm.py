@@ -1,4 +1,4 @@
-"""The general Bayesian-network code of rpp.pufferfish.bif: BIF reader, variable
+"""The general Bayesian-network code of rpp.pufferfish._bif: BIF reader, variable
 elimination against brute-force enumeration, the Sec. 6.3.1 estimate of Bai et al. against
 the binary-network implementation (Asia), and the packaged ALARM network."""
 
@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 
 import rpp.pufferfish as pf
-from rpp.pufferfish.bif import bn_ab_estimate, bn_marginal, read_bif
+from rpp.pufferfish import bn_ab_estimate, bn_marginal, read_bif
 from rpp_book import composition_examples as examples
 from rpp_book.composition_examples import load_alarm
 
 
 def to_general(net):
-    """A binary network of rpp.pufferfish.bayesnet as a general network."""
+    """A binary network of rpp.pufferfish._bayesnet as a general network."""
     out = {}
     for v, (parents, table) in net.items():
         cpt = np.zeros((2,) * len(parents) + (2,))

@@ -1,4 +1,4 @@
-"""Tests for rpp.pufferfish.finite: exact privacy quantities on finite spaces."""
+"""Tests for rpp.pufferfish._finite: exact privacy quantities on finite spaces."""
 
 import numpy as np
 import pytest
@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rpp import discrete_renyi_divergence as renyi_divergence_pmf
-from rpp.pufferfish.finite import (
+from rpp.pufferfish import (
     conditional_output_pmf,
     hockey_stick_divergence,
     posterior_odds,

@@ -12,7 +12,7 @@ import pytest
 
 import rpp
 
-ex = importlib.import_module("rpp.rules.exact")  # the module (rpp.rules.exact is also the function)
+ex = importlib.import_module("rpp.rules._exact")
 
 
 def _pair(n, seed=26):

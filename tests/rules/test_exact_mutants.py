@@ -1,4 +1,4 @@
-"""Tests that kill the mutants of rpp/rules/exact.py (issue #35, item 4), each judged independently.
+"""Tests that kill the mutants of rpp/rules/_exact.py (issue #35, item 4), each judged independently.
 
 The exact rule returns the *smallest* noise scale whose divergence (plus its error) meets the
 budget.  Both halves are checked against the mpmath oracle of tests/reference_mpmath.py (50
@@ -7,7 +7,7 @@ a scale 1e-7 (relative) below it is above epsilon.  The helpers are checked agai
 rational arithmetic (fractions.Fraction) or the closed form of the Gaussian Rényi divergence
 (domain, roots: mpmath bisection) written here.
 
-Mutation score of rpp/rules/exact.py (mutmut 2.5.1 operators, fork-per-mutant runner; old tests:
+Mutation score of rpp/rules/_exact.py (mutmut 2.5.1 operators, fork-per-mutant runner; old tests:
 the module's doctests, tests/rules/test_exact_guided.py and tests/calibration/test_exact_budget.py
 without the slow parametrisations), on a deterministic sample of 227 of the 478 mutants (ids 0-100
 all, then every third id): 118 killed before (52.0 %, 2 by timeout), 150 after (66.1 %).  Most
@@ -53,7 +53,7 @@ None``: order_probe returned None for Laplace noise on small samples) and 475 (`
 a secant slope through an infinite divergence).  After: 83/173 (48.0 %).  The other 22 of ids
 364-489 (the binned order of large samples and the probe's secant) decide only which order is
 solved first: calibrate checks both orders at the first root and solves the second if needed
-(rpp/calibration/search.py), so a wrong order costs a root, never noise; the binned ones
+(rpp/calibration/_search.py), so a wrong order costs a root, never noise; the binned ones
 (364-392) are reached only from 20 000 atoms, the others changed the order on none of the 27
 pairs judged here (roots by mpmath or quadrature).  One survivor of the second run was not
 named above: 260 (``hint is None`` -> ``is not None`` before the early ``return 0.0`` of the
@@ -74,7 +74,7 @@ from scipy import integrate, special
 from reference_mpmath import renyi  # independent of rpp
 from rpp import Empirical, Gaussian, GaussianMixture
 
-ex = importlib.import_module("rpp.rules.exact")  # the module (rpp.rules.exact is also the function)
+ex = importlib.import_module("rpp.rules._exact")
 
 
 def _view(prior):

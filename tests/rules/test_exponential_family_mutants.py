@@ -1,4 +1,4 @@
-"""Issue #35, item 4: tests that kill mutants of ``rpp/rules/exponential_family.py``.
+"""Issue #35, item 4: tests that kill mutants of ``rpp/rules/_exponential_family.py``.
 
 What is checked, each against a judge independent of ``rpp`` (mpmath at 50 digits, or a closed
 form), with the monotone coupling of two equal-size samples written out in the test (sorted atoms
@@ -14,7 +14,7 @@ paired, mass 1/n each):
   mass already meets it.
 
 Mutation score (mutmut 2.5.1's operators, /tmp/mut35/harness.py, fork per mutant). Tests run on
-each mutant: the doctests of rpp/rules/exponential_family.py, tests/test_parametrisation.py and
+each mutant: the doctests of rpp/rules/_exponential_family.py, tests/test_parametrisation.py and
 tests/rules/test_wasserstein.py -k "geometric or exponential or below_one or clear_value"
 (-m "not slow"; 5 s clean), and this file for the "after" run.
 
@@ -49,7 +49,7 @@ import numpy as np
 import pytest
 
 from rpp import Empirical
-from rpp.rules.exponential_family import alpha_below_one, exponential_family, two_sided_geometric_renyi
+from rpp.rules import alpha_below_one, exponential_family, two_sided_geometric_renyi
 
 DPS = 50
 REL = 1e-10

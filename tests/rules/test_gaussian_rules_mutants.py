@@ -1,4 +1,4 @@
-"""Issue #35, item 4: tests that kill mutants of ``rpp/rules/gaussian.py`` (eq. (6), Algorithm 1, the exact rule).
+"""Issue #35, item 4: tests that kill mutants of ``rpp/rules/_gaussian.py`` (eq. (6), Algorithm 1, the exact rule).
 
 Each judge is independent of ``rpp``: mpmath at 50 digits on the exact binary inputs -- the
 positive root of the quadratic condition of Theorem III.5 (``mp.polyroots``), the Rényi
@@ -6,7 +6,7 @@ divergence of two Gaussians (Gil et al. closed form) and its root in the noise v
 (``mp.findroot``, bisection) -- or exact rationals.
 
 Round 2 (issue #35 item 4, mutmut 2.5.1's operators, /tmp/mut35/harness.py, fork per mutant). Tests
-run on each mutant: the doctests of rpp/rules/gaussian.py, this file, tests/calibration/
+run on each mutant: the doctests of rpp/rules/_gaussian.py, this file, tests/calibration/
 test_calibration.py (-k "not mixture_methods"), tests/test_parametrisation.py,
 tests/_lib/test_sqrt_up.py, tests/claims/test_corrections_35.py (-m "not slow"; 13 s clean).
 
@@ -36,7 +36,7 @@ import pytest
 
 from reference_mpmath import gaussian_noise_renyi
 from rpp import Empirical, Gaussian
-from rpp.rules.gaussian import (
+from rpp.rules import (
     closed_form,
     closed_form_variance,
     gaussian_exact_variance,
@@ -161,7 +161,7 @@ def test_exact_variance_zero_when_the_bound_at_zero_equals_epsilon():
     """Kills ``F(0) <= 0`` -> ``F(0) < 0`` (``zero_ok``): epsilon is set to the rounding upper bound at
     theta^2 = 0 (so F(0) = 0 exactly); D_alpha(0) <= epsilon by mpmath (50 digits), so no noise is
     needed and the minimal theta^2 is 0, where the mutant iterated to a small positive value."""
-    from rpp.divergence.gaussian_noise import gaussian_divergence_upper
+    from rpp.divergence import gaussian_divergence_upper
 
     for mi, vi, mj, vj, a in [(0.0, 1.0, 0.3, 1.2, 2.0), (0.0, 1.0, 1.0, 2.0, 5.0)]:
         e = float(gaussian_divergence_upper(mi, vi, mj, vj, a, 0.0))

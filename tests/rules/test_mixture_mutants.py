@@ -1,6 +1,6 @@
 """Theorem IV.1's ψ and the "gmm-ot" rule on mixtures with unequal variances, judged by mpmath.
 
-The mutation run of issue #35 (rpp/rules/mixture.py, first 54 of 212 mutants, fast subset of the
+The mutation run of issue #35 (rpp/rules/_mixture.py, first 54 of 212 mutants, fast subset of the
 doctests, tests/test_parametrisation.py and tests/divergence/test_fast_empirical.py) left alive
 sign and formula changes of ψ (``s = x - alpha d``; ``alpha (alpha - 1)`` or ``alpha / (alpha + 1)``
 for ``alpha / (alpha - 1)``: the second makes ψ smaller, so the rule would add too little noise),
@@ -55,7 +55,7 @@ import pytest
 
 from rpp import Empirical, Gaussian, GaussianMixture
 from rpp.priors import Components
-from rpp.rules.mixture import _log_psi_terms, gmm_ot, gmm_ot_tight
+from rpp.rules._mixture import _log_psi_terms, gmm_ot, gmm_ot_tight
 
 
 def _psi_mp(mk, vk, ml, vl, alpha, z):

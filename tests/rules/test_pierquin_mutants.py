@@ -1,4 +1,4 @@
-"""Issue #35, item 4: tests that kill mutants of ``rpp/rules/pierquin.py`` (the W_inf baseline).
+"""Issue #35, item 4: tests that kill mutants of ``rpp/rules/_pierquin.py`` (the W_inf baseline).
 
 What is checked, each against a judge independent of ``rpp``:
 
@@ -12,7 +12,7 @@ What is checked, each against a judge independent of ``rpp``:
 * :func:`pierquin` is :func:`sensitivity_scale` at W_inf of two point masses (|x - y|, exact).
 
 Mutation score (mutmut 2.5.1's operators, /tmp/mut35/harness.py, fork per mutant). Tests run on
-each mutant: the doctests of rpp/rules/pierquin.py, tests/test_parametrisation.py,
+each mutant: the doctests of rpp/rules/_pierquin.py, tests/test_parametrisation.py,
 tests/_lib/test_sqrt_up.py, tests/rules/test_wasserstein.py (without its hypothesis property
 test_property_w_alpha_rules_valid, 66 s), tests/divergence/test_laplace_alpha_one.py -k pierquin
 (-m "not slow"; 7 s clean), and this file for the "after" run.
@@ -31,7 +31,7 @@ import numpy as np
 import pytest
 
 from rpp import Empirical
-from rpp.rules.pierquin import pierquin, sensitivity_scale
+from rpp.rules import pierquin, sensitivity_scale
 
 DPS = 50
 

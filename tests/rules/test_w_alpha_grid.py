@@ -14,7 +14,7 @@ import pytest
 import rpp
 from rpp.noise import LaplaceNoise
 
-wa = importlib.import_module("rpp.rules.w_alpha")
+wa = importlib.import_module("rpp.rules._w_alpha")
 emp = importlib.import_module("rpp.rules._empirical")  # the condition on two samples and its grid
 costs = importlib.import_module("rpp.rules._costs")
 

@@ -1,8 +1,8 @@
-"""Tests that kill the mutants of rpp/rules/w_alpha.py (issue #35, item 4), judged independently.
+"""Tests that kill the mutants of rpp/rules/_w_alpha.py (issue #35, item 4), judged independently.
 
 The alpha-Wasserstein rules solve ``log E_pi c(X - X') <= (alpha - 1) epsilon`` for the smallest
 noise scale, with the monotone coupling ``pi`` and the per-pair costs of the paper (module
-docstring of rpp.rules.w_alpha).  Every expectation here is recomputed in the test at 50 digits
+docstring of rpp.rules.w_alpha, in rpp/rules/_w_alpha.py).  Every expectation here is recomputed in the test at 50 digits
 (mpmath): the coupling of two equal-size uniform samples is the sorted pairing; the costs are
 written out (Theorem 1: ``alpha |d| / b``; "sharp": ``(alpha - 1) |d| / b``; "tight": the shifted
 Laplace integral ``I(s) = (alpha e^{(alpha-1)s} + (alpha-1) e^{-alpha s}) / (2 alpha - 1)``;
@@ -10,7 +10,7 @@ Theorem 2: ``alpha (alpha - 1) d^2 / (2 sigma^2)``); for two Gaussians ``X - X' 
 (s_i - s_j)^2)`` and the expectation is mpmath's quadrature against the normal density.  A rule's
 scale must meet the recomputed condition and fail it 1e-8 (relative) below.
 
-Mutation score of rpp/rules/w_alpha.py (mutmut 2.5.1 operators, fork-per-mutant runner; old tests:
+Mutation score of rpp/rules/_w_alpha.py (mutmut 2.5.1 operators, fork-per-mutant runner; old tests:
 the module's doctests, tests/rules/test_wasserstein.py without its hypothesis property test, and
 tests/rules/test_w_alpha_grid.py), on a deterministic SAMPLE of 44 of the 658 mutants (every
 15th id): 24 killed before (54.5 %), 31 after (70.5 %); survivors listed in the issue #35 report.
@@ -81,7 +81,7 @@ import pytest
 
 from rpp import Empirical, Gaussian, GaussianMixture, GaussianNoise, LaplaceNoise
 
-wa = importlib.import_module("rpp.rules.w_alpha")
+wa = importlib.import_module("rpp.rules._w_alpha")
 costs = importlib.import_module("rpp.rules._costs")
 
 

@@ -15,10 +15,10 @@ import rpp
 from rpp import GaussianNoise, LaplaceNoise, rules
 from rpp.divergence import (
     laplace_rdp_scale,
+    laplace_renyi_divergence_bound,
     laplace_shift_divergence,
     log_laplace_shift_integral,
 )
-from rpp.divergence.laplace_noise import laplace_renyi_divergence_bound
 
 E, G, M = rpp.Empirical, rpp.Gaussian, rpp.GaussianMixture
 RTOL = 1e-9
