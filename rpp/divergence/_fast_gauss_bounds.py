@@ -100,7 +100,7 @@ class _Level:
         self.mom = np.zeros((_ORDER, nb))
         self.made = np.zeros(nb, dtype=bool)
         self._table = None
-        # a sum is shared (rpp.divergence.proved keeps it in a cache): the bins are made, and the table of
+        # a sum is shared (rpp/divergence/_proved.py keeps it in a cache): the bins are made, and the table of
         # their maxima replaced, under this lock; a table is dropped whenever bins are made
         self._lock = threading.Lock()
         self.dmax_all = float(self.dmax.max())

@@ -1507,7 +1507,7 @@ def _row_maker(comps, tots, shapes, fast_min):
     """Return ``make_bounds(c)``: the evaluator ``(which, t) -> rows (lo, hi, dlo, dhi)`` of each prior moved by ``c``.
 
     ``which`` is ``"p"`` or ``"q"``.  A prior of at least ``fast_min`` components of one noisy
-    variance is bounded by a :class:`~rpp.divergence.fast_gauss_bounds.GaussSum` (kept in ``_SUMS``
+    variance is bounded by a ``GaussSum`` (``_fast_gauss_bounds``; kept in ``_SUMS``
     by content, for the other order of the pair), the others by :func:`_logpdf_bounds`.  The rows'
     inputs (log weights, moved means, their roundings, the noisy variances) are made on first use
     only: a sum the other order made already needs none of them.
