@@ -88,14 +88,7 @@ KNOWN: dict[str, str] = {
     "rpp.divergence.gaussian_divergence_bounds": KERNEL,
     "rpp.divergence.gaussian_divergence_upper": KERNEL,
     "rpp.divergence.gaussian_renyi_value": KERNEL,
-    "rpp.divergence.laplace_renyi_divergence": "exported by issue #37 (it was public only by its module path, so never fuzzed): hostile arguments not yet rejected (a scale of 5e-324 overflows)",
-    "rpp.divergence.laplace_renyi_divergence_bound": "exported by issue #37 (it was public only by its module path, so never fuzzed): hostile arguments not yet rejected (a scale of 5e-324 gives NaN)",
-    "rpp.divergence.proved_discrete": "exported by issue #37 (it was public only by its module path, so never fuzzed): hostile arguments not yet rejected",
-    "rpp.pufferfish.hockey_stick_divergence": "exported by issue #37 (it was public only by its module path, so never fuzzed): hostile arguments not yet rejected",
-    "rpp.rules.closed_form_variance": "exported by issue #37 (it was public only by its module path, so never fuzzed): hostile arguments not yet rejected",
-    "rpp.rules.gaussian_exact_variance": KERNEL,
     "rpp.rules.order_probe": KERNEL,
-    "rpp.rules.published_bisection_variance": "exported by issue #37 (it was public only by its module path, so never fuzzed): hostile arguments not yet rejected",
     "rpp.rules.search": KERNEL,
 }
 

@@ -81,6 +81,13 @@ _FAR = 9.0  # beyond u = -9 a Gaussian component's Laplace-noisy density is one 
 _FAR_REL = 2e-18  # >= max(1/Phi(9) - 1, exp(-81/2)/2): that exponential's relative error
 
 
+#: The smallest Laplace scale computed for priors with a continuous part, relative to their largest
+#: standard deviation, and absolutely (``laplace_divergence_flagged``: below them the quadrature's
+#: reach s^2 / b and the tails' amplitudes e^{s^2 / (2 b^2)} leave the double range).
+_MIN_SCALE_REL = 1e-100
+_MIN_SCALE = 1e-150
+
+
 def _validate_pair(p, q):
     check_prior("p", p)
     check_prior("q", q)
@@ -273,6 +280,12 @@ def _single_atoms(delta, b, alpha):
     a relative bound, with no :math:`1/(\alpha-1)` amplification.  The error returned bounds
     the distance from the value to :math:`D` at both ends of the interval of :math:`t`.
     """
+    with np.errstate(over="ignore"):
+        if not np.isfinite(delta / b):
+            raise ValueError(
+                "scale is too small for these atoms: the divergence, of the order of the atoms' distance "
+                "over the scale, is beyond the double range"
+            )
     val = float(laplace_shift_value(delta, b, alpha))
     if alpha < 1:  # the orders below 1: the second form of log I (no expansion), bounded crudely
         return val, float(16 * _U * (val + (delta / b + 1) / abs(alpha - 1)) + 1e-300)
@@ -350,6 +363,14 @@ def laplace_divergence_flagged(p: Prior, q: Prior, alpha: float, scale: float) -
     p, q, _ = centre_pair(p, q)  # D is translation invariant: quadrature on exactly centred data
     P, Q = p.components(), q.components()
     atoms = np.all(P.vars == 0) and np.all(Q.vars == 0)
+    spread = float(np.sqrt(max(P.vars.max(), Q.vars.max())))
+    if not atoms and b < max(_MIN_SCALE_REL * spread, _MIN_SCALE):
+        # the quadrature's reach (s^2 / b beyond each mean) and the tails' amplitudes (e^{s^2 / (2 b^2)})
+        # leave the double range below these; no number is returned that rests on an overflow
+        raise ValueError(
+            f"scale must be >= {_MIN_SCALE_REL:g} times the priors' largest standard deviation and >= "
+            f"{_MIN_SCALE:g} where a prior has a continuous part (smaller Laplace scales are not computed)"
+        )
     if atoms and P.weights.size == 1 and Q.weights.size == 1:
         return (*_single_atoms(abs(P.means[0] - Q.means[0]), b, alpha), True)
     if (

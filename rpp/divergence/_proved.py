@@ -77,6 +77,7 @@ import numpy as np
 
 from .._lib import cache as _cache
 from .._lib.arb import precision
+from .._lib.validation import alpha_order
 from ..certified import Certified
 from ._fast_gauss_bounds import GaussSum
 
@@ -1058,9 +1059,14 @@ def proved_discrete(prior_i: Any, prior_j: Any, alpha: float) -> Certified:
     >>> c.rigorous, bool(c.lower <= math.log(9 / 8) <= c.upper)
     (True, True)
     """
+    from ..priors import Empirical
+
+    for name, prior in (("prior_i", prior_i), ("prior_j", prior_j)):
+        if not isinstance(prior, Empirical):
+            raise TypeError(f"{name} must be an rpp.Empirical prior, got {type(prior).__name__}")
+    alpha = float(alpha_order(alpha, allow_below_one=True))
     flint = _flint()
     arb = flint.arb
-    alpha = float(alpha)
     with precision(flint, PREC):
         pw = {float(x): Fraction(float(w)) for x, w in zip(prior_i.support, prior_i.probs, strict=True)}
         qw = {float(x): Fraction(float(w)) for x, w in zip(prior_j.support, prior_j.probs, strict=True)}
@@ -1079,8 +1085,11 @@ def proved_discrete(prior_i: Any, prior_j: Any, alpha: float) -> Certified:
         if total == 0:  # alpha < 1 and disjoint supports
             return Certified(math.inf, 0.0, rigorous=True)
         res = _result(flint, total, alpha)
-        if isinstance(res, str):  # pragma: no cover - total is a positive finite ball here
-            raise ArithmeticError("discrete divergence not enclosed")
+        if isinstance(res, str):  # a huge order: p^alpha's relative radius grows like alpha 2^-PREC
+            raise ValueError(
+                "alpha is too large for a proved enclosure of this sum at the working precision "
+                f"({PREC} bits): its terms' balls contain 0; a smaller alpha"
+            )
         return res
 
 

@@ -74,7 +74,9 @@ def hockey_stick_divergence(p: ArrayLike, q: ArrayLike, epsilon: float) -> float
     if p.ndim != 1 or p.shape != q.shape:
         raise ValueError(f"p and q must be 1-D vectors of the same length, got shapes {p.shape} and {q.shape}")
     eps = v.positive("epsilon", epsilon, allow_zero=True)
-    out = np.clip(p - np.exp(eps)[..., None] * q, 0.0, None).sum(axis=-1)
+    with np.errstate(over="ignore", invalid="ignore"):  # e^eps = +inf: inf * 0 where q = 0, replaced by 0
+        scaled = np.where(q > 0, np.exp(eps)[..., None] * q, 0.0)
+    out = np.clip(p - scaled, 0.0, None).sum(axis=-1)
     return float(out) if out.ndim == 0 else out
 
 

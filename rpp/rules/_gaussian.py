@@ -213,11 +213,14 @@ def closed_form_variance(
     11.0
     """
     mean_i, var_i, mean_j, var_j, alpha, epsilon = _check(mean_i, var_i, mean_j, var_j, alpha, epsilon)
-    dm2 = (np.asarray(mean_i, float) - mean_j) ** 2
-    delta = np.asarray(var_j, float) - var_i
     with np.errstate(over="ignore", invalid="ignore"):  # beyond the double range the variance is +inf (safe)
+        dm2 = (np.asarray(mean_i, float) - mean_j) ** 2
+        delta = np.asarray(var_j, float) - var_i
         b = dm2 - 2 * epsilon * delta
         root = b + np.sqrt(b**2 + 8 * epsilon * delta**2 / (alpha - 1))  # >= 0
+        # an overflow (b = -inf beside sqrt(...) = +inf, or inf - inf in b) gives NaN: the root is then
+        # beyond the double range, and +inf is the safe value (never 0: that would drop the noise)
+        root = np.where(np.isnan(root), np.inf, root)
         x = np.where(root > 0, alpha / (4 * epsilon) * root, 0.0)  # no inf * 0 for identical priors
     return np.maximum(0.0, x - var_i)
 
@@ -274,7 +277,8 @@ def published_bisection_variance(
         *(np.asarray(a, float) for a in (mean_i, var_i, mean_j, var_j, alpha, epsilon))
     )
     L = np.zeros(alpha.shape)
-    R = alpha * (mean_i - mean_j) ** 2 / (2 * epsilon)
+    with np.errstate(over="ignore"):  # beyond the double range: R = +inf, returned as it is
+        R = alpha * (mean_i - mean_j) ** 2 / (2 * epsilon)
     for _ in range(2000):
         active = R - L > tol * np.maximum(1.0, R)
         if not active.any():
