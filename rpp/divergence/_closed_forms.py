@@ -385,7 +385,7 @@ def discrete_renyi_value(p: Any, q: Any, alpha: float, axis: int = -1) -> float 
     return out[()] if np.ndim(out) == 0 else out
 
 
-def _check_bounds_args(mu_i, var_i, mu_j, var_j, alpha, z):
+def _check_bounds_args(mu_i: Any, var_i: Any, mu_j: Any, var_j: Any, alpha: Any, z: Any) -> tuple[np.ndarray, ...]:
     """Return the arguments of :func:`gaussian_divergence_bounds` checked (O(n)), as float arrays."""
     return (
         v.finite("mu_i", mu_i),
