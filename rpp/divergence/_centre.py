@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._lib import cache as _cache
+from .._lib import validation as v
 from ..priors import Prior, check_prior
 
 __all__ = ["centre_pair", "centre_of", "centred_orders", "shifted"]
@@ -110,11 +111,31 @@ def centred_orders(p: Prior, q: Prior, directed: bool) -> list[tuple[Prior, Prio
     Used by :func:`rpp.calibrate` and :func:`rpp.calibration.pair_divergence`: every rule and
     divergence is translation invariant, so they all work on the centred pair.
 
+    Parameters
+    ----------
+    p, q : Gaussian, GaussianMixture or Empirical
+        The priors given the two secrets.
+    directed : bool
+        True for the order ``(p, q)`` alone, False for both orders.
+
+    Returns
+    -------
+    list of tuple
+        The centred pairs, one per protected order.
+
+    Raises
+    ------
+    TypeError
+        If a prior is not an rpp distribution or ``directed`` is not a bool.
+
     Examples
     --------
     >>> from rpp import Empirical, Gaussian
     >>> [(a.mean, b.mean) for a, b in centred_orders(Gaussian(mean=1e9, var=1.0), Gaussian(mean=1e9 + 4.0, var=1.0), False)]
     [(0.0, 4.0), (4.0, 0.0)]
     """
+    check_prior("p", p)
+    check_prior("q", q)
+    directed = v.flag("directed", directed)
     p, q, _ = centre_pair(p, q)
     return [(p, q)] if directed else [(p, q), (q, p)]

@@ -165,19 +165,43 @@ def gaussian_renyi(
 
 
 def gaussian_renyi_value(mu0: Any, var0: Any, mu1: Any, var1: Any, alpha: Any) -> float | np.ndarray:
-    """Return the float kernel of :func:`gaussian_renyi`: the closed form alone, no validation, no error.
+    """Return the float kernel of :func:`gaussian_renyi`: the closed form alone, no error.
 
-    Vectorised over its arguments (broadcast); the callers (the rules of two Gaussian priors)
-    validate them.
+    Vectorised over its arguments (broadcast).  The checks are O(n) over the arrays (the callers,
+    the rules of two Gaussian priors, call it in their loops): the ranges are wider than
+    :func:`gaussian_renyi`'s, for its callers' sake (a variance 0, or ``+inf`` where a bisection's
+    bracket overflowed).  Where the closed form is undefined there (``0 / 0`` or ``inf - inf``, at
+    variances 0 or ``+inf``) the value is ``+inf``, never less and never NaN.
+
+    Parameters
+    ----------
+    mu0, var0, mu1, var1 : array_like
+        Means (finite) and variances (``>= 0``, ``+inf`` allowed) of :math:`P` and :math:`Q`.
+    alpha : array_like
+        Order in [0, inf]: 0, (0, 1), 1 (KL), (1, inf) or inf (max-divergence).
+
+    Returns
+    -------
+    float or ndarray
+        The divergence (``>= 0``, possibly ``+inf``; a float for scalar input).
+
+    Raises
+    ------
+    TypeError
+        If an argument is not numeric.
+    ValueError
+        If an argument is outside its range (the message names it).
 
     Examples
     --------
     >>> float(gaussian_renyi_value(0.0, 1.0, 1.0, 1.0, 2.0))  # alpha * delta^2 / (2 var)
     1.0
     """
-    mu0, var0, mu1, var1, alpha = np.broadcast_arrays(
-        *(np.asarray(x, dtype=float) for x in (mu0, var0, mu1, var1, alpha))
-    )
+    mu0, mu1 = v.finite("mu0", mu0), v.finite("mu1", mu1)
+    var0 = v.positive("var0", var0, allow_zero=True, allow_inf=True)
+    var1 = v.positive("var1", var1, allow_zero=True, allow_inf=True)
+    alpha = v.alpha_order(alpha, allow_zero=True, allow_below_one=True, allow_one=True, allow_inf=True)
+    mu0, var0, mu1, var1, alpha = np.broadcast_arrays(mu0, var0, mu1, var1, alpha)
     out = np.zeros(alpha.shape)  # alpha = 0: D_0 = -log Q(supp P) = 0 (full supports)
 
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
@@ -206,6 +230,7 @@ def gaussian_renyi_value(mu0: Any, var0: Any, mu1: Any, var1: Any, alpha: Any) -
         lo = (alpha > 0) & (alpha < 0.5)
         if lo.any():
             out[lo] = (alpha / (1 - alpha) * _gauss_finite(delta2, var1, var0, 1 - alpha, alpha, 0.0))[lo]
+    out = np.where(np.isnan(out), np.inf, out)  # 0 / 0 or inf - inf at variances 0 or +inf: +inf, never less
     out = np.maximum(out, 0.0)
     return out if out.ndim else float(out)
 
@@ -308,14 +333,35 @@ def discrete_renyi_divergence(p: ArrayLike, q: ArrayLike, alpha: float, axis: in
 
 
 def discrete_renyi_value(p: Any, q: Any, alpha: float, axis: int = -1) -> float | np.ndarray:
-    """Return the float kernel of :func:`discrete_renyi_divergence`: the value alone (``alpha`` not validated).
+    """Return the float kernel of :func:`discrete_renyi_divergence`: the value alone, no error.
+
+    Parameters
+    ----------
+    p, q : array_like
+        Probability vectors (broadcast against each other) summing to 1 along ``axis``.
+    alpha : float
+        Order, a scalar in [0, inf]: 0, (0, 1), 1 (KL), (1, inf) or ``np.inf``.
+    axis : int
+        Axis holding the outcomes.
+
+    Returns
+    -------
+    float or ndarray
+        :func:`discrete_renyi_divergence`'s ``value``.
+
+    Raises
+    ------
+    TypeError
+        If an argument is not numeric.
+    ValueError
+        If an argument is outside its range (the message names it).
 
     Examples
     --------
     >>> round(float(discrete_renyi_value([0.5, 0.5], [0.25, 0.75], 2.0)), 12)  # log(4/3)
     0.287682072452
     """
-    alpha = float(alpha)
+    alpha = v.alpha_scalar(alpha, allow_zero=True, allow_below_one=True, allow_one=True, allow_inf=True)
     p, q = np.broadcast_arrays(v.pmf("p", p, axis), v.pmf("q", q, axis))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         if alpha == 0:  # D_0 = -log Q(supp P)
@@ -339,6 +385,18 @@ def discrete_renyi_value(p: Any, q: Any, alpha: float, axis: int = -1) -> float 
     return out[()] if np.ndim(out) == 0 else out
 
 
+def _check_bounds_args(mu_i: Any, var_i: Any, mu_j: Any, var_j: Any, alpha: Any, z: Any) -> tuple[np.ndarray, ...]:
+    """Return the arguments of :func:`gaussian_divergence_bounds` checked (O(n)), as float arrays."""
+    return (
+        v.finite("mu_i", mu_i),
+        v.positive("var_i", var_i, allow_zero=True),
+        v.finite("mu_j", mu_j),
+        v.positive("var_j", var_j, allow_zero=True),
+        v.alpha_order(alpha),
+        v.positive("z", z, allow_zero=True, allow_inf=True),
+    )
+
+
 def gaussian_divergence_bounds(
     mu_i: ArrayLike, var_i: ArrayLike, mu_j: ArrayLike, var_j: ArrayLike, alpha: ArrayLike, z: ArrayLike
 ) -> tuple[Any, Any]:
@@ -348,21 +406,30 @@ def gaussian_divergence_bounds(
     term :math:`A` (with :math:`\sigma_\alpha^2` rounded down for the upper and up for the lower
     bound), :math:`B`, :math:`C` and their sum moved by its round-off margin.  ``upper`` is
     ``+inf`` unless :math:`1+x` is certainly positive, ``lower`` is ``+inf`` where it is
-    certainly not positive (the integral diverges) and ``>= 0``.  No validation; broadcasts.
+    certainly not positive (the integral diverges) and ``>= 0``.  Broadcasts; the checks are O(n)
+    over the arrays (the rules call it in their loops).  Where :math:`(\mu_i-\mu_j)^2` overflows,
+    both bounds are ``+inf`` (the closed form's value there too: never less).
 
     Parameters
     ----------
     mu_i, var_i, mu_j, var_j : array_like
-        Means and variances (``>= 0``) of the two priors.
+        Means (finite) and variances (finite, ``>= 0``) of the two priors.
     alpha : array_like
-        Rényi order, ``> 1``.
+        Rényi order, ``1 < alpha < inf``.
     z : array_like
-        Noise variance :math:`\theta^2 \ge 0`.
+        Noise variance :math:`\theta^2 \ge 0` (``+inf`` allowed).
 
     Returns
     -------
     lower, upper : ndarray or float
         The two bounds described above, broadcast over the arguments.
+
+    Raises
+    ------
+    TypeError
+        If an argument is not numeric.
+    ValueError
+        If an argument is outside its range (the message names it).
 
     Examples
     --------
@@ -371,7 +438,7 @@ def gaussian_divergence_bounds(
     True
     """
     u = 2.0**-53  # unit round-off
-    mu_i, var_i, mu_j, var_j, alpha, z = (np.asarray(x, dtype=float) for x in (mu_i, var_i, mu_j, var_j, alpha, z))
+    mu_i, var_i, mu_j, var_j, alpha, z = _check_bounds_args(mu_i, var_i, mu_j, var_j, alpha, z)
     vj = var_j + z
     d = var_i - var_j
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -421,6 +488,9 @@ def gaussian_divergence_bounds(
         # var_i + z = 0 < v_j: P is a point mass, not absolutely continuous w.r.t. Q, D = +inf (the
         # sum above was inf - inf = NaN: B = +inf and its margin dB = +inf)
         low = np.where((var_i + z == 0) & (vj > 0), np.inf, low)
+        # (mu_i - mu_j)^2 beyond the double range: A_low = +inf meets its margin 4 u |A| = +inf (NaN);
+        # the closed form is +inf there (gaussian_renyi_value), and so is the upper bound: +inf, never less
+        low = np.where(np.isnan(low), np.inf, low)
     upper = np.where(one_x_low > 0, np.maximum(val, 0.0), np.inf)
     lower = np.where(one_x_high > 0, np.clip(low, 0.0, upper), np.inf)
     if np.ndim(upper) == 0:

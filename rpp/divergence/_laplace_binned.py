@@ -51,8 +51,45 @@ __all__ = ["binned_laplace_divergence", "bins_are_few", "bin_samples"]
 _U = 2.0**-53  # unit round-off of binary64
 
 
+def _two_samples(p: object, q: object) -> None:
+    """Raise a TypeError naming ``p`` or ``q`` unless both are :class:`rpp.Empirical` samples."""
+    for name, prior in (("p", p), ("q", q)):
+        check_prior(name, prior)
+        if not isinstance(prior, Empirical):
+            raise TypeError(f"{name} must be an rpp.Empirical, got {type(prior).__name__}")
+
+
+def _bins_fit(p: Empirical, q: Empirical, width: float) -> bool:
+    """Whether every bin index ``(x - origin) / width`` of the two samples is finite (O(1): the supports are sorted)."""
+    origin = min(p.support[0], q.support[0])
+    with np.errstate(over="ignore"):
+        return bool(np.isfinite((max(p.support[-1], q.support[-1]) - origin) / width))
+
+
 def bins_are_few(p: Empirical, q: Empirical, width: float, atoms_per_bin: float = 20.0) -> bool:
     """Whether bins of ``width`` (on the common grid of :func:`bin_samples`) hold on average at least ``atoms_per_bin`` atoms.
+
+    Parameters
+    ----------
+    p, q : Empirical
+        The two samples.
+    width : float
+        The bins' width, ``>= 0`` (``+inf`` allowed: one bin).  Bins too narrow for the float
+        range (``width`` 0, or the samples' span over ``width`` beyond it) are not few: False.
+    atoms_per_bin : float
+        The average wanted, finite and ``>= 0``.
+
+    Returns
+    -------
+    bool
+        Whether the bins hold that many atoms on average.
+
+    Raises
+    ------
+    TypeError
+        If ``p`` or ``q`` is not an :class:`rpp.Empirical`.
+    ValueError
+        If ``width`` or ``atoms_per_bin`` is out of range.
 
     Examples
     --------
@@ -62,8 +99,11 @@ def bins_are_few(p: Empirical, q: Empirical, width: float, atoms_per_bin: float 
     >>> bins_are_few(p, q, 50.0), bins_are_few(p, q, 10.0)
     (True, False)
     """
+    _two_samples(p, q)
+    width = v.scalar_in_interval("width", width, low=0.0, allow_inf=True)
+    atoms_per_bin = v.scalar_in_interval("atoms_per_bin", atoms_per_bin, low=0.0)
     origin = float(min(p.support[0], q.support[0]))
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # width 0: keys inf or NaN, below
         keys = [np.floor((x.support - origin) / width) for x in (p, q)]
     if not all(np.all(np.isfinite(k)) for k in keys):
         return False
@@ -85,6 +125,29 @@ def bin_samples(
     (sequential summation and the normalisation: :math:`\eta = (2n + 4)u`, :math:`n` the atoms
     of the larger sample, :math:`u = 2^{-53}`).
 
+    Parameters
+    ----------
+    p, q : Empirical
+        The two samples.
+    width : float
+        The bins' width, finite and ``> 0``, with the samples' span over ``width`` within the
+        double range.
+    centre : {"midpoint", "mass"}
+        Where each bin's atoms move.
+
+    Returns
+    -------
+    tuple
+        ``(p', q', h, eta)``: the binned samples (:class:`rpp.Empirical`), the largest move and
+        the weights' relative error.
+
+    Raises
+    ------
+    TypeError
+        If ``p`` or ``q`` is not an :class:`rpp.Empirical`.
+    ValueError
+        If ``width`` or ``centre`` is out of range.
+
     Examples
     --------
     >>> import numpy as np
@@ -93,7 +156,11 @@ def bin_samples(
     >>> p2.support.size, q2.support.size, round(h, 9), eta < 1e-13
     (10, 10, 5.0, True)
     """
+    _two_samples(p, q)
+    width = v.scalar_in_interval("width", width, low=0.0, low_open=True)
     v.one_of("centre", centre, ["midpoint", "mass"])
+    if not _bins_fit(p, q, width):
+        raise ValueError("width is too small for these samples: their span over width is beyond the double range")
     origin = float(min(p.support[0], q.support[0]))
 
     def binned(x):  # (the two samples side by side: rpp._lib.parallel)
@@ -146,7 +213,9 @@ def binned_laplace_divergence(p: Empirical, q: Empirical, *, scale: float, alpha
     TypeError
         If ``p`` or ``q`` is not an :class:`rpp.Empirical`.
     ValueError
-        If ``scale``, ``alpha`` or ``rho`` is out of range.
+        If ``scale``, ``alpha`` or ``rho`` is out of range: also where the bins' width ``2 rho scale``
+        is too small for the samples' span (the bin indices beyond the double range) or ``alpha``
+        too large for the atoms' quadrature (its error bound beyond the double range).
 
     Examples
     --------
@@ -160,15 +229,27 @@ def binned_laplace_divergence(p: Empirical, q: Empirical, *, scale: float, alpha
     >>> bool(abs(c.value - exact.value) <= c.error), c.rigorous, bool(c.error < 4e-3)
     (True, True, True)
     """
-    for name, prior in (("p", p), ("q", q)):
-        check_prior(name, prior)
-        if not isinstance(prior, Empirical):
-            raise TypeError(f"{name} must be an rpp.Empirical, got {type(prior).__name__}")
+    _two_samples(p, q)
     b = v.scalar_in_interval("scale", scale, low=0.0, low_open=True)
     alpha = v.alpha_scalar(alpha)
     rho = v.scalar_in_interval("rho", rho, low=0.0, high=1.0, low_open=True)
-    bp, bq, h, eta = bin_samples(p, q, 2 * rho * b)
-    value, error, rigorous = laplace_divergence_flagged(bp, bq, alpha, b)
+    width = 2 * rho * b
+    if width == 0 or not _bins_fit(p, q, width):  # 0 after an underflow, or bin indices beyond the double range
+        raise ValueError(
+            "scale and rho are too small for these samples: the samples' span over the bins' width "
+            "2 rho scale is beyond the double range"
+        )
+    bp, bq, h, eta = bin_samples(p, q, width)
+    try:
+        value, error, rigorous = laplace_divergence_flagged(bp, bq, alpha, b)
+        overflow = False
+    except OverflowError:  # the atoms' quadrature bounds its 4th derivative by a quartic in alpha
+        overflow = True
+    if overflow:  # raised outside the except block: no OverflowError in the chain
+        raise ValueError(
+            "alpha is too large for the Laplace atoms' quadrature: its error bound (of degree 4 in alpha) "
+            "is beyond the double range"
+        )
     c = -math.log1p(-eta)
     widen = (2 * alpha - 1) / (alpha - 1) * (h / b + c)
     return Certified(float(value), float((error + widen) * (1 + 8 * _U)), rigorous=bool(rigorous))

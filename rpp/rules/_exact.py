@@ -412,7 +412,7 @@ def search(
     Raises
     ------
     TypeError
-        If a prior is not an rpp distribution.
+        If a prior is not an rpp distribution, or ``memo`` not a :class:`DivergenceMemo`.
     ValueError
         If an argument is out of range, or ``memo`` is for other priors, order or noise.
 
@@ -434,6 +434,8 @@ def search(
     above = float(v.positive("above", above, allow_zero=True, allow_inf=True))
     if memo is None:
         memo = DivergenceMemo(prior_i, prior_j, alpha=alpha, noise=noise)
+    elif not isinstance(memo, DivergenceMemo):
+        raise TypeError(f"memo must be an rpp.rules.DivergenceMemo or None, got a {type(memo).__name__}")
     elif not _same(memo, prior_i, prior_j, alpha, noise):
         raise ValueError("memo must hold the divergences of the same priors, alpha and noise")
     if noise == "gaussian":
@@ -579,6 +581,19 @@ def _binned_order(memos, epsilon) -> tuple[int, int] | None:
     return None
 
 
+def _check_orders_memos(orders: object, memos: object) -> None:
+    """Raise a TypeError or ValueError naming ``orders`` or ``memos`` unless they are pairs of priors and one memo each."""
+    if not isinstance(orders, (list, tuple)) or not all(isinstance(o, (list, tuple)) and len(o) == 2 for o in orders):
+        raise TypeError(f"orders must be a sequence of (prior, prior) pairs, got a {type(orders).__name__}")
+    for pair in orders:
+        check_prior("orders", pair[0])
+        check_prior("orders", pair[1])
+    if not isinstance(memos, (list, tuple)) or not all(isinstance(m, DivergenceMemo) for m in memos):
+        raise TypeError(f"memos must be a sequence of rpp.rules.DivergenceMemo, got a {type(memos).__name__}")
+    if len(memos) != len(orders):
+        raise ValueError(f"memos must hold one DivergenceMemo per order: {len(orders)}, got {len(memos)}")
+
+
 def order_probe(
     orders: Sequence[tuple[Prior, Prior]],
     *,
@@ -626,8 +641,12 @@ def order_probe(
 
     Raises
     ------
+    TypeError
+        If ``orders`` is not a sequence of pairs of rpp distributions, or ``memos`` not a sequence
+        of :class:`DivergenceMemo`.
     ValueError
-        If ``alpha`` is not an order ``> 1`` or is not the order of the ``memos``.
+        If ``alpha`` is not an order ``> 1`` or is not the order of the ``memos``, ``epsilon`` or
+        ``noise`` is out of range, or ``memos`` does not hold one memo per order.
 
     Examples
     --------
@@ -644,6 +663,8 @@ def order_probe(
     ValueError: alpha: the memos were made for another Rényi order than alpha
     """
     a = float(v.alpha_order(alpha))
+    epsilon = float(v.epsilon_budget(epsilon))
+    _check_orders_memos(orders, memos)
     if any(m.alpha != a for m in memos):
         raise ValueError("alpha: the memos were made for another Rényi order than alpha")
     noise = v.noise_family("noise", noise, NOISES)
