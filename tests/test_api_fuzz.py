@@ -18,7 +18,9 @@ function, the argument and the value.
 The judge is the contract itself, not ``rpp``: nothing here compares with ``rpp``'s own numbers
 (their accuracy is the oracle tests' business). ``KNOWN`` lists what still breaks the contract,
 each with its reason; those entries are strict (the test fails when one starts to pass, so the
-list only shrinks).
+list only shrinks). It is empty. ``TIME_LIMITED`` names the one call allowed to take more than
+``SECONDS`` (how long depends on the machine, so it cannot be strict): that breach alone is
+forgiven, every other one of the same function still fails.
 """
 
 from __future__ import annotations
@@ -79,20 +81,18 @@ SECONDS = 20
 # name -> the reason it still breaks the contract (strict: remove the entry when it is fixed)
 QUADRATURE = (
     "the Laplace atoms' quadrature it calls (rpp/divergence/_laplace_atoms.py) takes more than SECONDS at "
-    "scale=1e-300 on the example's 2000 atoms each (its panels grow with log(span / scale)), and warns of "
-    "an overflow (the curvature's gp * gp) before the OverflowError that binned_laplace_divergence turns "
-    "into a ValueError naming alpha at alpha=1e300: limits of that kernel, not missing checks"
+    "scale=1e-300 on the example's 2000 atoms each (17 s on a quiet machine: its panels grow with "
+    "log(span / scale)); it returns a Certified with an infinite error there, within the contract. A "
+    "refusal by the span over the scale would be wrong: atoms of the two samples 1e-165 apart at a scale "
+    "of 1e-164 have a finite divergence (tests/rules/test_wasserstein.py's example). A time limit of that "
+    "kernel, not a missing check"
 )
-TINY_BUDGET = (
-    "epsilon=1e-300 (a valid budget) for two rpp.Empirical priors with Gaussian noise: the upper end of "
-    "the search, gmm_ot_variance's rule for two samples (rpp/rules/_mixture.py, _empirical_ot_variance), "
-    "adds a binary64 slack (16 ulps of |log w|, ~1e-15) to its condition, so no variance meets a budget "
-    "below it, and min_feasible raises RuntimeError('no feasible noise found'): that rule's bug"
-)
-KNOWN: dict[str, str] = {
-    "rpp.divergence.binned_laplace_divergence": QUADRATURE,
-    "rpp.rules.order_probe": TINY_BUDGET,
-    "rpp.rules.search": TINY_BUDGET,
+KNOWN: dict[str, str] = {}
+
+# name -> (the one breach allowed, why): a call that may take more than SECONDS on a slow machine
+# and less on a fast one, so it cannot be a strict entry of KNOWN; every other breach still fails
+TIME_LIMITED: dict[str, tuple[str, str]] = {
+    "rpp.divergence.binned_laplace_divergence": (f"scale= 1e-300: no answer in {SECONDS} s", QUADRATURE),
 }
 
 
@@ -248,6 +248,9 @@ def test_hostile_arguments_keep_the_error_contract(key):
     if key not in _recorded_calls():
         pytest.fail(f"{key}: no example call in its docstring to start from")
     breaches = _breaches(key)
+    if key in TIME_LIMITED:
+        allowed, _why = TIME_LIMITED[key]
+        breaches = [b for b in breaches if b != allowed]
     if key in KNOWN:
         assert breaches, f"{key} keeps the contract now: remove it from KNOWN ({KNOWN[key]})"
         return

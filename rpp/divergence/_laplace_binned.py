@@ -214,8 +214,8 @@ def binned_laplace_divergence(p: Empirical, q: Empirical, *, scale: float, alpha
         If ``p`` or ``q`` is not an :class:`rpp.Empirical`.
     ValueError
         If ``scale``, ``alpha`` or ``rho`` is out of range: also where the bins' width ``2 rho scale``
-        is too small for the samples' span (the bin indices beyond the double range) or ``alpha``
-        too large for the atoms' quadrature (its error bound beyond the double range).
+        is too small for the samples' span (the bin indices beyond the double range), ``scale`` or
+        ``alpha`` beyond the atoms' quadrature's range (:func:`laplace_renyi_divergence_bound`).
 
     Examples
     --------

@@ -86,6 +86,8 @@ _FAR_REL = 2e-18  # >= max(1/Phi(9) - 1, exp(-81/2)/2): that exponential's relat
 #: reach s^2 / b and the tails' amplitudes e^{s^2 / (2 b^2)} leave the double range).
 _MIN_SCALE_REL = 1e-100
 _MIN_SCALE = 1e-150
+#: The largest order computed for Laplace noise on priors of several atoms (``atoms_log_integral``).
+_MAX_ALPHA_ATOMS = 1e75
 
 
 def _validate_pair(p, q):
@@ -329,7 +331,10 @@ def laplace_renyi_divergence_bound(p: Prior, q: Prior, alpha: float, scale: floa
     TypeError
         If a prior is not an rpp.Gaussian, rpp.GaussianMixture or rpp.Empirical.
     ValueError
-        If an argument is outside its range (the message names it).
+        If an argument is outside its range (the message names it); also a scale below
+        ``1e-100`` times the priors' largest standard deviation or ``1e-150`` (a continuous part),
+        and an ``alpha`` above ``1e75`` on priors of several atoms (the quadrature's bound beyond the
+        double range; its error bound is infinite from about ``1e30``).
 
     Examples
     --------
@@ -381,6 +386,13 @@ def laplace_divergence_flagged(p: Prior, q: Prior, alpha: float, scale: float) -
     ):
         return 0.0, 0.0, True
     if atoms:
+        if alpha > _MAX_ALPHA_ATOMS:
+            # the quadrature's fourth-derivative bound (_k4, about 16 alpha^4) leaves the double range
+            # beyond about 1.8e76 (OverflowError), and its error bound is infinite from about 1e30
+            raise ValueError(
+                f"alpha must be <= {_MAX_ALPHA_ATOMS:g} for Laplace noise on priors of several atoms "
+                "(the quadrature's error bound is infinite beyond)"
+            )
         log_i, rel = atoms_log_integral(P, Q, alpha, b)
     else:
         log_i, rel = _smooth_log_integral(P, Q, alpha, b)

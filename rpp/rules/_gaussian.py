@@ -213,11 +213,14 @@ def closed_form_variance(
     11.0
     """
     mean_i, var_i, mean_j, var_j, alpha, epsilon = _check(mean_i, var_i, mean_j, var_j, alpha, epsilon)
-    with np.errstate(over="ignore", invalid="ignore"):  # beyond the double range the variance is +inf (safe)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # beyond the double range: +inf (safe)
         dm2 = (np.asarray(mean_i, float) - mean_j) ** 2
         delta = np.asarray(var_j, float) - var_i
         b = dm2 - 2 * epsilon * delta
-        root = b + np.sqrt(b**2 + 8 * epsilon * delta**2 / (alpha - 1))  # >= 0
+        c = 8 * epsilon * delta**2 / (alpha - 1)
+        s = np.sqrt(b**2 + c)
+        # b + s, >= 0; for b < 0 its rationalised form c / (s - b), free of b + s's cancellation
+        root = np.where(b >= 0, b + s, c / np.where(b >= 0, 1.0, s - b))
         # an overflow (b = -inf beside sqrt(...) = +inf, or inf - inf in b) gives NaN: the root is then
         # beyond the double range, and +inf is the safe value (never 0: that would drop the noise)
         root = np.where(np.isnan(root), np.inf, root)

@@ -14,6 +14,8 @@ of :func:`gmm_ot` on checked arguments, is also the proved start of the Gaussian
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._lib import validation as v
@@ -213,7 +215,10 @@ def _empirical_ot_variance(prior_i, prior_j, alpha, epsilon):
         if not z > 0:
             return np.inf
         psi = c / z  # (alpha - 1) D_alpha of each coupled pair of point masses, exactly
-        slack = 16 * _EPS * (float(np.max(psi)) + float(np.max(np.abs(logw))) + abs(target))  # as in gmm_ot
+        top = float(np.max(psi))
+        if top <= 0.5:
+            return _small_log_value(mass, psi) - target
+        slack = 16 * _EPS * (top + float(np.max(np.abs(logw))) + abs(target))  # as in gmm_ot
         return lse(logw + psi) - target + slack
 
     hi, below = alpha * float(d2.max()) / (2 * epsilon), None
@@ -224,6 +229,28 @@ def _empirical_ot_variance(prior_i, prior_j, alpha, epsilon):
     if bracket is not None:
         hi, below = min(hi, w * w / bracket[0]), w * w / bracket[1]
     return min_feasible(f, 0.0, hi, infeasible=below)
+
+
+def _small_log_value(mass, psi):
+    r"""Bound from above :math:`\log\sum_k \pi_k e^{\psi_k}` for a coupling :math:`\pi` and :math:`0 \le \psi_k \le 1/2`.
+
+    A coupling's masses sum to 1, so the value is :math:`\operatorname{log1p}(s)` with
+    :math:`s = \sum_k \pi_k \operatorname{expm1}(\psi_k)`, a sum of non-negative terms: its error
+    is relative to the value, where :func:`~rpp._lib.numerics.lse` of :math:`\log\pi_k + \psi_k`
+    errs by a few ulps of :math:`\max_k|\log\pi_k|` (an absolute error that a budget
+    :math:`(\alpha-1)\varepsilon \lesssim 10^{-15}` cannot absorb: no noise would be feasible).
+    Bounds: each product and ``expm1`` within 2u, the float sum of :math:`n` non-negative terms
+    within :math:`(n-1)u` of the exact one (Higham 2002, eq. 4.4), so :math:`(n+4)u` relatively; a
+    mass is a difference of two cumulative sums of the priors' weights, each within :math:`(n-1)u`
+    of its exact value (the same bound; they lie in [0, 1]), so within :math:`(2n + 1)u`
+    absolutely, which adds :math:`(2n+1)u\sum_k\operatorname{expm1}(\psi_k)`; ``log1p`` within 1u,
+    which the final factor covers.  The value is a candidate for the calibration's final, proved
+    check.
+    """
+    terms = np.expm1(psi)
+    n = mass.size
+    s = float(np.dot(mass, terms)) * (1 + (n + 4) * _EPS) + (2 * n + 2) * _EPS * float(np.sum(terms)) * (1 + n * _EPS)
+    return math.log1p(s) * (1 + 4 * _EPS)
 
 
 def _pair_log_costs(ci, cj, alpha, z):
