@@ -143,3 +143,17 @@ def test_the_closed_form_root_is_accurate_where_its_two_terms_cancel():
             else:
                 assert got == 0
     assert worst < 1e-13
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_tiny_budgets_on_random_samples_are_met_by_mpmath(seed):
+    """Random samples of 2-4 equally weighted atoms, alpha in (1.2, 4), epsilon 1e-16 to 1e-13: the
+    scale calibrate returns meets the budget in both orders, judged at 60 digits."""
+    rng = np.random.default_rng(4100 + seed)
+    p = list(np.round(rng.normal(0, 1, rng.integers(2, 5)), 3))
+    q = list(np.round(rng.normal(0.5, 1, rng.integers(2, 5)), 3))
+    alpha, epsilon = float(rng.uniform(1.2, 4)), float(10 ** rng.uniform(-16, -13))
+    cal = rpp.calibrate(rpp.Empirical(p), rpp.Empirical(q), alpha=alpha, epsilon=epsilon)
+    assert cal.guaranteed and 0 < cal.scale < np.inf
+    for a, b in ((p, q), (q, p)):
+        assert _noisy_atoms_divergence(a, b, cal.scale**2, alpha) <= epsilon
