@@ -25,6 +25,9 @@ __all__ = [
     "discrete_renyi_value",
     "empirical_renyi_value",
     "gaussian_divergence_bounds",
+    # the two kernels without their argument checks, for this package's callers that checked them
+    "gaussian_renyi_unchecked",
+    "gaussian_divergence_bounds_unchecked",
 ]
 
 #: Relative error of the closed forms where no rounding analysis proves one: the tests assert
@@ -142,11 +145,12 @@ def gaussian_renyi(
     var_i = v.positive("var_i", var_i)
     var_j = v.positive("var_j", var_j)
     alpha = v.alpha_order(alpha, allow_zero=True, allow_below_one=True, allow_one=True, allow_inf=True)
-    value = np.asarray(gaussian_renyi_value(mean_i, var_i, mean_j, var_j, alpha), dtype=float)
+    value = np.asarray(gaussian_renyi_unchecked(mean_i, var_i, mean_j, var_j, alpha), dtype=float)
     proved = (alpha > 1) & np.isfinite(alpha)
     est = np.where(np.isfinite(value), EST_REL_ERR * value, 0.0)
     if proved.any():
-        lo, up = gaussian_divergence_bounds(mean_i, var_i, mean_j, var_j, np.where(proved, alpha, 2.0), 0.0)
+        # checked above (finite means, positive finite variances, alpha > 1 where proved)
+        lo, up = gaussian_divergence_bounds_unchecked(mean_i, var_i, mean_j, var_j, np.where(proved, alpha, 2.0), 0.0)
         lo, up = np.broadcast_to(lo, value.shape), np.broadcast_to(up, value.shape)
         with np.errstate(invalid="ignore"):
             clipped = np.where(np.isposinf(up), value, np.clip(value, lo, up))
@@ -201,6 +205,11 @@ def gaussian_renyi_value(mu0: Any, var0: Any, mu1: Any, var1: Any, alpha: Any) -
     var0 = v.positive("var0", var0, allow_zero=True, allow_inf=True)
     var1 = v.positive("var1", var1, allow_zero=True, allow_inf=True)
     alpha = v.alpha_order(alpha, allow_zero=True, allow_below_one=True, allow_one=True, allow_inf=True)
+    return gaussian_renyi_unchecked(mu0, var0, mu1, var1, alpha)
+
+
+def gaussian_renyi_unchecked(mu0, var0, mu1, var1, alpha):
+    """:func:`gaussian_renyi_value` on arguments its caller has checked (its ranges or narrower)."""
     mu0, var0, mu1, var1, alpha = np.broadcast_arrays(mu0, var0, mu1, var1, alpha)
     out = np.zeros(alpha.shape)  # alpha = 0: D_0 = -log Q(supp P) = 0 (full supports)
 
@@ -327,7 +336,7 @@ def discrete_renyi_divergence(p: ArrayLike, q: ArrayLike, alpha: float, axis: in
     """
     alpha = v.alpha_scalar(alpha, allow_zero=True, allow_below_one=True, allow_one=True, allow_inf=True)
     p, q = np.broadcast_arrays(v.pmf("p", p, axis), v.pmf("q", q, axis))
-    value = discrete_renyi_value(p, q, alpha, axis)
+    value = _discrete_renyi_value(p, q, alpha, axis)
     err = np.where(np.isfinite(value), EST_REL_ERR * np.asarray(value), 0.0)
     return Certified(value, err[()] if np.ndim(err) == 0 else err, rigorous=False)
 
@@ -363,6 +372,11 @@ def discrete_renyi_value(p: Any, q: Any, alpha: float, axis: int = -1) -> float 
     """
     alpha = v.alpha_scalar(alpha, allow_zero=True, allow_below_one=True, allow_one=True, allow_inf=True)
     p, q = np.broadcast_arrays(v.pmf("p", p, axis), v.pmf("q", q, axis))
+    return _discrete_renyi_value(p, q, alpha, axis)
+
+
+def _discrete_renyi_value(p, q, alpha, axis=-1):
+    """:func:`discrete_renyi_value` on probability vectors and an order its caller has checked."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         if alpha == 0:  # D_0 = -log Q(supp P)
             sq = np.squeeze(fsum_keep(q, axis), axis)
@@ -437,8 +451,12 @@ def gaussian_divergence_bounds(
     >>> bool(lo <= 0.5 <= up and up - lo < 1e-15)
     True
     """
+    return gaussian_divergence_bounds_unchecked(*_check_bounds_args(mu_i, var_i, mu_j, var_j, alpha, z))
+
+
+def gaussian_divergence_bounds_unchecked(mu_i, var_i, mu_j, var_j, alpha, z):
+    """:func:`gaussian_divergence_bounds` on arguments its caller has checked (its ranges)."""
     u = 2.0**-53  # unit round-off
-    mu_i, var_i, mu_j, var_j, alpha, z = _check_bounds_args(mu_i, var_i, mu_j, var_j, alpha, z)
     vj = var_j + z
     d = var_i - var_j
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):

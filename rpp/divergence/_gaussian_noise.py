@@ -109,7 +109,13 @@ from .._lib.numerics import integrate_log, lse
 from .._lib.parallel import MIN_ITEMS, thread_map
 from ..priors import Empirical, Gaussian, Prior, check_prior
 from ._centre import centre_pair
-from ._closed_forms import empirical_renyi_value, gaussian_divergence_bounds, gaussian_renyi_value
+from ._closed_forms import (
+    empirical_renyi_value,
+    gaussian_divergence_bounds,
+    gaussian_divergence_bounds_unchecked,
+    gaussian_renyi_unchecked,
+    gaussian_renyi_value,
+)
 
 __all__ = [
     "renyi_divergence_bound",
@@ -1082,8 +1088,9 @@ def certified_gaussian_divergence(
     var_j = v.positive("var_j", var_j, allow_zero=True)
     alpha = v.alpha_order(alpha)
     z = v.positive("z", z, allow_zero=True, allow_inf=True)
-    exact = gaussian_renyi_value(mu_i, np.add(var_i, z), mu_j, np.add(var_j, z), alpha)
-    upper = gaussian_divergence_upper(mu_i, var_i, mu_j, var_j, alpha, z)
+    # checked above (the ranges of gaussian_divergence_bounds, narrower than gaussian_renyi_value's)
+    exact = gaussian_renyi_unchecked(mu_i, np.add(var_i, z), mu_j, np.add(var_j, z), alpha)
+    upper = gaussian_divergence_bounds_unchecked(mu_i, var_i, mu_j, var_j, alpha, z)[1]
     value = np.minimum(exact, upper)
     with np.errstate(invalid="ignore"):  # inf - inf outside the domain, where the error is set to 0
         err = np.where(np.isfinite(upper), np.maximum(upper - value, 0.0), 0.0)
