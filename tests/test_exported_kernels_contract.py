@@ -108,17 +108,18 @@ def _noisy_atoms_divergence(p_atoms, q_atoms, var, alpha, dps=60):
         return mp.log(integral) / (alpha - 1)
 
 
+@pytest.mark.parametrize("offset", [0.0, 1e6])  # the pair at 0 and centred far from it
 @pytest.mark.parametrize("epsilon", [1e-15, 1e-17])
-def test_a_budget_below_the_weights_rounding_is_met_not_refused(epsilon):
+def test_a_budget_below_the_weights_rounding_is_met_not_refused(epsilon, offset):
     """Two samples, Gaussian noise, epsilon <= 1e-15: the OT rule's condition had an absolute slack of
     16 ulps of |log w| (2.5e-15 here), so no noise was feasible (RuntimeError 'no feasible noise
     found'); its small-psi form log1p(sum pi expm1(psi)) errs relatively. The result is judged at 60
-    digits: D <= epsilon."""
-    p, q = [0.0, 1.0], [0.0, 3.0]
+    digits in both orders: D <= epsilon."""
+    p, q = [offset, offset + 1.0], [offset, offset + 3.0]
     cal = rpp.calibrate(rpp.Empirical(p), rpp.Empirical(q), alpha=2, epsilon=epsilon)
     assert cal.guaranteed and cal.rigorous and 0 < cal.scale < np.inf
-    true = _noisy_atoms_divergence(p, q, cal.scale**2, 2)
-    assert 0 < true <= epsilon
+    for a, b in ((p, q), (q, p)):  # both orders of the pair
+        assert 0 < _noisy_atoms_divergence(a, b, cal.scale**2, 2) <= epsilon
 
 
 def test_the_closed_form_root_is_accurate_where_its_two_terms_cancel():
